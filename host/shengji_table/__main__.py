@@ -1,0 +1,3 @@
+from shengji_table.cli import main
+import sys
+sys.exit(main())

@@ -1,0 +1,265 @@
+"""Cards and their notation (R-1).
+
+Vocabulary:
+
+* :class:`Card` — a face: a suit and a rank, or a joker.  The rules only ever look at faces (R-1.2).
+  The 54 faces are interned: ``Card.parse("S10") is Card.parse("♠10")``.
+* :class:`CardCopy` — one physical card: a face plus the index of the deck it belongs to (1-based).
+  RFID tags map to copies; the game layer tracks copies, the rules see their faces.
+
+Notation (R-1.3), both ways: ``S10`` ``HA`` ``D2`` ``CQ``; ``T`` for 10; small joker ``LJ``, big
+joker ``BJ``; optional copy suffix ``#2``.  On input also Unicode suits (♠♥♣♦ and ♤♡♧♢), ``小王``
+and ``大王``, lower case, and a rank-first order (``10S``).  ``str()`` prints the canonical form.
+"""
+from __future__ import annotations
+
+from typing import Iterable, Iterator
+
+__all__ = [
+    "SUITS", "RANKS", "JOKER", "SMALL_JOKER_RANK", "BIG_JOKER_RANK",
+    "Card", "CardCopy", "CardError", "parse_card", "parse_cards", "parse_copy",
+    "format_cards", "full_deck", "all_copies", "rank_from_text", "rank_text", "points_of",
+]
+
+SUITS = ("S", "H", "C", "D")          # ♠ ♥ ♣ ♦
+JOKER = "J"                           # the pseudo-suit of both jokers
+RANKS = tuple(range(2, 15))           # 2..10, J=11, Q=12, K=13, A=14
+SMALL_JOKER_RANK = 15
+BIG_JOKER_RANK = 16
+
+_RANK_TEXT = {11: "J", 12: "Q", 13: "K", 14: "A"}
+_TEXT_RANK = {"J": 11, "Q": 12, "K": 13, "A": 14, "T": 10}
+_SUIT_ALIASES = {
+    "S": "S", "H": "H", "C": "C", "D": "D",
+    "♠": "S", "♤": "S", "♥": "H", "♡": "H", "♣": "C", "♧": "C", "♦": "D", "♢": "D",
+    "黑桃": "S", "红桃": "H", "紅桃": "H", "梅花": "C", "草花": "C", "方块": "D", "方塊": "D",
+}
+_JOKER_ALIASES = {
+    "LJ": SMALL_JOKER_RANK, "小王": SMALL_JOKER_RANK, "XW": SMALL_JOKER_RANK,
+    "BJ": BIG_JOKER_RANK, "大王": BIG_JOKER_RANK, "DW": BIG_JOKER_RANK,
+}
+SUIT_SYMBOL = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+
+
+class CardError(ValueError):
+    """Text that is not a card, or a card that cannot exist (e.g. a copy of deck 0)."""
+
+
+def rank_text(rank: int) -> str:
+    """``10`` → ``"10"``, ``14`` → ``"A"``."""
+    return _RANK_TEXT.get(rank, str(rank))
+
+
+def rank_from_text(text: str) -> int:
+    """``"10"``/``"T"`` → 10, ``"a"`` → 14.  Raises :class:`CardError` for anything else."""
+    t = str(text).strip().upper()
+    if t in _TEXT_RANK:
+        return _TEXT_RANK[t]
+    if t.isdigit() and 2 <= int(t) <= 10:
+        return int(t)
+    raise CardError(f"not a rank: {text!r} (ranks are 2-10, J, Q, K, A; T means 10)")
+
+
+def points_of(rank: int) -> int:
+    """Points of a card of this rank (R-1.4): 5 → 5, 10 and K → 10, everything else 0."""
+    return 5 if rank == 5 else 10 if rank in (10, 13) else 0
+
+
+class Card:
+    """A card face.  Interned: compare with ``==`` or ``is``; hashable; ordered by index only.
+
+    Attributes: ``suit`` (``S H C D``, or ``J`` for jokers), ``rank`` (2..14, 15 small joker,
+    16 big joker), ``points`` (R-1.4) and ``index`` (0..53, a stable small integer).
+    """
+
+    __slots__ = ("suit", "rank", "points", "index", "_text")
+    _all: dict = {}
+
+    def __new__(cls, suit: str, rank: int) -> "Card":
+        key = (suit, rank)
+        card = cls._all.get(key)
+        if card is not None:
+            return card
+        if suit == JOKER:
+            if rank not in (SMALL_JOKER_RANK, BIG_JOKER_RANK):
+                raise CardError(f"a joker is small ({SMALL_JOKER_RANK}) or big ({BIG_JOKER_RANK}), not {rank}")
+        elif suit not in SUITS or rank not in RANKS:
+            raise CardError(f"no such card: suit {suit!r} rank {rank!r}")
+        card = object.__new__(cls)
+        object.__setattr__(card, "suit", suit)
+        object.__setattr__(card, "rank", rank)
+        object.__setattr__(card, "points", points_of(rank) if suit != JOKER else 0)
+        object.__setattr__(card, "index", len(cls._all))
+        text = ("LJ" if rank == SMALL_JOKER_RANK else "BJ") if suit == JOKER else suit + rank_text(rank)
+        object.__setattr__(card, "_text", text)
+        cls._all[key] = card
+        return card
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Card is immutable")
+
+    def __reduce__(self):
+        return (Card, (self.suit, self.rank))
+
+    @property
+    def is_joker(self) -> bool:
+        return self.suit == JOKER
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"Card({self._text})"
+
+    def __hash__(self) -> int:
+        return self.index
+
+    def __eq__(self, other) -> bool:
+        return self is other
+
+    def __lt__(self, other: "Card") -> bool:  # a stable display/sort order, not a rules order
+        return self.index < other.index
+
+    def unicode(self) -> str:
+        """``♠10``, ``小王``, ``大王``."""
+        if self.suit == JOKER:
+            return "小王" if self.rank == SMALL_JOKER_RANK else "大王"
+        return SUIT_SYMBOL[self.suit] + rank_text(self.rank)
+
+    @staticmethod
+    def parse(text: str) -> "Card":
+        """Parse one face (a ``#n`` copy suffix is accepted and ignored)."""
+        return parse_copy(text, allow_no_copy=True).card
+
+
+# Intern all 54 faces in a fixed order so that ``index`` is stable across runs and processes.
+for _s in SUITS:
+    for _r in RANKS:
+        Card(_s, _r)
+SMALL_JOKER = Card(JOKER, SMALL_JOKER_RANK)
+BIG_JOKER = Card(JOKER, BIG_JOKER_RANK)
+ALL_FACES = tuple(Card._all.values())
+
+
+class CardCopy:
+    """One physical card: a face and its deck (1-based).  ``str()`` gives ``S10#2``."""
+
+    __slots__ = ("card", "deck")
+
+    def __init__(self, card: Card, deck: int):
+        if not isinstance(deck, int) or deck < 1:
+            raise CardError(f"a deck index is a whole number from 1, not {deck!r}")
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "deck", deck)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("CardCopy is immutable")
+
+    def __reduce__(self):
+        return (CardCopy, (self.card, self.deck))
+
+    def __str__(self) -> str:
+        return f"{self.card}#{self.deck}"
+
+    def __repr__(self) -> str:
+        return f"CardCopy({self})"
+
+    def __hash__(self) -> int:
+        return self.card.index * 8 + self.deck
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, CardCopy) and self.card is other.card and self.deck == other.deck
+
+    def __lt__(self, other: "CardCopy") -> bool:
+        return (self.card.index, self.deck) < (other.card.index, other.deck)
+
+    @staticmethod
+    def parse(text: str) -> "CardCopy":
+        return parse_copy(text)
+
+
+def _split_copy(text: str):
+    if "#" in text:
+        face, _, deck = text.partition("#")
+        deck = deck.strip()
+        if not deck.isdigit() or int(deck) < 1:
+            raise CardError(f"bad copy suffix in {text!r}: '#' is followed by a deck number from 1")
+        return face.strip(), int(deck)
+    return text, None
+
+
+def _parse_face(face: str, original: str) -> Card:
+    t = face.strip()
+    if not t:
+        raise CardError(f"not a card: {original!r}")
+    u = t.upper()
+    if u in _JOKER_ALIASES:
+        return Card(JOKER, _JOKER_ALIASES[u])
+    if t in _JOKER_ALIASES:
+        return Card(JOKER, _JOKER_ALIASES[t])
+    # suit first (S10, ♠10, 黑桃10), then rank first (10S, 10♠)
+    for alias, suit in sorted(_SUIT_ALIASES.items(), key=lambda kv: -len(kv[0])):
+        if u.startswith(alias):
+            rest = u[len(alias):]
+            break
+        if u.endswith(alias) and len(u) > len(alias):
+            rest = u[: -len(alias)]
+            break
+    else:
+        raise CardError(f"not a card: {original!r} (write e.g. S10, HA, DT, LJ, BJ, ♠10, 小王)")
+    try:
+        return Card(suit, rank_from_text(rest))
+    except CardError:
+        raise CardError(f"not a card: {original!r} (write e.g. S10, HA, DT, LJ, BJ, ♠10, 小王)") from None
+
+
+def parse_copy(text: str, allow_no_copy: bool = False):
+    """Parse ``S10#2`` into a :class:`CardCopy`.
+
+    With ``allow_no_copy`` a face without suffix is accepted and returned as a copy of deck 1 —
+    only :meth:`Card.parse` uses that, to accept and ignore the suffix.
+    """
+    if isinstance(text, Card):
+        return CardCopy(text, 1)
+    if not isinstance(text, str):
+        raise CardError(f"a card is written as text, not {type(text).__name__}: {text!r}")
+    face, deck = _split_copy(text)
+    card = _parse_face(face, text)
+    if deck is None:
+        if not allow_no_copy:
+            raise CardError(f"{text!r} names a face; a physical card needs its deck, e.g. {card}#1")
+        deck = 1
+    return CardCopy(card, deck)
+
+
+def parse_card(text) -> Card:
+    """Parse one face: ``parse_card("♠10") is parse_card("S10") is parse_card("st")``."""
+    if isinstance(text, Card):
+        return text
+    return Card.parse(text)
+
+
+def parse_cards(items) -> list:
+    """Parse a list of faces, or one string of faces separated by spaces or commas."""
+    if isinstance(items, str):
+        items = items.replace(",", " ").split()
+    return [parse_card(x) for x in items]
+
+
+def format_cards(cards: Iterable) -> str:
+    """Canonical text of several cards, separated by spaces."""
+    return " ".join(str(c) for c in cards)
+
+
+def full_deck() -> tuple:
+    """The 54 faces of one deck (R-1.1), in a fixed order."""
+    return ALL_FACES
+
+
+def all_copies(decks: int) -> Iterator[CardCopy]:
+    """Every physical card of a game with ``decks`` decks (54·d copies, R-1.1)."""
+    if not 1 <= decks <= 4:
+        raise CardError(f"a game uses 1 to 4 decks, not {decks}")
+    for deck in range(1, decks + 1):
+        for card in ALL_FACES:
+            yield CardCopy(card, deck)

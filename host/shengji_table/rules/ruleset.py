@@ -1,0 +1,208 @@
+"""The ruleset: one typed, immutable value with every option of RULES.md (§9 presets + overrides).
+
+    >>> rs = Ruleset.from_preset("classic", throw_penalty="per-card")
+    >>> rs.decks, rs.kitty_size, rs.step
+    (2, 8, 40)
+
+Unknown preset or option names, and values of the wrong type, raise :class:`RulesetError` with the
+valid choices listed.  A ruleset round-trips through :meth:`Ruleset.to_json` / :meth:`from_json`.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+__all__ = ["Ruleset", "RulesetError", "PRESETS", "OPTIONS", "LEVELS", "level_from_text", "level_text"]
+
+
+class RulesetError(ValueError):
+    """An unknown preset or option, or an option value of the wrong kind."""
+
+
+# Levels run 2 … A (R-8.4); a level is a rank number 2..14.
+LEVELS = tuple(range(2, 15))
+
+
+def level_text(level: int) -> str:
+    return {11: "J", 12: "Q", 13: "K", 14: "A"}.get(level, str(level))
+
+
+def level_from_text(text) -> int:
+    t = str(text).strip().upper()
+    table = {"J": 11, "Q": 12, "K": 13, "A": 14, "T": 10}
+    if t in table:
+        return table[t]
+    if t.isdigit() and 2 <= int(t) <= 14:
+        return int(t)
+    raise RulesetError(f"not a level: {text!r} (levels are 2-10, J, Q, K, A)")
+
+
+# Option name -> (allowed values, or a type) and a one-line description.
+_CHOICES = {
+    "throw_penalty": ("none", "per-card", "per-throw"),
+    "kitty_multiplier": ("power", "linear"),
+    "scoring": ("classic", "takeover-plus-one", "one-deck-hundred"),
+    "no_declaration": ("nt", "kitty-card", "spades"),
+    "match_end": ("first-to-a", "defend-a", "beyond-a"),
+    "teams": ("fixed", "find-friend", "solo"),
+    "declare_ladder": ("one-deck", "two-decks", "three-decks", "four-decks"),
+    "throws": ("allowed", "none"),
+}
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """Every option of the rules.  Build with :meth:`from_preset`; never mutate (use :meth:`replace`).
+
+    Field names are the option names accepted by ``from_preset(**overrides)`` and by the judge's
+    ``options`` object.
+    """
+
+    preset: str = "classic"
+    players: int = 4
+    decks: int = 2
+    kitty_size: int = 8
+    # §2 trumps and order
+    permanent_twos: bool = False          # R-2.1 2为常主
+    two_colour: bool = False              # R-2.5 两色
+    # §4 throws
+    throws: str = "allowed"               # "none": no throws at all (three-player bidding, R-§9)
+    throw_penalty: str = "none"           # R-4.3 none | per-card | per-throw
+    throw_penalty_points: int = 10        # R-4.3 / R-10.1
+    # §6 declarations
+    declare_ladder: str = "two-decks"     # R-6.1 / R-6.3 / R-6.5
+    self_overcall: bool = True            # R-6.2 自反
+    suit_order_overcall: bool = False     # R-6.3 option 反底规则: ♦ < ♣ < ♥ < ♠ < LJ < BJ at equal count
+    hidden_declarations: bool = False     # R-6.5
+    no_declaration: str = "nt"            # R-6.4 nt | kitty-card | spades
+    # §7 kitty
+    kitty_multiplier: str = "power"       # R-7.3 power (2^n, cap 64) | linear (003)
+    kitty_multiplier_cap: int = 64
+    # §8 settlement, levels
+    scoring: str = "classic"              # R-8.1 classic | R-8.2 takeover-plus-one | R-8.3 one-deck-hundred
+    match_end: str = "first-to-a"         # R-8.4 first-to-a | defend-a (A必打) | beyond-a
+    must_defend: tuple = ()               # R-8.4 必打 levels, e.g. (11, 14)
+    start_level: int = 2
+    # §9 variants
+    teams: str = "fixed"                  # fixed partnerships | find-friend | solo (three players)
+    friend_calls: int = 0                 # find-a-friend: how many friends the dealer calls
+    bidding: bool = False                 # three players: bidding for the deal (竞标)
+    # §10 referee
+    referee_undo: bool = False            # R-10.4 option: the referee may undo a play
+
+    # ---- derived values -------------------------------------------------------------------
+    @property
+    def step(self) -> int:
+        """Settlement step s = 20·d (§8)."""
+        return 20 * self.decks
+
+    @property
+    def takeover(self) -> int:
+        """Take-over mark T = 2s (§8)."""
+        return 2 * self.step
+
+    @property
+    def total_points(self) -> int:
+        """100 points per deck (R-1.4)."""
+        return 100 * self.decks
+
+    @property
+    def hand_size(self) -> int:
+        return (54 * self.decks - self.kitty_size) // self.players
+
+    # ---- construction ---------------------------------------------------------------------
+    @classmethod
+    def from_preset(cls, name: str = "classic", **overrides) -> "Ruleset":
+        """The preset's ruleset with ``overrides`` applied (option name → value)."""
+        if name not in PRESETS:
+            raise RulesetError(f"unknown preset {name!r}; valid presets: {', '.join(PRESETS)}")
+        base = dict(PRESETS[name])
+        base["preset"] = name
+        base.update(_check_overrides(overrides))
+        return cls(**base)._validated()
+
+    def replace(self, **overrides) -> "Ruleset":
+        return dataclasses.replace(self, **_check_overrides(overrides))._validated()
+
+    def to_json(self) -> dict:
+        d = dataclasses.asdict(self)
+        d["must_defend"] = list(self.must_defend)
+        return d
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "Ruleset":
+        """Inverse of :meth:`to_json`; also accepts ``{"preset": …, "options": {…}}``."""
+        if not isinstance(data, Mapping):
+            raise RulesetError(f"a ruleset is a JSON object, not {type(data).__name__}")
+        data = dict(data)
+        preset = data.pop("preset", "classic")
+        options = data.pop("options", None) or {}
+        if not isinstance(options, Mapping):
+            raise RulesetError("'options' is a JSON object of option name → value")
+        options = {**data, **options}
+        return cls.from_preset(preset, **options)
+
+    def _validated(self) -> "Ruleset":
+        if not 1 <= self.decks <= 4:
+            raise RulesetError(f"decks must be 1..4, not {self.decks}")
+        if not 3 <= self.players <= 6:
+            raise RulesetError(f"players must be 3..6, not {self.players}")
+        if self.kitty_size < 0 or (54 * self.decks - self.kitty_size) % self.players:
+            raise RulesetError(
+                f"{54 * self.decks} cards less a kitty of {self.kitty_size} do not deal evenly to {self.players} players")
+        if self.two_colour and self.decks != 1:
+            raise RulesetError("two_colour is a one-deck option (R-2.5)")
+        if self.start_level not in LEVELS:
+            raise RulesetError(f"start_level must be a level 2..14, not {self.start_level}")
+        for lv in self.must_defend:
+            if lv not in LEVELS:
+                raise RulesetError(f"must_defend holds levels 2..14, not {lv!r}")
+        return self
+
+
+_FIELDS = {f.name: f for f in dataclasses.fields(Ruleset)}
+OPTIONS = tuple(n for n in _FIELDS if n != "preset")
+
+
+def _check_overrides(overrides: Mapping[str, Any]) -> dict:
+    out = {}
+    for name, value in overrides.items():
+        if name not in OPTIONS:
+            raise RulesetError(f"unknown option {name!r}; valid options: {', '.join(OPTIONS)}")
+        default = _FIELDS[name].default
+        if name in _CHOICES:
+            if value not in _CHOICES[name]:
+                raise RulesetError(f"option {name} must be one of {', '.join(_CHOICES[name])}, not {value!r}")
+        elif name == "must_defend":
+            if not isinstance(value, (list, tuple)):
+                raise RulesetError("option must_defend is a list of levels, e.g. [\"J\", \"A\"]")
+            value = tuple(sorted({level_from_text(v) for v in value}))
+        elif name == "start_level":
+            value = level_from_text(value)
+        elif isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise RulesetError(f"option {name} is true or false, not {value!r}")
+        elif isinstance(default, int):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise RulesetError(f"option {name} is a whole number, not {value!r}")
+        out[name] = value
+    return out
+
+
+# The presets of RULES.md §9.  Kitty sizes "by deal" keep every hand the same size.
+PRESETS: dict = {
+    "classic": dict(players=4, decks=2, kitty_size=8),
+    "one-deck": dict(players=4, decks=1, kitty_size=6, declare_ladder="one-deck"),
+    "one-deck-two-colour": dict(players=4, decks=1, kitty_size=6, declare_ladder="one-deck", two_colour=True),
+    "three-decks": dict(players=4, decks=3, kitty_size=6, declare_ladder="three-decks"),
+    "four-decks": dict(players=4, decks=4, kitty_size=0, declare_ladder="four-decks", permanent_twos=True,
+                       hidden_declarations=True, self_overcall=False, no_declaration="spades",
+                       scoring="takeover-plus-one"),
+    "find-friend-4": dict(players=4, decks=2, kitty_size=8, teams="find-friend", friend_calls=1),
+    "find-friend-5": dict(players=5, decks=2, kitty_size=8, teams="find-friend", friend_calls=1),
+    "find-friend-5-three-decks": dict(players=5, decks=3, kitty_size=7, declare_ladder="three-decks",
+                                      teams="find-friend", friend_calls=2),
+    "six-players": dict(players=6, decks=3, kitty_size=6, declare_ladder="three-decks"),
+    "three-players": dict(players=3, decks=2, kitty_size=9, teams="solo", bidding=True, throws="none"),
+}
