@@ -1,0 +1,2 @@
+"""The append-only SQLite record of everything that happened at a table (events, rulings, effects)."""
+from .log import EventLog, Entry, LogError, KINDS

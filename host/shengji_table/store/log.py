@@ -1,0 +1,147 @@
+"""The event log: an append-only SQLite file (WAL) with one row per physical event, game event,
+ruling and effect, written before anything is shown to the players.
+
+Why SQLite: it is a real, crash-safe file format that a referee can open with any tool, and WAL
+with ``synchronous=FULL`` makes each committed row durable before :meth:`EventLog.append` returns.
+Append-only is enforced by the database itself (triggers refuse UPDATE and DELETE), so no code
+path of ours, nor a careless script, can rewrite history.
+
+A restarted host reads the game events back (:meth:`EventLog.game_events`) and replays them to the
+same state; the physical events it already handled are recognised by their link identity
+(``boot``, ``seq``) through :meth:`EventLog.seen`, so a tap the Pico resends is not counted twice.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+__all__ = ["EventLog", "Entry", "LogError", "KINDS"]
+
+KINDS = ("meta", "physical", "game", "ruling", "effect")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS entries (
+    id      INTEGER PRIMARY KEY AUTOINCREMENT,
+    match   TEXT NOT NULL,
+    kind    TEXT NOT NULL CHECK (kind IN ('meta','physical','game','ruling','effect')),
+    boot    INTEGER,              -- link identity of a physical event: the Pico's boot id …
+    seq     INTEGER,              -- … and the frame's sequence number (NULL for other kinds)
+    payload TEXT NOT NULL,        -- canonical JSON
+    at      REAL NOT NULL         -- wall-clock seconds, for people; replay never reads it
+);
+CREATE UNIQUE INDEX IF NOT EXISTS entries_link ON entries (match, boot, seq) WHERE seq IS NOT NULL;
+CREATE INDEX IF NOT EXISTS entries_kind ON entries (match, kind, id);
+CREATE TRIGGER IF NOT EXISTS entries_no_update BEFORE UPDATE ON entries
+    BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS entries_no_delete BEFORE DELETE ON entries
+    BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+"""
+
+
+class LogError(RuntimeError):
+    """The log file cannot be used (not SQLite, not ours, or a write was refused)."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    id: int
+    match: str
+    kind: str
+    payload: Any
+    at: float
+    boot: int | None = None
+    seq: int | None = None
+
+
+def _canonical(payload) -> str:
+    return json.dumps(payload, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+class EventLog:
+    """An open log file.  ``with EventLog(path) as log: log.append("game", {...})``."""
+
+    def __init__(self, path, *, clock=time.time):
+        self.path = str(path)
+        self._clock = clock
+        try:
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.executescript(_SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise LogError(f"{self.path} is not a usable event log: {exc}") from exc
+
+    # ---- writing ---------------------------------------------------------------------------
+    def append(self, kind: str, payload, *, match: str = "default", boot: int | None = None,
+               seq: int | None = None) -> int:
+        """Write one row and make it durable; returns its id.
+
+        A physical event carries its link identity (``boot``, ``seq``); appending the same identity
+        twice raises :class:`LogError` — use :meth:`seen` first to skip a resent frame.
+        """
+        if kind not in KINDS:
+            raise LogError(f"unknown entry kind {kind!r}; kinds are {', '.join(KINDS)}")
+        try:
+            cur = self._db.execute(
+                "INSERT INTO entries (match, kind, boot, seq, payload, at) VALUES (?,?,?,?,?,?)",
+                (match, kind, boot, seq, _canonical(payload), self._clock()))
+        except sqlite3.IntegrityError as exc:
+            raise LogError(f"physical event boot={boot} seq={seq} is already in the log") from exc
+        return cur.lastrowid
+
+    def append_many(self, rows, *, match: str = "default") -> list:
+        """Append ``(kind, payload)`` rows in one transaction: all are written or none."""
+        ids = []
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            for kind, payload in rows:
+                ids.append(self.append(kind, payload, match=match))
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+        return ids
+
+    # ---- reading ---------------------------------------------------------------------------
+    def seen(self, boot: int, seq: int, *, match: str = "default") -> bool:
+        """Was the physical event with this link identity already logged?"""
+        row = self._db.execute("SELECT 1 FROM entries WHERE match=? AND boot=? AND seq=?",
+                               (match, boot, seq)).fetchone()
+        return row is not None
+
+    def entries(self, *, match: str | None = None, kind: str | None = None, after: int = 0) -> Iterator[Entry]:
+        """Rows in order of writing, optionally of one match and/or kind, with id > ``after``."""
+        sql = "SELECT id, match, kind, payload, at, boot, seq FROM entries WHERE id > ?"
+        args: list = [after]
+        if match is not None:
+            sql += " AND match = ?"
+            args.append(match)
+        if kind is not None:
+            sql += " AND kind = ?"
+            args.append(kind)
+        for row in self._db.execute(sql + " ORDER BY id", args):
+            yield Entry(row[0], row[1], row[2], json.loads(row[3]), row[4], row[5], row[6])
+
+    def game_events(self, match: str = "default") -> list:
+        """The game events of a match, in order: what a restarted host replays."""
+        return [e.payload for e in self.entries(match=match, kind="game")]
+
+    def matches(self) -> list:
+        return [r[0] for r in self._db.execute("SELECT match FROM entries GROUP BY match ORDER BY MIN(id)")]
+
+    def last_id(self) -> int:
+        row = self._db.execute("SELECT MAX(id) FROM entries").fetchone()
+        return row[0] or 0
+
+    # ---- lifetime ------------------------------------------------------------------------
+    def close(self):
+        self._db.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
