@@ -1,0 +1,250 @@
+"""The card registry: which NFC tag UID is which physical card (face + deck index), per deck set.
+
+A deck set is the group of physical decks played together at a table (2 decks for classic).  It is
+kept as a small JSON file a referee can read::
+
+    {"schema": 1, "name": "club-red", "id": 305419896, "decks": 2,
+     "cards": {"04a1b2c3d4e5f6": "S10#1", …}}
+
+:class:`Enrollment` registers a deck set by taps in a stated order; :class:`DeckCheck` taps a deck
+set through and reports missing, duplicate and foreign cards.  Both are pure state machines: the
+enrol/check commands feed them UIDs from whichever reader is at hand.
+"""
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+from dataclasses import dataclass, field
+
+from ..rules.cards import ALL_FACES, CardCopy, CardError, all_copies, parse_copy
+
+__all__ = ["DeckSet", "RegistryError", "UnknownTag", "ForeignDeck", "Enrollment", "DeckCheck",
+           "CheckReport", "uid_hex", "standard_order"]
+
+
+class RegistryError(ValueError):
+    """A registry file or an enrolment step that is not right; the message says what."""
+
+
+class UnknownTag(RegistryError):
+    """A tag this deck set does not know."""
+
+    def __init__(self, uid: str, hint: str = ""):
+        self.uid = uid
+        super().__init__(f"unknown card: tag {uid} is not in this deck set{hint}")
+
+
+class ForeignDeck(RegistryError):
+    """A tag whose card code says it belongs to another deck set."""
+
+    def __init__(self, uid: str, deck_set: int, copy: CardCopy):
+        self.uid, self.deck_set, self.copy = uid, deck_set, copy
+        super().__init__(f"foreign card: tag {uid} is {copy} of deck set {deck_set}, not of this table's set")
+
+
+def uid_hex(uid) -> str:
+    """Canonical UID text: lower-case hex without separators (accepts bytes or text with ':' or ' ')."""
+    if isinstance(uid, (bytes, bytearray)):
+        text = bytes(uid).hex()
+    else:
+        text = str(uid).replace(":", "").replace(" ", "").lower()
+        try:
+            bytes.fromhex(text)
+        except ValueError:
+            raise RegistryError(f"not a tag UID: {uid!r}") from None
+    if len(text) not in (8, 14, 20):
+        raise RegistryError(f"a tag UID has 4, 7 or 10 bytes, not {len(text) // 2}: {uid!r}")
+    return text
+
+
+def standard_order(decks: int) -> list:
+    """The stated enrolment order: deck by deck; in each ♠ ♥ ♣ ♦ from 2 to A, then LJ, BJ."""
+    return list(all_copies(decks))
+
+
+@dataclass
+class DeckSet:
+    """A registered deck set: ``uid → CardCopy`` and back."""
+
+    name: str
+    id: int
+    decks: int
+    cards: dict = field(default_factory=dict)       # uid hex -> CardCopy
+
+    def __post_init__(self):
+        if not 1 <= self.decks <= 4:
+            raise RegistryError(f"a deck set has 1 to 4 decks, not {self.decks}")
+        self._by_copy = {}
+        for uid, copy in self.cards.items():
+            if copy in self._by_copy:
+                raise RegistryError(f"{copy} is registered twice (tags {self._by_copy[copy]} and {uid})")
+            if copy.deck > self.decks:
+                raise RegistryError(f"{copy} names deck {copy.deck} but the set has {self.decks}")
+            self._by_copy[copy] = uid
+
+    def identify(self, uid, code=None) -> CardCopy:
+        """The physical card of a tag; :class:`UnknownTag` or :class:`ForeignDeck` otherwise.
+
+        ``code`` is the decoded card code from the tag's memory, ``(deck_set, CardCopy)``, if any:
+        it lets the refusal say *which* foreign card it is.
+        """
+        key = uid_hex(uid)
+        copy = self.cards.get(key)
+        if copy is not None:
+            return copy
+        if code is not None and code[0] != self.id:
+            raise ForeignDeck(key, code[0], code[1])
+        raise UnknownTag(key)
+
+    def uid_of(self, copy: CardCopy) -> str | None:
+        return self._by_copy.get(copy)
+
+    @property
+    def complete(self) -> bool:
+        return len(self.cards) == 54 * self.decks
+
+    # ---- JSON file -----------------------------------------------------------------------
+    def to_json(self) -> dict:
+        return {"schema": 1, "name": self.name, "id": self.id, "decks": self.decks,
+                "cards": {uid: str(copy) for uid, copy in sorted(self.cards.items())}}
+
+    @classmethod
+    def from_json(cls, data) -> "DeckSet":
+        if not isinstance(data, dict):
+            raise RegistryError("a deck-set file holds one JSON object")
+        if data.get("schema") != 1:
+            raise RegistryError(f"unsupported deck-set schema {data.get('schema')!r} (this host reads 1)")
+        missing = {"name", "id", "decks", "cards"} - data.keys()
+        if missing:
+            raise RegistryError(f"deck-set file lacks {', '.join(sorted(missing))}")
+        if not isinstance(data["cards"], dict):
+            raise RegistryError("'cards' maps tag UID → card, e.g. {\"04a1b2c3d4e5f6\": \"S10#1\"}")
+        if not isinstance(data["id"], int) or isinstance(data["id"], bool) or not 0 <= data["id"] <= 0xFFFFFFFF:
+            raise RegistryError("'id' is a deck-set number from 0 to 4294967295")
+        if not isinstance(data["decks"], int) or isinstance(data["decks"], bool):
+            raise RegistryError("'decks' is a whole number from 1 to 4")
+        cards = {}
+        for uid, text in data["cards"].items():
+            try:
+                cards[uid_hex(uid)] = parse_copy(text)
+            except CardError as exc:
+                raise RegistryError(f"tag {uid}: {exc}") from None
+        return cls(str(data["name"]), data["id"], data["decks"], cards)
+
+    @classmethod
+    def load(cls, path) -> "DeckSet":
+        try:
+            text = pathlib.Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise RegistryError(f"cannot read deck set {path}: {exc.strerror}") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RegistryError(f"{path} is not JSON: {exc}") from None
+        return cls.from_json(data)
+
+    def save(self, path) -> None:
+        """Write atomically (temp file + rename) so a crash never leaves half a registry."""
+        path = pathlib.Path(path)
+        tmp = path.with_suffix(path.suffix + ".tmp")
+        tmp.write_text(json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+
+
+class Enrollment:
+    """Register a deck set by tapping its cards in a stated order (default :func:`standard_order`).
+
+    ``tap(uid)`` assigns the next expected card and returns it; a tag tapped again is refused with
+    the card it was already given (nothing changes); ``undo()`` takes the last assignment back.
+    """
+
+    def __init__(self, name: str, deck_set_id: int, decks: int, order=None):
+        self.deck_set = DeckSet(name, deck_set_id, decks)
+        self.order = list(order) if order is not None else standard_order(decks)
+        if len(set(self.order)) != len(self.order):
+            raise RegistryError("the enrolment order names a card twice")
+        self._done: list = []
+
+    @property
+    def expected(self) -> CardCopy | None:
+        return self.order[len(self._done)] if len(self._done) < len(self.order) else None
+
+    def tap(self, uid) -> CardCopy:
+        key = uid_hex(uid)
+        copy = self.expected
+        if copy is None:
+            raise RegistryError("enrolment is complete; no more cards are expected")
+        if key in self.deck_set.cards:
+            raise RegistryError(f"tag {key} is already enrolled as {self.deck_set.cards[key]}; "
+                                f"still waiting for {copy}")
+        self.deck_set.cards[key] = copy
+        self.deck_set._by_copy[copy] = key
+        self._done.append(key)
+        return copy
+
+    def undo(self) -> CardCopy | None:
+        if not self._done:
+            return None
+        key = self._done.pop()
+        copy = self.deck_set.cards.pop(key)
+        del self.deck_set._by_copy[copy]
+        return copy
+
+    @property
+    def done(self) -> bool:
+        return self.expected is None
+
+
+@dataclass
+class CheckReport:
+    seen: list            # CardCopy in tap order
+    missing: list         # CardCopy never tapped
+    duplicates: list      # (CardCopy, times) tapped more than once
+    foreign: list         # uid hex (and what its code says, if anything)
+
+    @property
+    def ok(self) -> bool:
+        return not (self.missing or self.duplicates or self.foreign)
+
+    def lines(self) -> list:
+        out = [f"{len(self.seen)} cards seen"]
+        if self.missing:
+            out.append("missing: " + " ".join(map(str, self.missing)))
+        if self.duplicates:
+            out.append("tapped more than once: " + " ".join(f"{c}×{n}" for c, n in self.duplicates))
+        if self.foreign:
+            out.append("foreign tags: " + " ".join(self.foreign))
+        if self.ok:
+            out.append("deck set complete")
+        return out
+
+
+class DeckCheck:
+    """Tap a deck set through; :meth:`report` lists missing, duplicate and foreign cards."""
+
+    def __init__(self, deck_set: DeckSet):
+        self.deck_set = deck_set
+        self._counts: dict = {}
+        self._seen: list = []
+        self._foreign: list = []
+
+    def tap(self, uid, code=None):
+        """Returns the card, or the refusal (an exception instance) for a foreign/unknown tag."""
+        try:
+            copy = self.deck_set.identify(uid, code)
+        except (UnknownTag, ForeignDeck) as exc:
+            label = uid_hex(uid) if isinstance(exc, UnknownTag) else f"{uid_hex(uid)}({exc.copy} of set {exc.deck_set})"
+            if label not in self._foreign:
+                self._foreign.append(label)
+            return exc
+        self._counts[copy] = self._counts.get(copy, 0) + 1
+        if self._counts[copy] == 1:
+            self._seen.append(copy)
+        return copy
+
+    def report(self) -> CheckReport:
+        everything = [c for c in all_copies(self.deck_set.decks)]
+        missing = [c for c in everything if c not in self._counts]
+        dups = [(c, n) for c, n in self._counts.items() if n > 1]
+        return CheckReport(list(self._seen), missing, dups, list(self._foreign))
