@@ -1,0 +1,193 @@
+"""What one seat may see, and what a bot may answer: the contract between the game and its bots.
+
+A bot never touches the game state.  At each decision point the game builds a :class:`SeatView` for
+one seat — frozen, holding only what that seat is allowed to know (its own hand; the kitty only while
+it holds it; tricks already played; teams as far as they are known) — and calls
+``bot.choose(view)``.  The bot returns one :class:`Decision`.  The driver (``game/driver.py``) turns
+that decision into the very events a physical table produces (each card tapped at the seat, then
+confirm), so bots exercise the real card-entry path and their choices are checked like a person's.
+
+Which decision is asked for is ``view.expect.kind``:
+
+==============  ============================================================  =====================
+``expect.kind``  meaning                                                        answer
+==============  ============================================================  =====================
+``declare``     a card has just reached this seat during the draw (R-6);        :class:`Declare` or
+                ``expect.options`` lists every declaration valid right now       :class:`Pass`
+``bid``         three-player bidding (§9): bid a lower points target            :class:`Bid` or
+                (``expect.options`` holds the allowed targets)                    :class:`Pass`
+``name_trump``  the bidding winner names the trump suit (``expect.options``)     :class:`NameTrump`
+``bury``        bury ``expect.count`` cards (R-7.2); ``view.hand`` includes      :class:`Bury`
+                the kitty
+``call_friend`` find-a-friend: name ``expect.count`` cards and which copy       :class:`CallFriend`
+``lead``        lead a unit or a throw (R-4.1)                                  :class:`PlayCards`
+``follow``      follow with exactly ``expect.count`` cards (R-4.4)              :class:`PlayCards`
+==============  ============================================================  =====================
+
+Cards in views and decisions are faces (:class:`~shengji_table.rules.cards.Card`): the rules never
+depend on which physical copy is played (R-1.2); the driver picks the copies.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Optional, Protocol, Union
+
+from ..rules.cards import Card
+from ..rules.ruleset import Ruleset
+
+if TYPE_CHECKING:  # the rules layer's order and play types; imported lazily to keep this light
+    from ..rules.order import TrumpOrder
+    from ..rules.trick import Play
+
+__all__ = [
+    "SeatView", "Expect", "TrickView",
+    "Decision", "PlayCards", "Bury", "Declare", "Pass", "Bid", "NameTrump", "CallFriend", "FriendCall",
+    "Bot",
+]
+
+EXPECT_KINDS = ("declare", "bid", "name_trump", "bury", "call_friend", "lead", "follow", "none")
+
+
+@dataclass(frozen=True)
+class Expect:
+    """What the game waits for from this seat.
+
+    ``count``: cards to bury / to follow with / friends to call; 0 when it does not apply.
+    ``options``: for ``declare`` a tuple of card tuples (each a declaration valid now), for ``bid``
+    the allowed targets (ints), for ``name_trump`` the suits ('S','H','C','D' or None for NT).
+    """
+
+    kind: str
+    count: int = 0
+    options: tuple = ()
+
+
+@dataclass(frozen=True)
+class TrickView:
+    """A finished trick: its plays in order (``Play(seat, cards)``), its winner and its points."""
+
+    plays: tuple
+    winner: int
+    points: int
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """Everything seat ``seat`` may know at a decision point.  Immutable.
+
+    * ``ruleset`` — the rules in force; ``players`` — number of seats (0 … players-1, playing order).
+    * ``phase`` — ``drawing`` | ``bidding`` | ``kitty`` | ``friend`` | ``playing``.
+    * ``level`` — the rank being played (the dealer's level, R-2); ``levels`` — every seat's level.
+    * ``trump`` — 'S','H','C','D', or None for no-trump; during the draw: the standing declaration.
+    * ``order`` — the :class:`TrumpOrder` for ``level``/``trump`` (None while the draw is open).
+    * ``hand`` — this seat's cards (faces), sorted high→low by ``order`` when known.
+    * ``trick`` — plays of the current trick so far (lead first); ``leader`` its leader seat.
+    * ``tricks`` — finished tricks of this hand, oldest first (every card played is public).
+    * ``points`` — points won so far by each seat (tuple indexed by seat).
+    * ``attackers_points`` — points the attackers have captured so far, as far as teams are known.
+    * ``dealer`` — the dealer (None in the first hand until somebody declares, R-6.6).
+    * ``declarers`` — seats known to be on the dealer's side (the dealer, its fixed partners, or
+      friends revealed so far); ``friend_calls`` — the calls made (find-a-friend).
+    * ``kitty`` — the kitty's cards, only while this seat holds or buried it; else None.
+    * ``shown_kitty`` — kitty cards shown to everybody (three-player bidding).
+    * ``standing_bid`` — the lowest bid so far (bidding), or None.
+    * ``expect`` — what the game waits for from this seat (see the module doc).
+    """
+
+    ruleset: Ruleset
+    seat: int
+    players: int
+    phase: str
+    level: int
+    levels: tuple
+    trump: Optional[str]
+    order: Optional["TrumpOrder"]
+    hand: tuple
+    trick: tuple
+    leader: Optional[int]
+    tricks: tuple
+    points: tuple
+    attackers_points: int
+    dealer: Optional[int]
+    declarers: frozenset
+    friend_calls: tuple
+    kitty: Optional[tuple]
+    shown_kitty: tuple
+    standing_bid: Optional[int]
+    expect: Expect
+
+    @property
+    def lead(self) -> tuple:
+        """The cards led in the current trick (empty when this seat leads)."""
+        return self.trick[0].cards if self.trick else ()
+
+    def is_declarer(self, seat: Optional[int] = None) -> bool:
+        """Whether ``seat`` (default: this seat) is known to be on the dealer's side."""
+        return (self.seat if seat is None else seat) in self.declarers
+
+
+# ---- decisions --------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PlayCards:
+    """Lead or follow with these cards (faces)."""
+
+    cards: tuple
+
+
+@dataclass(frozen=True)
+class Bury:
+    """Bury these cards (exactly ``expect.count`` of them) as the new kitty (R-7.2)."""
+
+    cards: tuple
+
+
+@dataclass(frozen=True)
+class Declare:
+    """Show these level cards / jokers to declare or overcall trump (R-6)."""
+
+    cards: tuple
+
+
+@dataclass(frozen=True)
+class Pass:
+    """Do nothing now: no declaration, no bid."""
+
+
+@dataclass(frozen=True)
+class Bid:
+    """Bid a points target for the attackers (three-player bidding, §9); lower than the standing bid."""
+
+    points: int
+
+
+@dataclass(frozen=True)
+class NameTrump:
+    """The bidding winner names the trump suit ('S','H','C','D', or None for no-trump)."""
+
+    suit: Optional[str]
+
+
+@dataclass(frozen=True)
+class FriendCall:
+    """"The ``nth`` copy of ``card`` to be played" — e.g. ``FriendCall(HA, 2)``: the second ♥A."""
+
+    card: Card
+    nth: int
+
+
+@dataclass(frozen=True)
+class CallFriend:
+    """Find-a-friend: the dealer's calls, one :class:`FriendCall` per friend sought."""
+
+    calls: tuple
+
+
+Decision = Union[PlayCards, Bury, Declare, Pass, Bid, NameTrump, CallFriend]
+
+
+class Bot(Protocol):
+    """A seat filler.  ``choose`` must be a pure function of the view and the bot's own seeded state."""
+
+    def choose(self, view: SeatView) -> Decision:  # pragma: no cover - protocol
+        ...
