@@ -1,0 +1,1 @@
+"""The physical table as data: board files (pins, readers, rings, buttons) and firmware deployment."""
