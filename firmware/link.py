@@ -1,0 +1,302 @@
+"""The Pico's end of the serial link: reliable events, heartbeats, snapshots, ring states.
+
+Pure and testable: the byte stream and the clock are injected, nothing here touches hardware.
+
+API (what ``main.py`` uses)::
+
+    link = Link(stream, time.ticks_ms, on_ring, on_sim=None,
+                firmware=b"0.1.0", board=b"table4", boot_id=None)
+    link.snapshot_provider = lambda: (reader_status, button_state)   # two bytes-likes
+    link.on_host = lambda alive: ...      # optional: host came back / went silent
+    link.send_tap(reader, uid, code=None) # uid / code: bytes-likes; optional uid_len, code_len
+    link.send_button(seat, kind)          # protocol.PRESS | LONG_PRESS | RELEASE
+    link.send_reader(reader, alive, fw=None)  # fw: 4 bytes of PN532 GetFirmwareVersion
+    link.send_log(text)
+    link.poll()                           # every loop iteration: read, resend, heartbeat
+    link.host_alive                       # False until the host speaks, and after it goes silent
+
+``on_ring(ring, pattern, r, g, b, count, arg)`` is called for every RING frame: the whole state of
+one ring (idempotent, so a repeated or lost frame heals with the next one). Pattern ids belong to
+``rings.py``; the link only carries them and remembers the last state of each ring for SNAPSHOT.
+``on_sim(type, fields)`` receives SIM_PLACE/SIM_LIFT/SIM_BUTTON with ``protocol.decode`` fields;
+without it (production builds) sim frames are counted in ``ignored`` and do nothing.
+
+Stream contract: ``readinto(buf)`` returns the number of bytes read (0 or None when nothing is
+waiting; it must not block) and ``write(buf, n)`` writes ``buf[0:n]`` (MicroPython streams take
+that length argument natively, so no slice is allocated). :class:`StdioStream` adapts USB CDC
+(``sys.stdin``/``sys.stdout``) on the Pico and pipes under the unix port. ``clock_ms`` is
+``time.ticks_ms``-like: milliseconds, wrapping at 2**30 or not at all.
+
+Reliability: every event gets a seq (1..65535, 0 skipped) and stays in a bounded, pre-allocated
+queue until the host's cumulative ACK covers it; the whole queue is resent in order every
+``resend_ms`` with the SAME seqs (go-back-N: a serial line never reorders, so the host accepts
+only the next seq and re-ACKs duplicates). When the queue is full the OLDEST event is dropped and
+counted (``dropped``, sent in every HEARTBEAT and SNAPSHOT): a full queue means the host has been
+away for many events, and what it needs on return is the present (the card on a reader now, the
+last button) plus the knowledge that it missed something — it then sees the gap (``base`` in the
+heartbeat jumped past what it got) and asks for a SNAPSHOT. Dropping the newest instead would
+keep stale history and lose exactly the events that describe the table as it is.
+
+No allocation in the steady state: frames are encoded straight into pre-allocated slots, the
+receive path decodes byte by byte into the decoder's own buffer.
+"""
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+from array import array
+
+import protocol as P
+
+TICKS_MASK = const(0x3FFFFFFF)   # ticks_ms wraps at 2**30
+RX_CHUNK = const(64)
+RX_CHUNKS_PER_POLL = const(8)    # bound the time one poll may spend reading
+
+
+def elapsed(now, then):
+    """Milliseconds from ``then`` to ``now`` on a clock wrapping at 2**30."""
+    return (now - then) & TICKS_MASK
+
+
+class Link:
+    """The Pico side of the protocol (see the module docstring for the API)."""
+
+    def __init__(self, stream, clock_ms, on_ring, on_sim=None, firmware=b"", board=b"",
+                 boot_id=None, queue=32, rings=8, resend_ms=500, heartbeat_ms=1000,
+                 host_timeout_ms=3000):
+        self.stream = stream
+        self.clock = clock_ms
+        self.on_ring = on_ring
+        self.on_sim = on_sim
+        self.on_host = None
+        self.snapshot_provider = None
+        self.resend_ms = resend_ms
+        self.heartbeat_ms = heartbeat_ms
+        self.host_timeout_ms = host_timeout_ms
+        if boot_id is None:
+            import os
+            boot_id = os.urandom(4)
+        self.boot_id = bytearray(boot_id)
+        self.firmware = firmware
+        self.board = board
+        # counters (all visible in HEARTBEAT/SNAPSHOT or to tests)
+        self.dropped = 0     # events dropped because the queue was full
+        self.ignored = 0     # valid frames we could not use (ring out of range, sim in production)
+        self.resent = 0      # frames written again
+        # the queue of unacknowledged events: a ring buffer of encoded frames
+        self._size = queue
+        self._slots = [bytearray(P.MAX_FRAME) for _ in range(queue)]
+        self._lens = array("H", bytes(2 * queue))
+        self._seqs = array("H", bytes(2 * queue))
+        self._head = 0
+        self.pending = 0
+        self.next_seq = 1
+        self.last_acked = 0
+        # ring states as last commanded, RING_STATE bytes each, for SNAPSHOT
+        self.n_rings = rings
+        self.rings = bytearray(rings * P.RING_STATE)
+        self._writer = P.Writer()
+        self._tx = bytearray(P.MAX_FRAME)      # heartbeats and snapshots
+        self._rx = bytearray(RX_CHUNK)
+        self._zero_fw = bytes(4)
+        self.decoder = P.Decoder(P.TO_PICO)
+        now = clock_ms()
+        self._last_tx = now          # last (re)send of the queue
+        self._last_hb = now - heartbeat_ms
+        self._last_rx = now
+        self.host_alive = False
+        self._enqueue_hello()
+
+    # ---- events ---------------------------------------------------------------------------
+
+    def _slot(self):
+        """Index of a free slot for the next event, dropping the oldest when full."""
+        if self.pending == self._size:
+            self._head = (self._head + 1) % self._size
+            self.pending -= 1
+            self.dropped += 1
+        return (self._head + self.pending) % self._size
+
+    def _commit(self, i, n):
+        seq = self.next_seq
+        self._lens[i] = n
+        self._seqs[i] = seq
+        if self.pending == 0:
+            self._last_tx = self.clock()
+        self.pending += 1
+        self.next_seq = P.next_seq(seq)
+        self._write(self._slots[i], n)
+        return seq
+
+    def _enqueue_hello(self):
+        i = self._slot()
+        n = P.encode_hello(self._writer, self._slots[i], self.next_seq, self.boot_id,
+                           self.firmware, self.board)
+        self._commit(i, n)
+
+    def send_tap(self, reader, uid, code=None, uid_len=-1, code_len=-1):
+        """Queue and send a TAP; returns its seq."""
+        i = self._slot()
+        n = P.encode_tap(self._writer, self._slots[i], self.next_seq, reader, uid, uid_len,
+                         code, code_len)
+        return self._commit(i, n)
+
+    def send_button(self, seat, kind):
+        """Queue and send a BUTTON (``kind``: PRESS, LONG_PRESS, RELEASE); returns its seq."""
+        i = self._slot()
+        n = P.encode_button(self._writer, self._slots[i], self.next_seq, seat, kind)
+        return self._commit(i, n)
+
+    def send_reader(self, reader, alive, fw=None):
+        """Queue and send a READER status; ``fw`` the PN532's 4 firmware bytes when known."""
+        i = self._slot()
+        n = P.encode_reader(self._writer, self._slots[i], self.next_seq, reader,
+                            P.READER_ALIVE if alive else P.READER_DEAD,
+                            fw if fw is not None else self._zero_fw)
+        return self._commit(i, n)
+
+    def send_log(self, text):
+        """Queue and send a LOG line (str or bytes, cut to protocol.MAX_TEXT bytes)."""
+        if isinstance(text, str):
+            text = text.encode()
+        i = self._slot()
+        n = P.encode_log(self._writer, self._slots[i], self.next_seq, text)
+        return self._commit(i, n)
+
+    # ---- the loop ---------------------------------------------------------------------------
+
+    def poll(self):
+        """Read what the host sent, resend what it has not acknowledged, send heartbeats."""
+        rx = self._rx
+        dec = self.decoder
+        for _ in range(RX_CHUNKS_PER_POLL):
+            n = self.stream.readinto(rx)
+            if not n:
+                break
+            for j in range(n):
+                if dec.push(rx[j]):
+                    self._handle(dec.typ, dec.payload, dec.length)
+        now = self.clock()
+        if self.host_alive and elapsed(now, self._last_rx) >= self.host_timeout_ms:
+            self._set_host(False)
+        if self.pending and elapsed(now, self._last_tx) >= self.resend_ms:
+            self._resend()
+            self._last_tx = now
+        if elapsed(now, self._last_hb) >= self.heartbeat_ms:
+            self._last_hb = now
+            self._send_heartbeat()
+
+    def _resend(self):
+        for k in range(self.pending):
+            i = (self._head + k) % self._size
+            self._write(self._slots[i], self._lens[i])
+            self.resent += 1
+
+    def _write(self, buf, n):
+        try:
+            self.stream.write(buf, n)
+        except OSError:
+            pass  # the queue keeps the event; the next resend tries again
+
+    def _set_host(self, alive):
+        self.host_alive = alive
+        if self.on_host is not None:
+            self.on_host(alive)
+
+    def base(self):
+        """The oldest unacknowledged seq, or the next seq when nothing is pending."""
+        return self._seqs[self._head] if self.pending else self.next_seq
+
+    def _send_heartbeat(self):
+        n = P.encode_heartbeat(self._writer, self._tx, self.boot_id, self.base(), self.next_seq,
+                               self.dropped & 0xFFFF, self.decoder.bad & 0xFFFF,
+                               1 if self.host_alive else 0)
+        self._write(self._tx, n)
+
+    def _send_snapshot(self):
+        readers = b""
+        buttons = b""
+        if self.snapshot_provider is not None:
+            readers, buttons = self.snapshot_provider()
+        n = P.encode_snapshot(self._writer, self._tx, self.boot_id, self.last_acked,
+                              self.next_seq, self.dropped & 0xFFFF, readers, buttons,
+                              self.rings, self.n_rings)
+        self._write(self._tx, n)
+
+    # ---- host frames ------------------------------------------------------------------------
+
+    def _handle(self, typ, p, n):
+        self._last_rx = self.clock()
+        if not self.host_alive:
+            self._set_host(True)
+        if typ == P.ACK:
+            self._ack(P.u16(p, 0))
+        elif typ == P.RING:
+            ring = p[0]
+            if ring >= self.n_rings:
+                self.ignored += 1
+                return
+            o = ring * P.RING_STATE
+            for k in range(P.RING_STATE):
+                self.rings[o + k] = p[1 + k]
+            self.on_ring(ring, p[1], p[2], p[3], p[4], p[5], P.u16(p, 6))
+        elif typ == P.SNAPSHOT_REQUEST:
+            self._send_snapshot()
+        elif typ == P.HOST_HEARTBEAT:
+            pass  # liveness only, recorded above
+        elif self.on_sim is not None:
+            self.on_sim(typ, P.decode(typ, p[:n]))
+        else:
+            self.ignored += 1
+
+    def _ack(self, a):
+        """Cumulative ACK: drop every pending event up to ``a``; ignore ACKs outside the window
+        (stale, or from a host that still thinks of a previous boot)."""
+        if not self.pending:
+            return
+        first = self._seqs[self._head]
+        last = self._seqs[(self._head + self.pending - 1) % self._size]
+        if P.seq_after(first, a) or P.seq_after(a, last):
+            return
+        while self.pending and not P.seq_after(self._seqs[self._head], a):
+            self._head = (self._head + 1) % self._size
+            self.pending -= 1
+        self.last_acked = a
+        self._last_tx = self.clock()
+
+
+class StdioStream:
+    """``sys.stdin``/``sys.stdout`` as a non-blocking link stream: USB CDC on the Pico, pipes or a
+    pseudo-terminal under the unix port. Reads byte by byte behind ``select.poll`` so it never
+    blocks; writes go to the binary stdout (the text one would turn \\n into \\r\\n)."""
+
+    def __init__(self):
+        import select
+        import sys
+        self._in = sys.stdin.buffer
+        self._out = sys.stdout.buffer
+        self._poll = select.poll()
+        self._poll.register(sys.stdin, select.POLLIN)
+        self._one = bytearray(1)
+        self.eof = False
+
+    def readinto(self, buf):
+        n = 0
+        while n < len(buf) and not self.eof:
+            ready = False
+            for _ in self._poll.ipoll(0):
+                ready = True
+            if not ready:
+                break
+            if not self._in.readinto(self._one, 1):
+                self.eof = True
+                break
+            buf[n] = self._one[0]
+            n += 1
+        return n
+
+    def write(self, buf, n):
+        self._out.write(buf, n)
