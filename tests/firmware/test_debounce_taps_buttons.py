@@ -1,0 +1,135 @@
+"""Debounce: a held card is one tap, a single missed poll is ignored, lift-and-tap again is a new tap;
+buttons give PRESS, LONG (once) and RELEASE only after the level settles."""
+import sys
+
+from hypothesis import given, strategies as st
+
+from shengji_table.sim.micropython import FIRMWARE_DIR
+
+# Appended, not prepended: firmware module names must not shadow installed packages (e.g. Blinka's `board`).
+if str(FIRMWARE_DIR) not in sys.path:
+    sys.path.append(str(FIRMWARE_DIR))
+import debounce  # noqa: E402  (firmware/debounce.py)
+TAP, LIFT, NONE = debounce.TAP, debounce.LIFT, debounce.NONE
+UID_A = bytes.fromhex("04a1b2c3d4e5f6")
+UID_B = bytes.fromhex("04112233445566")
+
+
+def feed(d, polls):
+    events = []
+    for uid in polls:
+        if uid is None:
+            events.append(d.update(b"", 0))
+        else:
+            events.append(d.update(uid, len(uid)))
+    return events
+
+
+def test_debounce_held_card_is_one_tap():
+    d = debounce.TapDebounce()
+    events = feed(d, [UID_A] * 50)
+    assert events.count(TAP) == 1 and events[0] == TAP
+    assert bytes(d.uid[:d.uid_len]) == UID_A
+
+
+def test_debounce_single_missed_poll_is_ignored():
+    d = debounce.TapDebounce()
+    events = feed(d, [UID_A, UID_A, None, UID_A, None, UID_A, UID_A])
+    assert events == [TAP, NONE, NONE, NONE, NONE, NONE, NONE]
+
+
+def test_debounce_lift_and_tap_again_is_a_new_tap():
+    d = debounce.TapDebounce()
+    events = feed(d, [UID_A, UID_A, None, None, None, UID_A])
+    assert events == [TAP, NONE, NONE, LIFT, NONE, TAP]
+    assert d.taps == 2
+
+
+def test_debounce_swapped_card_without_gap_is_a_new_tap():
+    d = debounce.TapDebounce()
+    events = feed(d, [UID_A, UID_B, UID_B])
+    assert events == [TAP, TAP, NONE]
+    assert bytes(d.uid[:d.uid_len]) == UID_B
+
+
+def test_debounce_uid_length_difference_is_a_different_card():
+    d = debounce.TapDebounce()
+    assert feed(d, [UID_A, UID_A[:4]]) == [TAP, TAP]
+
+
+def test_debounce_lift_threshold_is_configurable():
+    d = debounce.TapDebounce(lift_polls=3)
+    assert feed(d, [UID_A, None, None, UID_A, None, None, None]) == [TAP, NONE, NONE, NONE, NONE, NONE, LIFT]
+
+
+def test_debounce_uid_buffer_is_reused():
+    d = debounce.TapDebounce()
+    buf = d.uid
+    feed(d, [UID_A, None, None, UID_B])
+    assert d.uid is buf
+
+
+def test_debounce_reset_forgets_the_card():
+    d = debounce.TapDebounce()
+    feed(d, [UID_A])
+    d.reset()
+    assert feed(d, [UID_A]) == [TAP]
+
+
+@given(st.lists(st.sampled_from([None, "A", "B"]), max_size=80))
+def test_debounce_taps_match_a_reference_model(seq):
+    """Property: every TAP is a card arrival after >= 2 misses (or a change of card); LIFTs alternate."""
+    uids = {"A": UID_A, "B": UID_B}
+    d = debounce.TapDebounce()
+    events = feed(d, [uids.get(x) for x in seq])
+    held, missed, expect = None, 0, []
+    for x in seq:
+        if x is None:
+            if held is not None:
+                missed += 1
+                if missed == 2:
+                    held, missed = None, 0
+                    expect.append(LIFT)
+                    continue
+            expect.append(NONE)
+        else:
+            missed = 0
+            expect.append(NONE if held == x else TAP)
+            held = x
+    assert events == expect
+
+
+def run_button(samples, **kw):
+    b = debounce.ButtonDebounce(**kw)
+    return [(t, e) for t, level in samples if (e := b.update(level, t)) != NONE]
+
+
+def test_debounce_button_press_and_release_after_settling():
+    samples = [(0, False), (10, True), (12, False), (14, True)] + [(t, True) for t in range(20, 60, 5)] + \
+              [(60, False), (62, True), (64, False)] + [(t, False) for t in range(70, 120, 5)]
+    assert run_button(samples) == [(35, debounce.PRESS), (85, debounce.RELEASE)]
+
+
+def test_debounce_button_bounce_shorter_than_settle_is_no_press():
+    samples = [(0, False), (5, True), (15, False), (20, True), (30, False)] + [(t, False) for t in range(35, 200, 5)]
+    assert run_button(samples) == []
+
+
+def test_debounce_button_long_press_once():
+    samples = [(0, False)] + [(t, True) for t in range(10, 3000, 10)] + [(3000, False), (3030, False)]
+    events = run_button(samples, long_ms=800)
+    assert events == [(30, debounce.PRESS), (810, debounce.LONG), (3030, debounce.RELEASE)]
+
+
+def test_debounce_button_held_at_boot_is_not_a_press():
+    samples = [(t, True) for t in range(0, 2000, 10)] + [(t, False) for t in range(2000, 2100, 10)] + \
+              [(t, True) for t in range(2100, 2200, 10)]
+    assert run_button(samples) == [(2020, debounce.RELEASE), (2120, debounce.PRESS)]
+
+
+def test_debounce_button_held_ms():
+    b = debounce.ButtonDebounce()
+    b.update(False, 0)
+    b.update(True, 100)
+    b.update(True, 130)
+    assert b.pressed and b.held_ms(400) == 300
