@@ -147,8 +147,9 @@ def declaration_strength(ruleset: Ruleset, level: int, cards: Sequence[Card]):
             raise ValueError("with three decks a declaration is one, two or three level cards")
     else:  # four decks: strength is the count alone
         rung = n - 1
-    if n > ruleset.decks:
-        raise ValueError(f"{n} copies of one card do not exist in {ruleset.decks} deck(s)")
+    most = max(cards.count(c) for c in cards)
+    if most > ruleset.decks:
+        raise ValueError(f"{most} copies of one card do not exist in {ruleset.decks} deck(s)")
     # With two colours the suit order option compares colours: red (♥♦) above black (♣♠)?  The seed
     # order is per suit; for colours we take the higher suit of the colour (♠ for black, ♥ for red).
     sub = _SUIT_ORDER[trump] if ruleset.suit_order_overcall else 0
