@@ -1,0 +1,167 @@
+"""Trump membership and card order (R-2).
+
+:class:`TrumpOrder` answers, for one hand (a ruleset, the level rank r and the trump suit t or
+no-trump), three questions about every card face, all precomputed into tables indexed by
+``Card.index`` so the follow/throw/trick code never re-derives them:
+
+* ``suit_of(card)`` — the *effective* suit: ``'T'`` for every trump (R-2.1; all trumps form one
+  suit), else the plain suit letter.  With the two-colour option (R-2.5) ``'H'`` stands for red
+  (♥♦) and ``'S'`` for black (♠♣).
+* ``rank_of(card)`` — the card's position within its effective suit, 0 for the lowest.  Equal-ranked
+  cards (the level cards of the other suits, the off-suit permanent twos, R-2.2) share a position;
+  adjacent positions differ by exactly 1, so removing the level rank closes the gap (R-3.2).
+* ``group_of(card)`` — which cards are "identical" for pairs, triples and quads: the face itself, or
+  with two colours the (colour, rank) so that ♥K♦K is a pair (R-2.5).
+"""
+from __future__ import annotations
+
+from .cards import ALL_FACES, BIG_JOKER_RANK, JOKER, SMALL_JOKER_RANK, SUITS, Card
+
+__all__ = ["TrumpOrder", "TRUMP", "OrderError"]
+
+TRUMP = "T"
+_COLOUR = {"S": "S", "C": "S", "H": "H", "D": "H"}   # two-colour: black is 'S', red is 'H'
+_DISPLAY_SUIT = {TRUMP: 0, "S": 1, "H": 2, "C": 3, "D": 4}
+
+
+class OrderError(ValueError):
+    """A level or trump suit that cannot exist."""
+
+
+class TrumpOrder:
+    """The trump set and card order of one hand.  Immutable; build once per hand and reuse.
+
+    ``TrumpOrder(ruleset, level, trump)``: ``level`` is the level rank 2..14, ``trump`` one of
+    ``'S' 'H' 'C' 'D'`` or ``None`` (or ``'NT'``) for no-trump.
+    """
+
+    __slots__ = ("ruleset", "level", "trump", "decks", "_suit", "_rank", "_group", "_trump",
+                 "_sort", "_top_rank", "_members")
+
+    def __init__(self, ruleset, level: int, trump: str | None):
+        if not isinstance(level, int) or not 2 <= level <= 14:
+            raise OrderError(f"the level is a rank 2..14 (2-10, J=11, Q=12, K=13, A=14), not {level!r}")
+        if trump == "NT":
+            trump = None
+        if trump is not None and trump not in SUITS:
+            raise OrderError(f"trump is S, H, C, D or NT, not {trump!r}")
+        object.__setattr__(self, "ruleset", ruleset)
+        object.__setattr__(self, "level", level)
+        object.__setattr__(self, "trump", trump)
+        object.__setattr__(self, "decks", ruleset.decks)
+        two_colour = ruleset.two_colour
+        perm_twos = ruleset.permanent_twos and level != 2
+        eff = (lambda s: _COLOUR[s]) if two_colour else (lambda s: s)
+        t = eff(trump) if trump is not None else None
+
+        n = len(ALL_FACES)
+        suit = [""] * n
+        rank = [0] * n
+        group = [0] * n
+        is_trump = [False] * n
+        # Plain-suit (and trump-suit) ranks, low → high, without the level and permanent twos.
+        plain_ranks = [r for r in range(2, 15) if r != level and not (perm_twos and r == 2)]
+        plain_pos = {r: i for i, r in enumerate(plain_ranks)}
+        top_plain = len(plain_ranks)          # first position above the plain ranks (trump suit)
+        # Trump special positions above the trump-suit plain cards (R-2.2), low → high.
+        nxt = top_plain
+        pos_two_off = pos_two_t = pos_r_off = pos_r_t = None
+        if perm_twos:
+            pos_two_off = nxt
+            nxt += 1
+            if t is not None:
+                pos_two_t = nxt
+                nxt += 1
+            else:
+                pos_two_t = pos_two_off
+        pos_r_off = nxt
+        nxt += 1
+        if t is not None:
+            pos_r_t = nxt
+            nxt += 1
+        else:
+            pos_r_t = pos_r_off
+        pos_lj, pos_bj = nxt, nxt + 1
+
+        for c in ALL_FACES:
+            i = c.index
+            if c.suit == JOKER:
+                suit[i], is_trump[i] = TRUMP, True
+                rank[i] = pos_lj if c.rank == SMALL_JOKER_RANK else pos_bj
+                group[i] = i
+                continue
+            es = eff(c.suit)
+            group[i] = Card(es, c.rank).index if two_colour else i
+            if c.rank == level:
+                suit[i], is_trump[i] = TRUMP, True
+                rank[i] = pos_r_t if es == t else pos_r_off
+            elif perm_twos and c.rank == 2:
+                suit[i], is_trump[i] = TRUMP, True
+                rank[i] = pos_two_t if es == t else pos_two_off
+            elif es == t:
+                suit[i], is_trump[i] = TRUMP, True
+                rank[i] = plain_pos[c.rank]
+            else:
+                suit[i] = es
+                rank[i] = plain_pos[c.rank]
+        object.__setattr__(self, "_suit", tuple(suit))
+        object.__setattr__(self, "_rank", tuple(rank))
+        object.__setattr__(self, "_group", tuple(group))
+        object.__setattr__(self, "_trump", tuple(is_trump))
+        object.__setattr__(self, "_top_rank", {TRUMP: pos_bj, **{eff(s): top_plain - 1 for s in SUITS}})
+        sort = [(_DISPLAY_SUIT[suit[c.index]], -rank[c.index], _DISPLAY_SUIT[c.suit] if c.suit != JOKER else 0)
+                for c in ALL_FACES]
+        object.__setattr__(self, "_sort", tuple(sort))
+        members: dict = {}
+        for c in ALL_FACES:
+            members.setdefault(suit[c.index], []).append(c)
+        object.__setattr__(self, "_members", {k: tuple(sorted(members[k], key=lambda c: sort[c.index]))
+                                               for k in sorted(members, key=_DISPLAY_SUIT.get)})
+
+    def __setattr__(self, name, value):
+        raise AttributeError("TrumpOrder is immutable")
+
+    def __repr__(self) -> str:
+        return f"TrumpOrder(level={self.level}, trump={self.trump or 'NT'}, decks={self.decks})"
+
+    # ---- per-card questions (table look-ups) ------------------------------------------------
+    def is_trump(self, card: Card) -> bool:
+        """R-2.1: jokers, level cards, the trump suit (and every 2 with permanent twos)."""
+        return self._trump[card.index]
+
+    def suit_of(self, card: Card) -> str:
+        """Effective suit: ``'T'`` for trumps, else ``S H C D`` (two colours: ``S`` black, ``H`` red)."""
+        return self._suit[card.index]
+
+    def rank_of(self, card: Card) -> int:
+        """Position within the effective suit, 0 = lowest; equal ranks share, adjacent differ by 1."""
+        return self._rank[card.index]
+
+    def group_of(self, card: Card) -> int:
+        """Cards with the same group are identical for pairs/triples/quads (R-3.1, R-2.5)."""
+        return self._group[card.index]
+
+    def sort_key(self, card: Card) -> tuple:
+        """Display order, high → low: trumps first (BJ LJ …), then ♠ ♥ ♣ ♦, each high → low."""
+        return self._sort[card.index]
+
+    def sorted(self, cards) -> list:
+        """``cards`` sorted for display, high → low."""
+        s = self._sort
+        return sorted(cards, key=lambda c: s[c.index])
+
+    def top_rank(self, suit: str) -> int:
+        """The highest position in an effective suit."""
+        return self._top_rank[suit]
+
+    def suit_members(self, suit: str) -> tuple:
+        """Every face in an effective suit, high → low."""
+        return self._members.get(suit, ())
+
+    def suits(self) -> tuple:
+        """The effective suits of this hand (``'T'`` first)."""
+        return tuple(self._members)
+
+    def compare(self, a: Card, b: Card) -> int:
+        """Within one effective suit: >0 if ``a`` ranks above ``b``, 0 if equal (R-2.4: the earlier wins)."""
+        return self._rank[a.index] - self._rank[b.index]

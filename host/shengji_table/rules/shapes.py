@@ -1,0 +1,149 @@
+"""Shape matching: can a set of cards supply a given structure?
+
+Vocabulary used by follow, throw and trick code:
+
+* a *component* ``(width, length)`` — ``length`` adjacent positions of one effective suit, each
+  holding ``width`` identical cards: ``(1, 1)`` a single, ``(2, 1)`` a pair, ``(3, 1)`` a triple,
+  ``(4, 1)`` a quad, ``(2, 3)`` a three-pair tractor, ``(3, 2)`` a Titanic (R-3).
+* *counts* — ``{group: number of cards}`` for the cards of one effective suit (see
+  :meth:`TrumpOrder.group_of`).
+* a structure is *realizable* in counts when its components can be taken from the cards at once,
+  without sharing a card.  A component may be cut from a wider group: a pair from a triple, two pairs
+  from a quad, a pair-tractor from a Titanic (R-4.5: pairs may be broken out of longer units).
+
+Everything here works on small integers from the precomputed tables of :class:`TrumpOrder`.
+"""
+from __future__ import annotations
+
+from itertools import product
+
+__all__ = ["count_groups", "realizable", "best_top", "lowest_beating"]
+
+
+def count_groups(cards, order) -> dict:
+    """``{group: count}`` of ``cards`` (one effective suit expected, not checked)."""
+    g = order._group
+    out: dict = {}
+    for c in cards:
+        k = g[c.index]
+        out[k] = out.get(k, 0) + 1
+    return out
+
+
+def _by_pos(counts: dict, order) -> dict:
+    rank = order._rank
+    bypos: dict = {}
+    for g, n in counts.items():
+        if n:
+            bypos.setdefault(rank[g], []).append(g)
+    return bypos
+
+
+def _groups_ok(counts: dict, widths) -> bool:
+    """Best-fit greedy for plain groups (widest first): exact for widths 2..4 and counts ≤ 4."""
+    if not widths:
+        return True
+    vals = [n for n in counts.values() if n >= 2]
+    for w in widths:
+        best = -1
+        for i, n in enumerate(vals):
+            if n >= w and (best < 0 or n < vals[best]):
+                best = i
+                if n == w:
+                    break
+        if best < 0:
+            return False
+        vals[best] -= w
+    return True
+
+
+def _placements(bypos: dict, counts: dict, w: int, length: int):
+    """Every way to take a ``(w, length)`` run, as (top position, [groups low → high])."""
+    for p in sorted(bypos):
+        choices = []
+        for q in range(p, p + length):
+            gs = [g for g in bypos.get(q, ()) if counts[g] >= w]
+            if not gs:
+                break
+            choices.append(gs)
+        else:
+            if len(choices) == 1 or all(len(c) == 1 for c in choices):
+                yield p + length - 1, [c[0] for c in choices]
+            else:
+                for combo in product(*choices):
+                    yield p + length - 1, list(combo)
+
+
+def _split(components):
+    runs = sorted((c for c in components if c[1] >= 2 or c[0] == 1), key=lambda c: (-c[1], -c[0]))
+    groups = sorted((c[0] for c in components if c[1] == 1 and c[0] >= 2), reverse=True)
+    return [r for r in runs if r[0] >= 2], groups
+
+
+def _fit_runs(counts, order, runs, groups) -> bool:
+    if not runs:
+        return _groups_ok(counts, groups)
+    w, length = runs[0]
+    rest = runs[1:]
+    bypos = _by_pos(counts, order)
+    for _top, gs in _placements(bypos, counts, w, length):
+        for g in gs:
+            counts[g] -= w
+        ok = _fit_runs(counts, order, rest, groups)
+        for g in gs:
+            counts[g] += w
+        if ok:
+            return True
+    return False
+
+
+def realizable(counts: dict, components, order) -> bool:
+    """Whether ``components`` (``(width, length)`` pairs; singles ignored) fit in ``counts`` at once."""
+    runs, groups = _split(components)
+    if not runs:
+        return _groups_ok(counts, groups)
+    return _fit_runs(dict(counts), order, runs, groups)
+
+
+def best_top(counts: dict, main, rest, order) -> int | None:
+    """The highest top position of component ``main`` such that ``rest`` still fits beside it.
+
+    ``None`` when the whole structure does not fit.  For ``main == (1, 1)`` it is the highest card
+    that can be spared.  Used to compare plays of a throw's shape (R-5.3).
+    """
+    w, length = main
+    counts = dict(counts)
+    bypos = _by_pos(counts, order)
+    runs, groups = _split(rest)
+    places = sorted(_placements(bypos, counts, w, length), key=lambda t: -t[0])
+    for top, gs in places:
+        for g in gs:
+            counts[g] -= w
+        if w == 1 and length == 1:
+            ok = _fit_runs(counts, order, runs, groups) and _singles_left(counts, rest)
+        else:
+            ok = _fit_runs(counts, order, runs, groups)
+        for g in gs:
+            counts[g] += w
+        if ok:
+            return top
+    return None
+
+
+def _singles_left(counts, rest) -> bool:
+    need = sum(w * length for w, length in rest)
+    return sum(counts.values()) >= need
+
+
+def lowest_beating(counts: dict, component, above: int, order):
+    """The lowest ``component``-shaped run in ``counts`` whose top is above position ``above``.
+
+    Returns ``(top, [groups low → high])`` or ``None`` (R-4.2: could another player beat this unit?).
+    """
+    w, length = component
+    bypos = _by_pos(counts, order)
+    best = None
+    for top, gs in _placements(bypos, counts, w, length):
+        if top > above and (best is None or top < best[0]):
+            best = (top, gs)
+    return best

@@ -1,0 +1,145 @@
+"""Units (牌型) and the canonical split of a play into units (R-3).
+
+A *unit* is a single, a pair, a triple, a quad (R-3.1) or a tractor: two or more groups of the same
+width at adjacent positions of one effective suit (R-3.2 pairs, R-3.5 triples = Titanic, R-3.6
+quads).  Adjacency is a difference of 1 in :meth:`TrumpOrder.rank_of`, so the level rank (and the
+permanent twos) closing the gap, the trump chain across level cards and jokers (R-3.3), "equal ranks
+are not adjacent" and "no wrap-around" (R-3.4) all follow from the order tables.
+
+:func:`decompose` is the canonical split used for throws, rulings and the kitty multiplier: widest
+groups first; at each width the longest run first (ties: the higher run), then the plain groups.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import Card
+
+__all__ = ["Unit", "decompose", "is_single_unit", "shape_of", "KINDS"]
+
+KINDS = {1: "single", 2: "pair", 3: "triple", 4: "quad"}
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """One unit: ``kind`` (single/pair/triple/quad/tractor), ``width`` (cards per group),
+    ``length`` (groups), ``cards`` (high → low), ``suit`` (effective) and ``top`` (rank_of of its
+    highest group)."""
+
+    kind: str
+    width: int
+    length: int
+    cards: tuple
+    suit: str
+    top: int
+
+    @property
+    def component(self) -> tuple:
+        """``(width, length)``."""
+        return (self.width, self.length)
+
+    @property
+    def size(self) -> int:
+        return self.width * self.length
+
+    def as_json(self) -> dict:
+        """The judge's form: ``{"kind", "width", "length", "cards"}``."""
+        return {"kind": self.kind, "width": self.width, "length": self.length,
+                "cards": [str(c) for c in self.cards]}
+
+    def __str__(self) -> str:
+        return " ".join(str(c) for c in self.cards)
+
+
+def _make_unit(width: int, groups_hi_lo, cards_of, suit: str, top: int, order) -> Unit:
+    cards = []
+    for g in groups_hi_lo:
+        pool = cards_of[g]
+        cards.extend(pool[:width])
+        del pool[:width]
+    length = len(groups_hi_lo)
+    kind = "tractor" if length >= 2 else KINDS[width]
+    return Unit(kind, width, length, tuple(cards), suit, top)
+
+
+def _decompose_suit(cards, suit: str, order) -> list:
+    rank, group, sort = order._rank, order._group, order._sort
+    cards_of: dict = {}
+    for c in sorted(cards, key=lambda c: sort[c.index]):
+        cards_of.setdefault(group[c.index], []).append(c)
+    counts = {g: len(v) for g, v in cards_of.items()}
+    units = []
+    max_w = max(counts.values())
+    for w in range(max_w, 1, -1):
+        # Runs of width w, longest first (ties: highest).
+        while True:
+            bypos: dict = {}
+            for g, n in counts.items():
+                if n >= w:
+                    p = rank[g]
+                    # at a shared position prefer the group with most cards, then the higher face
+                    cur = bypos.get(p)
+                    if cur is None or (n, -sort[g][2]) > (counts[cur], -sort[cur][2]):
+                        bypos[p] = g
+            best = None
+            positions = sorted(bypos)
+            i = 0
+            while i < len(positions):
+                j = i
+                while j + 1 < len(positions) and positions[j + 1] == positions[j] + 1:
+                    j += 1
+                length = j - i + 1
+                if length >= 2 and (best is None or length >= best[1]):
+                    best = (i, length)
+                i = j + 1
+            if best is None:
+                break
+            i, length = best
+            gs = [bypos[p] for p in reversed(positions[i:i + length])]
+            units.append(_make_unit(w, gs, cards_of, suit, positions[i + length - 1], order))
+            for g in gs:
+                counts[g] -= w
+        for g in sorted((g for g, n in counts.items() if n >= w), key=lambda g: -rank[g]):
+            while counts[g] >= w:
+                units.append(_make_unit(w, [g], cards_of, suit, rank[g], order))
+                counts[g] -= w
+    for g in sorted((g for g, n in counts.items() if n), key=lambda g: -rank[g]):
+        for _ in range(counts[g]):
+            units.append(_make_unit(1, [g], cards_of, suit, rank[g], order))
+    return units
+
+
+def _unit_order(u: Unit):
+    return (-(u.length >= 2), -u.size, -u.width, -u.top)
+
+
+def decompose(cards, order) -> tuple:
+    """The canonical split of a play into units, widest/longest first (R-3).
+
+    A play mixing effective suits (a follower's discard) is split suit by suit, trumps first.
+    """
+    cards = list(cards)
+    if not cards:
+        return ()
+    suit_of = order._suit
+    by_suit: dict = {}
+    for c in cards:
+        by_suit.setdefault(suit_of[c.index], []).append(c)
+    units = []
+    for s in order.suits():
+        if s in by_suit:
+            units.extend(sorted(_decompose_suit(by_suit[s], s, order), key=_unit_order))
+    return tuple(units)
+
+
+def is_single_unit(cards, order) -> bool:
+    """Whether ``cards`` form exactly one unit (a lead that is not a throw, R-4.1)."""
+    cards = list(cards)
+    if not cards:
+        return False
+    return len(decompose(cards, order)) == 1
+
+
+def shape_of(units) -> tuple:
+    """The shape signature of a play: its units' ``(width, length)``, largest first."""
+    return tuple(sorted((u.component for u in units), key=lambda c: (-(c[1] >= 2), -c[0] * c[1], -c[0])))
