@@ -1,0 +1,404 @@
+"""PN532 NFC reader driver over SPI (mode 0) for MicroPython on the RP2040; CPython imports it too.
+
+The PN532 talks SPI LSB-first; the rp2 port's ``machine.SPI`` is MSB-first only, so every byte is
+bit-reversed in software through ``REV`` (a 256-byte table) on the way out and on the way in.
+References are to NXP UM0701-02 (PN532 User Manual, rev. 02): frames §6.2.1, dialog §6.2.2,
+SPI §6.2.5, commands §7.2/§7.3; NTAG READ/WRITE from the NTAG213/215/216 datasheet.
+
+API (used by ``reader.py`` and the scan loop)::
+
+    spi = machine.SPI(0, baudrate=1_000_000, polarity=0, phase=0, sck=.., mosi=.., miso=..)
+    cs = machine.Pin(17, machine.Pin.OUT, value=1)
+    pn = PN532(spi, cs, rst=machine.Pin(20, machine.Pin.OUT, value=1))   # rst optional
+    fw = pn.begin()              # GetFirmwareVersion, SAMConfiguration, MaxRetries; fw = 0x32010607
+    uid = bytearray(UID_MAX)     # caller-owned, allocated once
+    page = bytearray(16)
+    n = pn.list_passive_target(uid)   # 0 = no card (returns quickly thanks to MaxRetries)
+    if n:
+        pn.read_pages(4, page)        # NTAG READ: 16 bytes = pages 4..7 (the card code)
+        pn.release()                  # InRelease: without it some cards answer every second poll
+    pn.rf_field(False)                # field off so that only one reader radiates at a time
+
+Every method either completes or raises a ``PN532Error`` subclass: ``PN532Timeout`` (the chip
+never became ready: absent, unpowered, held in reset), ``PN532NoAck`` (something other than the ACK
+frame came back), ``PN532BadFrame`` (preamble, length checksum, data checksum or reply code wrong),
+``PN532CommandError`` (the chip's error frame, or a non-zero status byte; ``.code`` holds it).
+
+Steady-state polling allocates nothing: the frames are built in one pre-allocated transmit buffer,
+replies land in one pre-allocated receive buffer read through pre-sliced memoryviews, and results
+go into caller-supplied buffers.
+"""
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+try:
+    from time import sleep_ms, ticks_diff, ticks_ms
+except ImportError:  # CPython: same names, same meaning
+    import time as _time
+
+    def ticks_ms():
+        return int(_time.monotonic() * 1000)
+
+    def ticks_diff(a, b):
+        return a - b
+
+    def sleep_ms(ms):
+        _time.sleep(ms / 1000)
+
+# Bit reversal of every byte value: REV[b] is b with bit 7..0 mirrored (LSB-first wire <-> MSB SPI).
+REV = (
+    b"\x00\x80\x40\xc0\x20\xa0\x60\xe0\x10\x90\x50\xd0\x30\xb0\x70\xf0"
+    b"\x08\x88\x48\xc8\x28\xa8\x68\xe8\x18\x98\x58\xd8\x38\xb8\x78\xf8"
+    b"\x04\x84\x44\xc4\x24\xa4\x64\xe4\x14\x94\x54\xd4\x34\xb4\x74\xf4"
+    b"\x0c\x8c\x4c\xcc\x2c\xac\x6c\xec\x1c\x9c\x5c\xdc\x3c\xbc\x7c\xfc"
+    b"\x02\x82\x42\xc2\x22\xa2\x62\xe2\x12\x92\x52\xd2\x32\xb2\x72\xf2"
+    b"\x0a\x8a\x4a\xca\x2a\xaa\x6a\xea\x1a\x9a\x5a\xda\x3a\xba\x7a\xfa"
+    b"\x06\x86\x46\xc6\x26\xa6\x66\xe6\x16\x96\x56\xd6\x36\xb6\x76\xf6"
+    b"\x0e\x8e\x4e\xce\x2e\xae\x6e\xee\x1e\x9e\x5e\xde\x3e\xbe\x7e\xfe"
+    b"\x01\x81\x41\xc1\x21\xa1\x61\xe1\x11\x91\x51\xd1\x31\xb1\x71\xf1"
+    b"\x09\x89\x49\xc9\x29\xa9\x69\xe9\x19\x99\x59\xd9\x39\xb9\x79\xf9"
+    b"\x05\x85\x45\xc5\x25\xa5\x65\xe5\x15\x95\x55\xd5\x35\xb5\x75\xf5"
+    b"\x0d\x8d\x4d\xcd\x2d\xad\x6d\xed\x1d\x9d\x5d\xdd\x3d\xbd\x7d\xfd"
+    b"\x03\x83\x43\xc3\x23\xa3\x63\xe3\x13\x93\x53\xd3\x33\xb3\x73\xf3"
+    b"\x0b\x8b\x4b\xcb\x2b\xab\x6b\xeb\x1b\x9b\x5b\xdb\x3b\xbb\x7b\xfb"
+    b"\x07\x87\x47\xc7\x27\xa7\x67\xe7\x17\x97\x57\xd7\x37\xb7\x77\xf7"
+    b"\x0f\x8f\x4f\xcf\x2f\xaf\x6f\xef\x1f\x9f\x5f\xdf\x3f\xbf\x7f\xff"
+)
+
+# SPI prefixes (UM0701-02 §6.2.5): first byte of every CS-low transaction.
+SPI_DATA_WRITE = const(0x01)
+SPI_STATUS_READ = const(0x02)
+SPI_DATA_READ = const(0x03)
+STATUS_READY = const(0x01)
+
+# Frame bytes (§6.2.1.1): 00 00 FF LEN LCS TFI data… DCS 00.
+TFI_HOST = const(0xD4)
+TFI_CHIP = const(0xD5)
+TFI_ERROR = const(0x7F)  # application-level error frame 00 00 FF 01 FF 7F 81 00 (§6.2.1.5)
+
+# Commands (§7.2, §7.3).
+CMD_GET_FIRMWARE_VERSION = const(0x02)
+CMD_SAM_CONFIGURATION = const(0x14)
+CMD_RF_CONFIGURATION = const(0x32)
+CMD_IN_DATA_EXCHANGE = const(0x40)
+CMD_IN_LIST_PASSIVE_TARGET = const(0x4A)
+CMD_IN_RELEASE = const(0x52)
+
+# NTAG21x commands carried by InDataExchange (NTAG213/215/216 datasheet §10).
+NTAG_READ = const(0x30)
+NTAG_WRITE = const(0xA2)
+
+UID_MAX = const(10)  # ISO/IEC 14443-3 triple-size UID
+PAGE_BYTES = const(4)
+READ_BYTES = const(16)  # READ returns 4 pages
+FIRST_USER_PAGE = const(4)
+
+# Timings (ms).  The ACK is due within 15 ms (§6.2.3: "the host controller should resend the same
+# command frame" when no ACK came within 15 ms).  A status poll right after a command makes some
+# boards drop the ACK, hence ACK_GAP_MS before the first poll.
+ACK_GAP_MS = const(1)
+ACK_TIMEOUT_MS = const(15)
+REPLY_TIMEOUT_MS = const(50)
+POLL_INTERVAL_MS = const(1)
+RESET_LOW_MS = const(2)
+RESET_BOOT_MS = const(10)
+# MxRtyPassiveActivation for RFConfiguration item 0x05: 0xFF (the power-up default) retries
+# forever, so an empty InListPassiveTarget would never answer; 1 = two tries, then "no target".
+MAX_RETRIES_DEFAULT = const(1)
+
+_TX_SIZE = const(32)   # prefix + 00 00 FF LEN LCS D4 cmd + up to 22 parameter bytes + DCS 00
+_PARAMS = const(8)     # index of the first parameter byte in the transmit buffer
+_HEAD = const(6)       # 00 00 FF LEN LCS TFI, read first; the rest (LEN - 1 + DCS + 00) follows
+_TAIL_MAX = const(64)
+DATA = const(7)        # index in ``rx`` of the first data byte after the reply's command code
+
+
+class PN532Error(Exception):
+    """Base class: the exchange with the PN532 failed."""
+
+
+class PN532Timeout(PN532Error):
+    """The chip did not become ready in time (absent, unpowered, held in reset, busy)."""
+
+
+class PN532NoAck(PN532Error):
+    """A frame other than ACK came back right after a command."""
+
+
+class PN532BadFrame(PN532Error):
+    """A reply frame failed its preamble, LEN/LCS, DCS, TFI or reply-code check."""
+
+
+class PN532CommandError(PN532Error):
+    """The chip answered with its error frame or a non-zero status byte (``code``, UM0701-02 §7.1)."""
+
+    def __init__(self, code, msg="PN532 error status"):
+        super().__init__(msg, code)
+        self.code = code
+
+
+class PN532:
+    """One PN532 on a shared SPI bus, selected by its own chip-select pin.
+
+    ``spi``: an initialised bus (mode 0, MSB first, ≤ 5 MHz); ``cs``: output Pin, idle high;
+    ``rst``: output Pin on RSTPDN or None.  Nothing is sent until ``begin()``.
+    """
+
+    def __init__(self, spi, cs, rst=None, ack_gap_ms=ACK_GAP_MS, ack_timeout_ms=ACK_TIMEOUT_MS,
+                 reply_timeout_ms=REPLY_TIMEOUT_MS):
+        self._spi = spi
+        self._cs = cs
+        self.rst = rst
+        self.ack_gap_ms = ack_gap_ms
+        self.ack_timeout_ms = ack_timeout_ms
+        self.reply_timeout_ms = reply_timeout_ms
+        cs.value(1)
+        if rst is not None:
+            rst.value(1)
+        self._tx = bytearray(_TX_SIZE)
+        self.rx = bytearray(_HEAD + _TAIL_MAX)  # last reply frame, chip byte order
+        tx = memoryview(self._tx)
+        rx = memoryview(self.rx)
+        # Pre-sliced views so that no transfer allocates (slicing a memoryview allocates).
+        self._tx_views = tuple(tx[:n] for n in range(_TX_SIZE + 1))
+        self._rx_head = rx[:_HEAD]
+        self._rx_tail = tuple(rx[_HEAD:_HEAD + n] for n in range(_TAIL_MAX + 1))
+        self._sr_out = bytes((REV[SPI_STATUS_READ], 0))
+        self._sr_in = bytearray(2)
+        self._dr = bytes((REV[SPI_DATA_READ],))
+        # The ACK frame, as the host sends it to abort a running command (§6.2.1.3), wire order.
+        self._ack_out = bytes(REV[b] for b in (SPI_DATA_WRITE, 0, 0, 0xFF, 0, 0xFF, 0))
+        self.last_status = 0
+
+    # ---- low level -------------------------------------------------------------------------
+    def _send(self, cmd, nparams):
+        """Frame and send ``cmd`` with ``nparams`` bytes already at ``_tx[_PARAMS:]``."""
+        tx = self._tx
+        length = nparams + 2  # TFI + command + parameters
+        tx[0] = SPI_DATA_WRITE
+        tx[1] = 0x00
+        tx[2] = 0x00
+        tx[3] = 0xFF
+        tx[4] = length
+        tx[5] = (-length) & 0xFF
+        tx[6] = TFI_HOST
+        tx[7] = cmd
+        s = TFI_HOST + cmd
+        end = _PARAMS + nparams
+        for i in range(_PARAMS, end):
+            s += tx[i]
+        tx[end] = (-s) & 0xFF
+        tx[end + 1] = 0x00
+        n = end + 2
+        for i in range(n):
+            tx[i] = REV[tx[i]]
+        self._cs.value(0)
+        try:
+            self._spi.write(self._tx_views[n])
+        finally:
+            self._cs.value(1)
+
+    def ready(self):
+        """One status read (prefix 0x02): True when the chip has a frame for us."""
+        self._cs.value(0)
+        try:
+            self._spi.write_readinto(self._sr_out, self._sr_in)
+        finally:
+            self._cs.value(1)
+        return REV[self._sr_in[1]] & STATUS_READY != 0
+
+    def _wait_ready(self, timeout_ms, what):
+        start = ticks_ms()
+        while not self.ready():
+            if ticks_diff(ticks_ms(), start) >= timeout_ms:
+                raise PN532Timeout(what)
+            sleep_ms(POLL_INTERVAL_MS)
+
+    def _read_frame(self):
+        """Read one frame (prefix 0x03) into ``rx``; return LEN (0 for the ACK frame)."""
+        rx = self.rx
+        self._cs.value(0)
+        try:
+            self._spi.write(self._dr)
+            self._spi.readinto(self._rx_head, 0)
+            for i in range(_HEAD):
+                rx[i] = REV[rx[i]]
+            if rx[0] != 0 or rx[1] != 0 or rx[2] != 0xFF:
+                raise PN532BadFrame("preamble")
+            length = rx[3]
+            if length == 0 and rx[4] == 0xFF:
+                return 0  # ACK: 00 00 FF 00 FF 00 (§6.2.1.3)
+            if (length + rx[4]) & 0xFF or length == 0xFF:
+                raise PN532BadFrame("LEN/LCS")  # 0xFF is an extended frame: never asked for
+            if length + 1 > _TAIL_MAX:
+                raise PN532BadFrame("too long")
+            self._spi.readinto(self._rx_tail[length + 1], 0)
+        finally:
+            self._cs.value(1)
+        end = _HEAD + length + 1
+        s = 0
+        for i in range(_HEAD, end):
+            rx[i] = REV[rx[i]]
+        for i in range(_HEAD - 1, end - 1):
+            s += rx[i]
+        if s & 0xFF:
+            raise PN532BadFrame("DCS")
+        return length
+
+    def _call(self, cmd, nparams, reply_timeout_ms):
+        """Send a command, take its ACK, return the reply's data length (data at ``rx[DATA:]``)."""
+        self._send(cmd, nparams)
+        sleep_ms(self.ack_gap_ms)
+        self._wait_ready(self.ack_timeout_ms, "no ACK")
+        if self._read_frame() != 0:
+            raise PN532NoAck("reply instead of ACK")
+        try:
+            self._wait_ready(reply_timeout_ms, "no reply")
+        except PN532Timeout:
+            self.abort()
+            raise
+        length = self._read_frame()
+        rx = self.rx
+        if length == 1 and rx[5] == TFI_ERROR:
+            raise PN532CommandError(TFI_ERROR, "error frame (syntax)")
+        if length < 2 or rx[5] != TFI_CHIP or rx[6] != cmd + 1:
+            raise PN532BadFrame("reply code")
+        return length - 2
+
+    def abort(self):
+        """Send the ACK frame, which aborts the command in progress (UM0701-02 §6.2.2)."""
+        self._cs.value(0)
+        try:
+            self._spi.write(self._ack_out)
+        finally:
+            self._cs.value(1)
+
+    # ---- commands -------------------------------------------------------------------------
+    def reset(self):
+        """Pulse RSTPDN low (blocking, ~12 ms) when wired: back to the power-up state."""
+        if self.rst is None:
+            return False
+        self.rst.value(0)
+        sleep_ms(RESET_LOW_MS)
+        self.rst.value(1)
+        sleep_ms(RESET_BOOT_MS)
+        return True
+
+    def firmware_version(self):
+        """GetFirmwareVersion (§7.2.2): IC << 24 | Ver << 16 | Rev << 8 | Support (0x32010607)."""
+        n = self._call(CMD_GET_FIRMWARE_VERSION, 0, self.reply_timeout_ms)
+        if n != 4:
+            raise PN532BadFrame("firmware length")
+        rx = self.rx
+        return rx[DATA] << 24 | rx[DATA + 1] << 16 | rx[DATA + 2] << 8 | rx[DATA + 3]
+
+    def sam_configuration(self):
+        """SAMConfiguration (§7.2.10): normal mode, 1 s virtual-card timeout, IRQ used."""
+        tx = self._tx
+        tx[_PARAMS] = 0x01
+        tx[_PARAMS + 1] = 0x14
+        tx[_PARAMS + 2] = 0x01
+        self._call(CMD_SAM_CONFIGURATION, 3, self.reply_timeout_ms)
+
+    def set_max_retries(self, passive_activation=MAX_RETRIES_DEFAULT):
+        """RFConfiguration item 0x05 (§7.3.1): MxRtyATR FF, MxRtyPSL 01, MxRtyPassiveActivation."""
+        tx = self._tx
+        tx[_PARAMS] = 0x05
+        tx[_PARAMS + 1] = 0xFF
+        tx[_PARAMS + 2] = 0x01
+        tx[_PARAMS + 3] = passive_activation
+        self._call(CMD_RF_CONFIGURATION, 4, self.reply_timeout_ms)
+
+    def rf_field(self, on):
+        """RFConfiguration item 0x01 (§7.3.1): switch the RF field on or off (Auto RFCA off)."""
+        tx = self._tx
+        tx[_PARAMS] = 0x01
+        tx[_PARAMS + 1] = 0x01 if on else 0x00
+        self._call(CMD_RF_CONFIGURATION, 2, self.reply_timeout_ms)
+
+    def begin(self, max_retries=MAX_RETRIES_DEFAULT):
+        """Bring the chip up: wake, GetFirmwareVersion, SAMConfiguration, MaxRetries.
+
+        Returns the firmware word (see ``firmware_version``).  SAMConfiguration is mandatory after
+        power-up or reset: the PN532 C106 starts in "Low battery" mode (AN10609, p. 21).
+        """
+        # A falling CS edge wakes the chip from power-down; give it a moment before the first frame.
+        self._cs.value(0)
+        sleep_ms(2)
+        self._cs.value(1)
+        fw = self.firmware_version()
+        self.sam_configuration()
+        self.set_max_retries(max_retries)
+        return fw
+
+    def list_passive_target(self, uid):
+        """InListPassiveTarget (§7.3.5), 1 target, 106 kbps type A; UID into ``uid``, return length.
+
+        0 means no card.  The reply is NbTg, Tg, SENS_RES(2), SEL_RES, NFCIDLength, NFCID1…;
+        ``sens_res``/``sel_res`` of the last card are kept on the object.
+        """
+        tx = self._tx
+        tx[_PARAMS] = 0x01
+        tx[_PARAMS + 1] = 0x00
+        n = self._call(CMD_IN_LIST_PASSIVE_TARGET, 2, self.reply_timeout_ms)
+        rx = self.rx
+        if n < 1:
+            raise PN532BadFrame("InListPassiveTarget length")
+        if rx[DATA] == 0:
+            return 0
+        if n < 6:
+            raise PN532BadFrame("InListPassiveTarget length")
+        ulen = rx[DATA + 5]
+        if ulen > len(uid) or 6 + ulen > n:
+            raise PN532BadFrame("UID length")
+        self.sens_res = rx[DATA + 2] << 8 | rx[DATA + 3]
+        self.sel_res = rx[DATA + 4]
+        for i in range(ulen):
+            uid[i] = rx[DATA + 6 + i]
+        return ulen
+
+    def _exchange(self, nparams):
+        """InDataExchange (§7.3.8) to target 1; params after Tg at ``_tx[_PARAMS+1:]``."""
+        self._tx[_PARAMS] = 0x01
+        n = self._call(CMD_IN_DATA_EXCHANGE, nparams + 1, self.reply_timeout_ms)
+        if n < 1:
+            raise PN532BadFrame("InDataExchange length")
+        status = self.rx[DATA]
+        self.last_status = status
+        if status & 0x3F:  # bits 6/7 are MI and NAD flags, not errors
+            raise PN532CommandError(status & 0x3F)
+        return n - 1
+
+    def read_pages(self, page, out):
+        """NTAG READ: 16 bytes (pages ``page``..``page+3``) into ``out`` (len ≥ 16)."""
+        tx = self._tx
+        tx[_PARAMS + 1] = NTAG_READ
+        tx[_PARAMS + 2] = page
+        if self._exchange(2) != READ_BYTES:
+            raise PN532BadFrame("READ length")
+        rx = self.rx
+        for i in range(READ_BYTES):
+            out[i] = rx[DATA + 1 + i]
+
+    def write_page(self, page, data):
+        """NTAG WRITE: 4 bytes of ``data`` into ``page`` (for enrolment on the table's reader)."""
+        tx = self._tx
+        tx[_PARAMS + 1] = NTAG_WRITE
+        tx[_PARAMS + 2] = page
+        for i in range(PAGE_BYTES):
+            tx[_PARAMS + 3 + i] = data[i]
+        self._exchange(6)
+
+    def release(self):
+        """InRelease (§7.3.11) of all targets: the tag is halted, the next poll wakes it cleanly."""
+        self._tx[_PARAMS] = 0x00
+        n = self._call(CMD_IN_RELEASE, 1, self.reply_timeout_ms)
+        if n < 1:
+            raise PN532BadFrame("InRelease length")
+        status = self.rx[DATA]
+        if status & 0x3F:
+            raise PN532CommandError(status & 0x3F)

@@ -1,0 +1,174 @@
+"""One reader's health: poll a PN532, notice when it stops answering, bring it back.
+
+API (used by the scan loop)::
+
+    def changed(reader, alive, firmware):      # alive->dead: (r, False, 0); dead->alive: (r, True, fw)
+        ...
+    r = Reader("seat0", PN532(spi, cs, rst), on_change=changed)
+    r.start()                 # first bring-up; reports dead at once if the chip is missing
+    n = r.poll()              # UID length (card present) or 0 (no card, reader dead or a failed poll)
+    if n:
+        r.uid[:n]             # the UID; r.code[:16] holds pages 4..7 when r.code_ok
+
+``poll()`` never raises a PN532 error: a failed exchange counts against the reader
+(``failures`` consecutive, ``errors`` in total); after ``fail_limit`` consecutive failures the
+reader is dead and reported once.  A dead reader is retried with exponential back-off
+(``backoff_ms`` doubling up to ``backoff_max_ms``); when RST is wired each retry first pulses it low
+and waits for the chip to boot, spread over successive polls so that the scan loop never sleeps
+for it.  A single failed poll returns 0 like "no card": the scan loop's debounce absorbs it.
+After each poll the reader's RF field is switched off, so that only the reader being polled
+radiates (readers side by side would otherwise detune each other).
+
+No allocation in the steady state: ``uid`` and ``code`` are allocated once.
+"""
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+try:
+    from time import ticks_add, ticks_diff, ticks_ms
+except ImportError:  # CPython
+    import time as _time
+
+    def ticks_ms():
+        return int(_time.monotonic() * 1000)
+
+    def ticks_add(a, b):
+        return a + b
+
+    def ticks_diff(a, b):
+        return a - b
+
+from pn532 import (FIRST_USER_PAGE, READ_BYTES, RESET_BOOT_MS, RESET_LOW_MS, UID_MAX, PN532CommandError,
+                   PN532Error)
+
+FAIL_LIMIT = const(3)
+BACKOFF_MS = const(250)
+BACKOFF_MAX_MS = const(8000)
+
+# Recovery phases of a dead reader.
+_RETRY = const(0)      # next step: pulse RST (if wired) or call begin()
+_RST_LOW = const(1)    # RST held low; next step: release it
+_BOOTING = const(2)    # RST released; next step: begin()
+
+
+class Reader:
+    """A PN532 with a health record.  ``name`` is the board file's reader name."""
+
+    def __init__(self, name, pn532, on_change=None, fail_limit=FAIL_LIMIT, backoff_ms=BACKOFF_MS,
+                 backoff_max_ms=BACKOFF_MAX_MS, read_code=True, field_off=True):
+        self.name = name
+        self.pn = pn532
+        self.on_change = on_change
+        self.fail_limit = fail_limit
+        self.backoff_ms = backoff_ms
+        self.backoff_max_ms = backoff_max_ms
+        self.read_code = read_code
+        self.field_off = field_off
+        self.alive = False
+        self.firmware = 0
+        self.failures = 0       # consecutive failed polls
+        self.errors = 0         # failed exchanges since start (polls and recovery attempts)
+        self.recoveries = 0     # dead -> alive transitions after the first start
+        self.uid = bytearray(UID_MAX)
+        self.uid_len = 0
+        self.code = bytearray(READ_BYTES)
+        self.code_ok = False
+        self._backoff = backoff_ms
+        self._retry_at = 0
+        self._phase = _RETRY
+        self._started = False
+
+    def _report(self, alive):
+        if self.on_change is not None:
+            self.on_change(self, alive, self.firmware)
+
+    def _up(self):
+        """Try begin(); on success mark alive and report.  Returns True when the reader is up."""
+        try:
+            fw = self.pn.begin()
+        except PN532Error:
+            self.errors += 1
+            return False
+        if self._started:
+            self.recoveries += 1
+        self._started = True
+        self.alive = True
+        self.firmware = fw
+        self.failures = 0
+        self._backoff = self.backoff_ms
+        self._report(True)
+        return True
+
+    def _down(self, now):
+        self.alive = False
+        self.firmware = 0
+        self.uid_len = 0
+        self._phase = _RETRY
+        self._retry_at = ticks_add(now, self._backoff)
+        self._report(False)
+
+    def start(self, now=None):
+        """First bring-up (blocking: one begin()).  Returns ``alive``; a missing chip is reported dead."""
+        if now is None:
+            now = ticks_ms()
+        if not self._up():
+            self._started = True
+            self._down(now)
+        return self.alive
+
+    def poll(self, now=None):
+        """One scan step for this reader: UID length of the card on it, or 0."""
+        if now is None:
+            now = ticks_ms()
+        if not self.alive:
+            self._recover(now)
+            return 0
+        pn = self.pn
+        try:
+            n = pn.list_passive_target(self.uid)
+            if n:
+                self.code_ok = False
+                if self.read_code:
+                    try:
+                        pn.read_pages(FIRST_USER_PAGE, self.code)
+                        self.code_ok = True
+                    except PN532CommandError:
+                        pass  # not an NTAG (e.g. MIFARE Classic), or lifted mid-read: UID only
+                # Releasing halts the tag; polling it again un-released makes some tags drop out
+                # every second poll (see HARDWARE-NOTES, InListPassiveTarget quirk).
+                pn.release()
+            if self.field_off:
+                pn.rf_field(False)
+        except PN532Error:
+            self.errors += 1
+            self.failures += 1
+            self.uid_len = 0
+            if self.failures >= self.fail_limit:
+                self._down(now)
+            return 0
+        self.failures = 0
+        self.uid_len = n
+        return n
+
+    def _recover(self, now):
+        if ticks_diff(now, self._retry_at) < 0:
+            return
+        rst = self.pn.rst
+        if rst is not None and self._phase == _RETRY:
+            rst.value(0)
+            self._phase = _RST_LOW
+            self._retry_at = ticks_add(now, RESET_LOW_MS)
+            return
+        if self._phase == _RST_LOW:
+            rst.value(1)
+            self._phase = _BOOTING
+            self._retry_at = ticks_add(now, RESET_BOOT_MS)
+            return
+        self._phase = _RETRY
+        if not self._up():
+            self._backoff = min(self._backoff * 2, self.backoff_max_ms)
+            self._retry_at = ticks_add(now, self._backoff)
