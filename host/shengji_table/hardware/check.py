@@ -1,0 +1,271 @@
+"""Do the schematic, the board file and the firmware agree on every pin?
+
+Three views of the same table, each reduced to "GPIO -> what it does" (a *role*, e.g.
+``"seat0 reader CS"``, ``"SPI0 MOSI"``, ``"LED data"``, ``"seat2 button, active low"``):
+
+* the **board file**, as the host's validator reads it (:func:`board_roles`);
+* the **schematic**, read back from its KiCad netlist: which reader/button/level-shifter pin each
+  Pico header pin is wired to (:func:`schematic_roles`);
+* the **firmware**, as ``firmware/board.py`` decodes the same file, run under the real MicroPython
+  interpreter (:func:`firmware_roles`).
+
+:func:`compare` walks the GPIOs in order and raises :class:`PinMismatch` at the first one where the
+views differ, naming the pin, its Pico header pin and what each view says.  The LED chain order
+(which ring comes first on the data line) is compared the same way.
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import pathlib
+from dataclasses import dataclass
+from typing import Mapping
+
+from .board import CENTRE, SPI_PINS, Board
+from .netlist import Netlist
+from .parts import LEVEL_SHIFTER, PN532, gpio_of_pico_pin, pico_pin_of_gpio
+
+__all__ = ["Roles", "PinMismatch", "board_roles", "schematic_roles", "firmware_roles", "compare",
+           "FIRMWARE_BOARD", "Agreement", "firmware_dump", "led_chain_of_board", "led_chain_of_netlist", "led_chain_of_firmware"]
+
+Roles = dict[int, str]   # GPIO -> role
+
+REPO_ROOT = pathlib.Path(__file__).resolve().parents[3]
+FIRMWARE_BOARD = REPO_ROOT / "firmware" / "board.py"
+
+
+class PinMismatch(AssertionError):
+    """The views disagree; ``pin`` is the GPIO (or ``None`` for the LED chain order)."""
+
+    def __init__(self, pin: int | None, message: str):
+        self.pin = pin
+        super().__init__(message)
+
+
+def _seat(seat: object) -> str:
+    return CENTRE if seat == CENTRE else f"seat{seat}"
+
+
+def _spi_bus_of(role: str, pin: int) -> int | None:
+    return next((bus for bus, roles in SPI_PINS.items() if pin in roles[role]), None)
+
+
+# --- the board file ------------------------------------------------------------------------------
+
+def board_roles(board: Board) -> Roles:
+    """GPIO -> role as the board file says."""
+    roles: Roles = {}
+    spi = board.spi
+    for name, pin in (("SCK", spi.sck), ("MOSI", spi.mosi), ("MISO", spi.miso)):
+        roles[pin] = f"SPI{spi.bus} {name}"
+    for r in board.readers:
+        for name, pin in (("CS", r.cs), ("RST", r.rst), ("IRQ", r.irq)):
+            if pin is not None:
+                roles[pin] = f"{_seat(r.seat)} reader {name}"
+    roles[board.leds.pin] = "LED data"
+    for b in board.buttons:
+        roles[b.pin] = f"{_seat(b.seat)} button, active {b.active}"
+    return roles
+
+
+def led_chain_of_board(board: Board) -> list[str]:
+    """The rings in chain order, ``"seat0 x12"``."""
+    return [f"{_seat(r.seat)} x{r.count}" for r in board.leds.rings]
+
+
+# --- the schematic (its netlist) ---------------------------------------------------------------
+
+_PN532_ROLE = {"SCK": "SPI {bus} SCK", "MOSI": "SPI {bus} MOSI", "MISO": "SPI {bus} MISO",
+               "NSS": "{seat} reader CS", "RSTPDN": "{seat} reader RST", "IRQ": "{seat} reader IRQ"}
+
+
+def _pin_name(spec_pins, num: str) -> str:
+    return next((p.name for p in spec_pins if str(p.num) == num), "?")
+
+
+def schematic_roles(netlist: Netlist) -> Roles:
+    """GPIO -> role as the schematic wires it: what sits on the net of each Pico header pin."""
+    picos = netlist.by_part("RaspberryPi_Pico")
+    if len(picos) != 1:
+        raise PinMismatch(None, f"the schematic has {len(picos)} Picos (one expected)")
+    pico = picos[0].ref
+    roles: Roles = {}
+    for net_name, nodes in netlist.nets.items():
+        if net_name == "__NOCONNECT":
+            continue
+        for ref, num in nodes:
+            if ref != pico:
+                continue
+            gpio = gpio_of_pico_pin(int(num))
+            if gpio is None:
+                continue
+            found = set()
+            for other_ref, other_num in nodes:
+                comp = netlist.components[other_ref]
+                seat = comp.fields.get("Seat", "?")
+                if comp.part == PN532.name:
+                    pin = _pin_name(PN532.pins, other_num)
+                    if pin in _PN532_ROLE:
+                        role = _PN532_ROLE[pin].format(seat=seat, bus="{bus}")
+                        if "{bus}" in role:
+                            kind = pin.lower()
+                            bus = _spi_bus_of(kind, gpio)
+                            role = role.replace("SPI {bus}", f"SPI{bus}" if bus is not None else "SPI?")
+                        found.add(role)
+                elif comp.part == LEVEL_SHIFTER.name and _pin_name(LEVEL_SHIFTER.pins, other_num).endswith("A"):
+                    found.add("LED data")
+                elif comp.part == "SW_Push":
+                    other = "2" if other_num == "1" else "1"
+                    level = {"GND": "low", "+3V3": "high"}.get(netlist.net_of(other_ref, other) or "", "?")
+                    found.add(f"{seat} button, active {level}")
+            roles[gpio] = " + ".join(sorted(found)) if found else f"net {net_name} (no reader, button or LED)"
+    return roles
+
+
+def led_chain_of_netlist(netlist: Netlist) -> list[str]:
+    """The rings in the order the data line passes through them (following DOUT -> DIN)."""
+    rings = {c.ref: c for c in netlist.by_part("WS2812B_Ring")}
+    shifters = netlist.by_part(LEVEL_SHIFTER.name)
+    if not rings or not shifters:
+        return []
+    # From the level shifter's 1Y, through the series resistor, to the first ring's DIN.
+    net = netlist.net_of(shifters[0].ref, 3)
+    seen: list[str] = []
+    for _ in range(len(rings) + 2):
+        nodes = netlist.nets.get(net or "", ())
+        nxt = next((ref for ref, pin in nodes if ref in rings and pin == "1"), None)
+        if nxt is None:   # pass through a series resistor
+            res = next(((ref, pin) for ref, pin in nodes if netlist.components[ref].part == "R"), None)
+            if res is None:
+                break
+            net = netlist.net_of(res[0], "2" if res[1] == "1" else "1")
+            continue
+        if nxt in seen:
+            break
+        seen.append(nxt)
+        net = netlist.net_of(nxt, 2)
+    out = []
+    for ref in seen:
+        c = rings[ref]
+        count = c.value.split(",")[-1].strip().split(" ")[0]
+        out.append(f"{c.fields.get('Seat', '?')} x{count}")
+    return out
+
+
+# --- the firmware --------------------------------------------------------------------------------
+
+_FIRMWARE_DUMP = """
+import json, board
+b = board.load(%r)
+print(json.dumps({"seats": b.seats, "bus": b.spi_bus, "sck": b.sck, "mosi": b.mosi, "miso": b.miso,
+  "readers": [None if r is None else [r.name, r.cs, r.rst, r.irq] for r in b.readers],
+  "led_pin": b.led_pin, "rings": b.rings,
+  "buttons": [None if x is None else [x.pin, x.pull, x.active_low] for x in b.buttons]}))
+"""
+
+
+def _firmware_dump_micropython(board_path: str) -> dict:
+    from ..sim.micropython import FIRMWARE_DIR, run_micropython
+    proc = run_micropython(_FIRMWARE_DUMP % os.path.abspath(board_path), path=[FIRMWARE_DIR], timeout=30)
+    return json.loads(proc.stdout.decode().strip().splitlines()[-1])
+
+
+def _firmware_dump_cpython(board_path: str) -> dict:
+    spec = importlib.util.spec_from_file_location("_firmware_board", FIRMWARE_BOARD)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    b = module.load(os.path.abspath(board_path))
+    return {"seats": b.seats, "bus": b.spi_bus, "sck": b.sck, "mosi": b.mosi, "miso": b.miso,
+            "readers": [None if r is None else [r.name, r.cs, r.rst, r.irq] for r in b.readers],
+            "led_pin": b.led_pin, "rings": [None if x is None else list(x) for x in b.rings],
+            "buttons": [None if x is None else [x.pin, x.pull, x.active_low] for x in b.buttons]}
+
+
+def firmware_dump(board_path: str, interpreter: str = "micropython") -> dict:
+    """What ``firmware/board.py`` makes of the board file, as plain data.
+
+    ``interpreter`` is ``"micropython"`` (the real unix port, as on the Pico) or ``"cpython"``.
+    """
+    if interpreter == "micropython":
+        return _firmware_dump_micropython(board_path)
+    if interpreter == "cpython":
+        return _firmware_dump_cpython(board_path)
+    raise ValueError(f"unknown interpreter {interpreter!r} (micropython or cpython)")
+
+
+def firmware_roles(dump: Mapping) -> Roles:
+    """GPIO -> role as the firmware's loader understood the board file."""
+    seats = dump["seats"]
+
+    def seat_of(index: int) -> str:   # the firmware's convention: index ``seats`` is the centre
+        return CENTRE if index == seats else f"seat{index}"
+
+    roles: Roles = {}
+    for name in ("sck", "mosi", "miso"):
+        roles[dump[name]] = f"SPI{dump['bus']} {name.upper()}"
+    for i, r in enumerate(dump["readers"]):
+        if r is None:
+            continue
+        for name, pin in zip(("CS", "RST", "IRQ"), r[1:]):
+            if pin is not None:
+                roles[pin] = f"{seat_of(i)} reader {name}"
+    roles[dump["led_pin"]] = "LED data"
+    for i, b in enumerate(dump["buttons"]):
+        if b is not None:
+            roles[b[0]] = f"{seat_of(i)} button, active {'low' if b[2] else 'high'}"
+    return roles
+
+
+def led_chain_of_firmware(dump: Mapping) -> list[str]:
+    """The rings in chain order as the firmware addresses them (by first pixel)."""
+    seats = dump["seats"]
+    rings = [(r[0], r[1], i) for i, r in enumerate(dump["rings"]) if r is not None]
+    return [f"{CENTRE if i == seats else f'seat{i}'} x{count}" for first, count, i in sorted(rings)]
+
+
+# --- the comparison ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Agreement:
+    """Every pin the three views agree on, GPIO -> role (for the report)."""
+    roles: Roles
+    chain: list[str]
+
+
+def compare(views: Mapping[str, Roles], chains: Mapping[str, list[str]] | None = None) -> Agreement:
+    """Raise :class:`PinMismatch` at the first GPIO where the named views differ; else the roles."""
+    names = list(views)
+    pins = sorted(set().union(*(set(v) for v in views.values())))
+    for pin in pins:
+        said = {name: views[name].get(pin, "unused") for name in names}
+        if len(set(said.values())) > 1:
+            where = f"Pico pin {pico_pin_of_gpio(pin)}" if _on_header(pin) else "not on the header"
+            detail = "; ".join(f"{name} says {role!r}" for name, role in said.items())
+            raise PinMismatch(pin, f"GP{pin} ({where}): {detail}")
+    chain: list[str] = []
+    if chains:
+        said_chain = {name: " -> ".join(c) for name, c in chains.items()}
+        if len(set(said_chain.values())) > 1:
+            detail = "; ".join(f"{name} says {c!r}" for name, c in said_chain.items())
+            raise PinMismatch(None, f"LED chain order (data line GP{_led_pin(views)}): {detail}")
+        chain = next(iter(chains.values()))
+    return Agreement(roles=dict(views[names[0]]), chain=chain)
+
+
+def _on_header(pin: int) -> bool:
+    try:
+        pico_pin_of_gpio(pin)
+        return True
+    except KeyError:
+        return False
+
+
+def _led_pin(views: Mapping[str, Roles]) -> str:
+    for roles in views.values():
+        for pin, role in roles.items():
+            if role == "LED data":
+                return str(pin)
+    return "?"
+

@@ -1,0 +1,81 @@
+"""skidl, loaded quietly, and a way to collect what it reports.
+
+skidl announces on import that it found no KiCad symbol libraries (we need none: every part is
+defined in :mod:`.parts`), prints each message to stderr and writes ``<script>.log``/``.erc`` files
+into the working directory.  This module imports it once inside a scratch directory with stderr
+captured, removes its console and file handlers, and offers :func:`collect` to gather the warnings
+and errors of one step (ERC, netlist) as data, so the caller decides what is shown and what fails.
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import logging
+import os
+import tempfile
+from types import ModuleType
+from typing import Iterator
+
+__all__ = ["skidl", "collect", "Message"]
+
+_skidl: ModuleType | None = None
+
+
+def skidl() -> ModuleType:
+    """The ``skidl`` module, imported without console noise or stray files."""
+    global _skidl
+    if _skidl is None:
+        here = os.getcwd()
+        with tempfile.TemporaryDirectory(prefix="skidl-") as scratch, \
+                contextlib.redirect_stderr(io.StringIO()):
+            os.chdir(scratch)   # its log files are created (and removed) here, not in the caller's folder
+            try:
+                import skidl as module
+                from skidl.logger import erc_logger, rt_logger, stop_log_file_output
+                stop_log_file_output(True)
+                for logger in (rt_logger, erc_logger):
+                    for handler in list(logger.handlers):
+                        if isinstance(handler, logging.StreamHandler) and not isinstance(
+                                handler, logging.FileHandler):
+                            logger.removeHandler(handler)
+            finally:
+                os.chdir(here)
+        _skidl = module
+    return _skidl
+
+
+class Message(tuple):
+    """``(level, text)`` of one skidl report line, e.g. ``("WARNING", "Unconnected pin: …")``."""
+
+    @property
+    def level(self) -> str:
+        return self[0]
+
+    @property
+    def text(self) -> str:
+        return self[1]
+
+
+class _Collector(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(level=logging.WARNING)
+        self.messages: list[Message] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(Message((record.levelname, record.getMessage())))
+
+
+@contextlib.contextmanager
+def collect() -> Iterator[list[Message]]:
+    """Within the block, skidl's warnings and errors are appended to the yielded list."""
+    skidl()
+    from skidl.logger import erc_logger, rt_logger
+    handler = _Collector()
+    for logger in (rt_logger, erc_logger):
+        logger.addHandler(handler)
+    try:
+        yield handler.messages
+    finally:
+        for logger in (rt_logger, erc_logger):
+            logger.removeHandler(handler)
+

@@ -1,0 +1,103 @@
+"""The power budget of a table, computed from its board file (pure: no I/O).
+
+Worst case, everything at once: every PN532 with its RF field on, every LED at full white, the Pico
+running.  The readers get their own 3.3 V regulator (their RF bursts would otherwise disturb the
+Pico's supply); the rings run from the 5 V supply directly; the regulator's input current is its
+output current (a linear regulator), and it burns the difference in voltage as heat.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .board import Board, Power
+from .parts import REGULATORS, Regulator
+
+__all__ = ["SUPPLY_V", "READER_V", "DEFAULT_POWER", "PowerBudget", "budget", "PowerError"]
+
+SUPPLY_V = 5.0
+READER_V = 3.3
+# Figures used when a board file gives none (HARDWARE-NOTES: ~100 mA per PN532 with RF on, up to
+# 60 mA per WS2812 at full white; the Pico draws ~25-50 mA running MicroPython).
+DEFAULT_POWER = Power(reader_ma=100, led_ma=60, pico_ma=50)
+# Margins: a regulator or supply is not run at its rating.
+REGULATOR_MARGIN = 1.25
+SUPPLY_MARGIN = 1.2
+SUPPLY_SIZES_A = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20)
+
+
+class PowerError(ValueError):
+    """The board's worst-case current is more than any part in the catalogue can supply."""
+
+
+@dataclass(frozen=True)
+class PowerBudget:
+    """Worst-case currents (mA) and the parts they call for; ``lines()`` shows the arithmetic."""
+    readers: int
+    reader_ma: int
+    leds: int
+    led_ma: int
+    pico_ma: int
+    regulator: Regulator
+    supply_a: int
+
+    @property
+    def readers_ma(self) -> int:
+        """3.3 V rail: all readers with RF on."""
+        return self.readers * self.reader_ma
+
+    @property
+    def leds_ma(self) -> int:
+        """5 V rail, LED rings at full white."""
+        return self.leds * self.led_ma
+
+    @property
+    def total_ma(self) -> int:
+        """All drawn from the 5 V supply (the LDO passes its load current through)."""
+        return self.readers_ma + self.leds_ma + self.pico_ma
+
+    @property
+    def regulator_watts(self) -> float:
+        """Heat in the 3.3 V regulator at the worst case."""
+        return (SUPPLY_V - READER_V) * self.readers_ma / 1000
+
+    def lines(self) -> list[str]:
+        """The arithmetic, one line a step, for docs and ``hardware build``."""
+        r = self.regulator
+        return [
+            f"readers (3.3 V): {self.readers} x {self.reader_ma} mA = {self.readers_ma} mA",
+            f"LED rings (5 V): {self.leds} LEDs x {self.led_ma} mA = {self.leds_ma} mA",
+            f"Pico (VSYS): {self.pico_ma} mA",
+            f"5 V supply total: {self.readers_ma} + {self.leds_ma} + {self.pico_ma} = {self.total_ma} mA",
+            f"supply: {self.total_ma} mA x {SUPPLY_MARGIN} = {self.total_ma * SUPPLY_MARGIN / 1000:.2f} A "
+            f"-> a {SUPPLY_V:g} V {self.supply_a} A supply",
+            f"3.3 V regulator: needs {self.readers_ma} mA x {REGULATOR_MARGIN} = "
+            f"{self.readers_ma * REGULATOR_MARGIN:.0f} mA and dissipates "
+            f"({SUPPLY_V:g} - {READER_V:g}) V x {self.readers_ma} mA = {self.regulator_watts:.2f} W "
+            f"-> {r.spec.name} ({r.max_ma} mA, {r.max_watts:g} W)",
+        ]
+
+
+def _choose_regulator(load_ma: int) -> Regulator:
+    watts = (SUPPLY_V - READER_V) * load_ma / 1000
+    for reg in REGULATORS:
+        if reg.max_ma >= load_ma * REGULATOR_MARGIN and reg.max_watts >= watts \
+                and SUPPLY_V - READER_V >= reg.dropout_v:
+            return reg
+    raise PowerError(f"the readers draw {load_ma} mA ({watts:.2f} W in a linear regulator): more than any "
+                     f"3.3 V regulator in the catalogue handles; split the readers over two regulators")
+
+
+def budget(board: Board) -> PowerBudget:
+    """The worst-case budget of ``board``; raises :class:`PowerError` when nothing fits."""
+    p = board.power or DEFAULT_POWER
+    readers = len(board.readers)
+    leds = sum(r.count for r in board.leds.rings)
+    regulator = _choose_regulator(readers * p.reader_ma)
+    total_ma = readers * p.reader_ma + leds * p.led_ma + p.pico_ma
+    need_a = total_ma * SUPPLY_MARGIN / 1000
+    supply = next((a for a in SUPPLY_SIZES_A if a >= need_a), None)
+    if supply is None:
+        raise PowerError(f"the table draws {total_ma} mA at worst: more than a {SUPPLY_SIZES_A[-1]} A supply; "
+                         f"use fewer or smaller rings, or cap the LED brightness in the firmware")
+    return PowerBudget(readers=readers, reader_ma=p.reader_ma, leds=leds, led_ma=p.led_ma, pico_ma=p.pico_ma,
+                       regulator=regulator, supply_a=supply)
