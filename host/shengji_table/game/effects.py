@@ -1,0 +1,77 @@
+"""The effect vocabulary: what the table shows after an event.  Every effect is serialisable.
+
+* :class:`Ring` — the state of one seat's LED ring (an idempotent state, not a delta): ``turn``,
+  ``pending`` (``cards`` = pixels lit, one per card entered), ``accepted``, ``refused``, ``won``
+  (trick won), ``idle``, ``declarer``.
+* :class:`Announce` — a sentence for the dashboard / voice, with a ``kind`` (``declare``, ``trump``,
+  ``kitty``, ``throw``, ``trick``, ``friend``, ``revoke``, ``settle``, ``level``, ``match``,
+  ``referee``, ``bid``, ``undo``) and the rule id when one applies.
+* :class:`Refusal` — an event the game did not accept: who, the rule id (``R-…`` or ``table.…``
+  for card-entry mistakes) and a sentence.  A refusal never changes the state.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Optional
+
+__all__ = ["Effect", "Ring", "Announce", "Refusal", "effect_from_json", "RING_STATES"]
+
+RING_STATES = ("idle", "turn", "pending", "accepted", "refused", "won", "declarer")
+
+
+class Effect:
+    type = "effect"
+    __slots__ = ()
+
+    def to_json(self) -> dict:
+        out = {"type": self.type}
+        out.update(dataclasses.asdict(self))
+        return out
+
+
+@dataclass(frozen=True)
+class Ring(Effect):
+    """Seat ``seat``'s ring shows ``state`` with ``cards`` pixels lit."""
+
+    seat: int
+    state: str
+    cards: int = 0
+
+
+Ring.type = "ring"
+
+
+@dataclass(frozen=True)
+class Announce(Effect):
+    """A sentence everybody may hear (never hidden information)."""
+
+    kind: str
+    text: str
+    rule: Optional[str] = None
+
+
+Announce.type = "announce"
+
+
+@dataclass(frozen=True)
+class Refusal(Effect):
+    """An event refused: the state did not change.  ``event`` is the refused event's type."""
+
+    seat: Optional[int]
+    event: str
+    rule: str
+    reason: str
+
+
+Refusal.type = "refusal"
+
+_TYPES = {"ring": Ring, "announce": Announce, "refusal": Refusal}
+
+
+def effect_from_json(data: dict) -> Effect:
+    """Inverse of ``to_json`` (``ValueError`` for an unknown type or fields)."""
+    if not isinstance(data, dict) or data.get("type") not in _TYPES:
+        raise ValueError(f"not an effect: {data!r}")
+    body = {k: v for k, v in data.items() if k != "type"}
+    return _TYPES[data["type"]](**body)

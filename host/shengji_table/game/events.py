@@ -1,0 +1,279 @@
+"""The event vocabulary: everything a table (or a bot driver, or a referee) can report.
+
+Every event is a frozen dataclass with a ``type`` tag and ``to_json()`` / :func:`event_from_json`.
+Physical cards travel as copies (``"SA#2"``), faces as ``"SA"``.  The hand and the match are pure
+functions of the list of events (``hand.py``, ``match.py``); randomness enters only as the explicit
+``seed`` of a :class:`Deal`.
+
+Malformed JSON raises :class:`EventError` with a sentence saying what is wrong.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Mapping, Optional
+
+from ..rules.cards import Card, CardCopy, CardError, parse_card, parse_copy
+
+__all__ = [
+    "EventError", "Event", "event_from_json", "EVENT_TYPES",
+    "Deal", "Draw", "Declare", "CloseDeclarations", "Bid", "NameTrump", "TakeKitty", "BuryCard",
+    "CallFriend", "Tap", "TakeBack", "Confirm", "Challenge", "RevealKitty",
+    "RefereeUndo", "RefereePenalty", "RefereeEndHand",
+]
+
+
+class EventError(ValueError):
+    """An event that cannot be decoded (unknown type, missing field, bad card or seat)."""
+
+
+EVENT_TYPES: dict = {}
+
+
+def _event(tag: str):
+    def wrap(cls):
+        cls.type = tag
+        EVENT_TYPES[tag] = cls
+        return cls
+    return wrap
+
+
+# How each field kind is written to and read from JSON.
+def _enc(value):
+    if isinstance(value, (Card, CardCopy)):
+        return str(value)
+    if isinstance(value, tuple):
+        return [_enc(v) for v in value]
+    return value
+
+
+_COPY_FIELDS = {"copy", "copies", "cards", "order"}   # physical copies
+_FACE_FIELDS = {"card"}                                # faces
+
+
+def _dec(name: str, value):
+    try:
+        if name in _COPY_FIELDS:
+            if value is None and name == "order":
+                return None
+            if name == "copy":
+                return parse_copy(value)
+            if not isinstance(value, list):
+                raise EventError(f"field {name!r} is a list of cards like \"SA#1\", not {value!r}")
+            return tuple(parse_copy(v) for v in value)
+        if name in _FACE_FIELDS:
+            return parse_card(value)
+        if name == "calls":
+            if not isinstance(value, list):
+                raise EventError("field 'calls' is a list of [card, nth] pairs")
+            out = []
+            for item in value:
+                if not (isinstance(item, list) and len(item) == 2 and isinstance(item[1], int)):
+                    raise EventError(f"a friend call is [card, nth], e.g. [\"HA\", 2], not {item!r}")
+                out.append((parse_card(item[0]), item[1]))
+            return tuple(out)
+    except CardError as exc:
+        raise EventError(f"field {name!r}: {exc}") from None
+    return value
+
+
+class Event:
+    """Base of every event; ``to_json`` gives ``{"type": …, fields…}``."""
+
+    type = "event"
+    __slots__ = ()
+
+    def to_json(self) -> dict:
+        out = {"type": self.type}
+        for f in dataclasses.fields(self):
+            out[f.name] = _enc(getattr(self, f.name))
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "Event":
+        return event_from_json(data)
+
+
+def event_from_json(data: Mapping[str, Any]) -> Event:
+    """Decode one event; :class:`EventError` for anything malformed."""
+    if not isinstance(data, Mapping):
+        raise EventError(f"an event is a JSON object, not {type(data).__name__}")
+    tag = data.get("type")
+    cls = EVENT_TYPES.get(tag)
+    if cls is None:
+        raise EventError(f"unknown event type {tag!r}; known types: {', '.join(EVENT_TYPES)}")
+    kwargs = {}
+    for f in dataclasses.fields(cls):
+        if f.name in data:
+            kwargs[f.name] = _dec(f.name, data[f.name])
+        elif f.default is dataclasses.MISSING:
+            raise EventError(f"event {tag!r} needs field {f.name!r}")
+    extra = set(data) - {"type"} - {f.name for f in dataclasses.fields(cls)}
+    if extra:
+        raise EventError(f"event {tag!r} has unknown field(s): {', '.join(sorted(extra))}")
+    for key in ("seat", "at_fault", "nth", "points", "seed"):
+        v = kwargs.get(key)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
+            raise EventError(f"event {tag!r}: field {key!r} is a whole number, not {v!r}")
+    return cls(**kwargs)
+
+
+# ---- the deal and the draw ----------------------------------------------------------------------
+
+@_event("deal")
+@dataclass(frozen=True)
+class Deal(Event):
+    """A new hand begins: the stack is shuffled.
+
+    ``seed`` (simulation): the stack is ``random.Random(seed)``'s shuffle of every copy in a fixed
+    order; ``order`` (a physical table that knows its stack, or a test): the explicit stack, top
+    first.  With neither, the stack is unknown (an open-play table): draws are not scanned.
+    """
+
+    seed: Optional[int] = None
+    order: Optional[tuple] = None
+
+
+@_event("draw")
+@dataclass(frozen=True)
+class Draw(Event):
+    """A card reached a seat during the draw (scanned hands: the seat tapped it)."""
+
+    seat: int
+    copy: CardCopy
+
+
+@_event("declare")
+@dataclass(frozen=True)
+class Declare(Event):
+    """A seat shows level cards / jokers to declare or overcall trump (R-6)."""
+
+    seat: int
+    cards: tuple
+
+
+@_event("close_declarations")
+@dataclass(frozen=True)
+class CloseDeclarations(Event):
+    """The draw is over and the declaring window is closed (the dealer's button)."""
+
+
+@_event("bid")
+@dataclass(frozen=True)
+class Bid(Event):
+    """Three-player bidding: a points target, or ``None`` for a pass (§9)."""
+
+    seat: int
+    points: Optional[int] = None
+
+
+@_event("name_trump")
+@dataclass(frozen=True)
+class NameTrump(Event):
+    """The bidding winner names trump: 'S','H','C','D', or None for no-trump (§9)."""
+
+    seat: int
+    suit: Optional[str] = None
+
+
+# ---- the kitty -----------------------------------------------------------------------------------
+
+@_event("take_kitty")
+@dataclass(frozen=True)
+class TakeKitty(Event):
+    """The dealer picks up the kitty (R-7.2)."""
+
+    seat: int
+
+
+@_event("bury")
+@dataclass(frozen=True)
+class BuryCard(Event):
+    """The dealer lays one card into the new kitty; tapping it again takes it back (R-7.2)."""
+
+    seat: int
+    copy: CardCopy
+
+
+@_event("reveal_kitty")
+@dataclass(frozen=True)
+class RevealKitty(Event):
+    """Open play: the buried kitty is turned over and scanned at the end of the hand (R-7.3, R-10.3)."""
+
+    cards: tuple
+
+
+@_event("call_friend")
+@dataclass(frozen=True)
+class CallFriend(Event):
+    """Find-a-friend: the dealer names cards and which copy, e.g. ``[["HA", 2]]`` = the second ♥A."""
+
+    seat: int
+    calls: tuple
+
+
+# ---- card entry during the tricks --------------------------------------------------------------
+
+@_event("tap")
+@dataclass(frozen=True)
+class Tap(Event):
+    """A physical card tapped on a seat's reader.  Tapping a pending card again takes it back."""
+
+    seat: int
+    copy: CardCopy
+
+
+@_event("take_back")
+@dataclass(frozen=True)
+class TakeBack(Event):
+    """Take a pending (not yet committed) card back into the hand."""
+
+    seat: int
+    copy: CardCopy
+
+
+@_event("confirm")
+@dataclass(frozen=True)
+class Confirm(Event):
+    """The seat's button: commits a lead, or finishes the burial."""
+
+    seat: int
+
+
+@_event("challenge")
+@dataclass(frozen=True)
+class Challenge(Event):
+    """Open play: an opponent shows a unit that beats part of the throw just led (R-4.3)."""
+
+    seat: int
+    cards: tuple
+
+
+# ---- the referee ---------------------------------------------------------------------------------
+
+@_event("referee_undo")
+@dataclass(frozen=True)
+class RefereeUndo(Event):
+    """Undo the last committed play (R-10.4 option); the record keeps both the play and the undo."""
+
+    reason: str = ""
+
+
+@_event("referee_penalty")
+@dataclass(frozen=True)
+class RefereePenalty(Event):
+    """Award ``points`` to the side opposing ``at_fault`` (added to / subtracted from the attackers)."""
+
+    at_fault: int
+    points: int
+    reason: str = ""
+
+
+@_event("referee_end_hand")
+@dataclass(frozen=True)
+class RefereeEndHand(Event):
+    """End the hand by ruling against the side of ``at_fault`` (R-10.2 / R-10.3)."""
+
+    at_fault: int
+    rule: str = "R-10.2"
+    reason: str = ""

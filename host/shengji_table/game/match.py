@@ -1,0 +1,165 @@
+"""A match: hands in sequence, levels per seat, dealer rotation and match end (R-8.4, R-8.5, §9).
+
+``Match.apply(event)`` routes every event to the current hand; a :class:`~.events.Deal` starts the
+next hand once the previous one is over.  When a hand is settled the match moves the levels
+(``rules.settle.advance_level``; find-a-friend shares by ``share_levels``), picks the next dealer
+and announces the change ("Declarers go up two levels: 5 → 7").  The match is a pure function of its
+events: ``Match(ruleset, mode).apply_all(events)`` always gives the same state.
+
+Next dealer: fixed partnerships follow R-8.5 (``rules.settle.next_dealer``).  Without fixed
+partners the rules name no seat (``next_dealer`` gives None); this table then keeps the deal with
+the dealer when the declarers won and passes it to the next seat in playing order when the attackers
+took over.  Three-player bidding: the first bidder moves one seat on each hand.
+"""
+from __future__ import annotations
+
+from typing import Iterable, Optional
+
+from ..rules.ruleset import Ruleset, level_text
+from ..rules.settle import advance_level, next_dealer, share_levels
+from . import events as ev
+from .effects import Announce, Refusal
+from .hand import MODES, Hand
+
+__all__ = ["Match", "HandSummary"]
+
+_WORDS = {1: "one level", 2: "two levels", 3: "three levels", 4: "four levels", 5: "five levels", 6: "six levels"}
+
+
+def _levels_text(n: int) -> str:
+    return _WORDS.get(n, f"{n} levels")
+
+
+class HandSummary(dict):
+    """One settled hand as plain JSON: number, dealer, trump, level, result, level changes."""
+
+
+class Match:
+    """The state of a match.  ``levels[seat]`` is each seat's level (partners share theirs)."""
+
+    def __init__(self, ruleset: Ruleset, mode: str = "scanned"):
+        if mode not in MODES:
+            raise ValueError(f"mode is one of {', '.join(MODES)}, not {mode!r}")
+        self.ruleset = ruleset
+        self.mode = mode
+        self.players = ruleset.players
+        self.levels = [ruleset.start_level] * self.players
+        self.dealer: Optional[int] = None            # next hand's dealer (None: first hand, R-6.6)
+        self.first_seat = 0
+        self.hand: Optional[Hand] = None
+        self.summaries: list = []
+        self.over = False
+        self.winners: tuple = ()
+        self.events: list = []                       # every event accepted, in order
+
+    # ------------------------------------------------------------------
+    def apply(self, event) -> list:
+        """Apply one event; return its effects (a single :class:`Refusal` when refused)."""
+        if self.over:
+            return [Refusal(getattr(event, "seat", None), event.type, "R-8.4", "the match is over")]
+        if isinstance(event, ev.Deal):
+            if self.hand is not None and self.hand.phase != "over":
+                return [Refusal(None, "deal", "table.phase", "the current hand is not over")]
+            if self.hand is not None and self.hand.result is None:
+                return [Refusal(None, "deal", "table.phase", "the current hand is not settled yet (reveal the kitty)")]
+            hand = Hand(self.ruleset, mode=self.mode, dealer=self.dealer, levels=tuple(self.levels),
+                        first_seat=self.first_seat, number=len(self.summaries) + 1)
+            out = hand.apply(event)
+            if out and isinstance(out[0], Refusal):
+                return out
+            self.hand = hand
+            self.events.append(event)
+            return out
+        if self.hand is None:
+            return [Refusal(getattr(event, "seat", None), event.type, "table.phase", "no hand has been dealt yet")]
+        out = self.hand.apply(event)
+        if out and isinstance(out[0], Refusal):
+            return out
+        self.events.append(event)
+        if self.hand.result is not None and len(self.summaries) < self.hand.number:
+            out = out + self._settle_hand(self.hand)
+        return out
+
+    def apply_all(self, events: Iterable) -> "Match":
+        for e in events:
+            self.apply(e)
+        return self
+
+    # ------------------------------------------------------------------
+    def _settle_hand(self, hand: Hand) -> list:
+        res = hand.result
+        s = res.settlement
+        rs = self.ruleset
+        dec, att = list(res.declarers), list(res.attackers)
+        before = list(self.levels)
+        if rs.teams == "find-friend":
+            shares = share_levels(s, dec, att, last_trick_seat=res.last_winner).levels
+        else:
+            shares = {seat: s.declarers_levels for seat in dec}
+            shares.update({seat: s.attackers_levels for seat in att})
+        changes = {}
+        winners = []
+        for seat in range(self.players):
+            steps = shares.get(seat, 0)
+            if not steps:
+                continue
+            ch = advance_level(rs, self.levels[seat], steps, as_declarers=seat in dec)
+            self.levels[seat] = ch.level
+            changes[seat] = [before[seat], ch.level, steps, ch.reason]
+            if ch.won:
+                winners.append(seat)
+        out = []
+        out += self._announce_levels(dec, att, before, shares)
+        # next dealer (R-8.5)
+        nd = next_dealer(rs, hand.dealer, s.takeover, self.players)
+        if nd is None:
+            nd = (hand.dealer + 1) % self.players if s.takeover else hand.dealer
+        if rs.bidding:
+            self.first_seat = (self.first_seat + 1) % self.players
+            self.dealer = None
+        else:
+            self.dealer = nd
+        summary = HandSummary(number=hand.number, dealer=hand.dealer, trump=hand.trump, level=hand.level,
+                              result=res.to_json(), levels_before=before, levels_after=list(self.levels),
+                              changes={str(k): v for k, v in changes.items()},
+                              next_dealer=self.dealer)
+        self.summaries.append(summary)
+        if winners:
+            self.over = True
+            self.winners = tuple(sorted(set(winners)))
+            out.append(Announce("match", f"Match over: seat(s) {', '.join(map(str, self.winners))} win.", "R-8.4"))
+        elif not rs.bidding:
+            out.append(Announce("deal", f"Next dealer: seat {self.dealer}.", "R-8.5"))
+        return out
+
+    def _announce_levels(self, dec, att, before, shares) -> list:
+        out = []
+        rs = self.ruleset
+        if rs.teams == "fixed":
+            for side, seats in (("Declarers", dec), ("Attackers", att)):
+                k = shares.get(seats[0], 0)
+                if k:
+                    a, b = before[seats[0]], self.levels[seats[0]]
+                    out.append(Announce("level", f"{side} go up {_levels_text(k)}: {level_text(a)} → {level_text(b)}", "R-8"))
+            if not out:
+                out.append(Announce("level", "Nobody goes up.", "R-8"))
+            return out
+        for seat in range(self.players):
+            k = shares.get(seat, 0)
+            if k:
+                role = "dealer" if seat == dec[0] else "declarer" if seat in dec else "attacker"
+                out.append(Announce("level", f"Seat {seat} ({role}) goes up {_levels_text(k)}: "
+                                             f"{level_text(before[seat])} → {level_text(self.levels[seat])}", "R-8"))
+        if not out:
+            out.append(Announce("level", "Nobody goes up.", "R-8"))
+        return out
+
+    # ------------------------------------------------------------------
+    def snapshot(self) -> dict:
+        """The whole match state as plain JSON values."""
+        return {
+            "preset": self.ruleset.preset, "mode": self.mode, "levels": list(self.levels),
+            "dealer": self.dealer, "first_seat": self.first_seat, "over": self.over,
+            "winners": list(self.winners), "hands": [dict(s) for s in self.summaries],
+            "hand": None if self.hand is None else self.hand.snapshot(),
+        }
