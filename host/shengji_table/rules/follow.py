@@ -1,0 +1,189 @@
+"""Following a lead (R-4.4 – R-4.7).
+
+* R-4.4: play exactly as many cards as were led, from the led effective suit while you have any;
+  with too few, play all of them and fill with any cards.
+* R-4.5 – R-4.7: with enough cards of the led suit, the play must supply the best rung of the lead's
+  ladder (:mod:`.ladders`) that the follower's cards of that suit can supply.
+
+A play is legal exactly when it meets both, so :func:`legal_follows` is :func:`check_follow`
+enumerated, and the property tests compare both with a brute-force search.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterator
+
+from .ladders import describe, ladder_for
+from .shapes import count_groups, realizable
+from .units import decompose, shape_of
+
+__all__ = ["Verdict", "FollowRule", "check_follow", "legal_follows", "follow_rule", "missing_from_hand"]
+
+SUIT_NAMES = {"T": "trumps", "S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+_TWO_COLOUR_NAMES = {"T": "trumps", "S": "black", "H": "red"}
+
+
+def suit_name(suit: str, order) -> str:
+    """A suit as a player says it (two colours: red/black)."""
+    if order.ruleset.two_colour:
+        return _TWO_COLOUR_NAMES.get(suit, suit)
+    return SUIT_NAMES.get(suit, suit)
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """``ok``, the rule id it rests on, and one sentence a player understands."""
+
+    ok: bool
+    rule: str
+    reason: str
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+
+@dataclass(frozen=True, slots=True)
+class FollowRule:
+    """What a lead demands: its suit, card count, shape, ladder and the rule id of that ladder."""
+
+    suit: str
+    count: int
+    shape: tuple
+    ladder: tuple
+    rule: str
+
+    def rung_index(self, counts: dict, order, stop: int | None = None) -> int:
+        """The first rung the cards in ``counts`` can supply (the last rung is always possible).
+
+        ``stop``: give up after this rung (return ``stop + 1``) — enough to compare with a hand.
+        """
+        last = len(self.ladder) - 1 if stop is None else min(stop, len(self.ladder) - 1)
+        for i, rung in enumerate(self.ladder):
+            if i > last:
+                return i
+            if not rung or () in rung:
+                return i
+            for alt in rung:
+                if realizable(counts, alt, order):
+                    return i
+        return len(self.ladder) - 1
+
+
+@lru_cache(maxsize=1024)
+def _rule_for(decks: int, shape: tuple):
+    return ladder_for(decks, shape)
+
+
+def follow_rule(lead, order) -> FollowRule:
+    """Analyse a lead once (its suit, count, shape and ladder)."""
+    lead = tuple(lead)
+    if not lead:
+        raise ValueError("a lead has at least one card")
+    units = decompose(lead, order)
+    suit = order._suit[lead[0].index]
+    shape = shape_of(units)
+    ladder, rule = _rule_for(order.decks, shape)
+    return FollowRule(suit, len(lead), shape, ladder, rule)
+
+
+def missing_from_hand(play, hand) -> list:
+    """Cards of ``play`` that ``hand`` does not hold (as a multiset)."""
+    left: dict = {}
+    for c in hand:
+        left[c] = left.get(c, 0) + 1
+    missing = []
+    for c in play:
+        if left.get(c, 0) > 0:
+            left[c] -= 1
+        else:
+            missing.append(c)
+    return missing
+
+
+def check_follow(lead, play, hand, order, rule: FollowRule | None = None) -> Verdict:
+    """Is ``play`` a legal follow to ``lead`` from ``hand`` (the cards held before playing)?
+
+    Returns a :class:`Verdict` citing R-4.4 (count, suit), R-4.5/R-4.6/R-4.7 (shape) or ``hand``
+    (a card that is not in the hand).  ``rule`` may be passed to reuse one lead analysis.
+    """
+    if rule is None:
+        rule = follow_rule(lead, order)
+    play = tuple(play)
+    n = rule.count
+    if len(play) != n:
+        return Verdict(False, "R-4.4", f"{n} card{'s were' if n != 1 else ' was'} led, so play exactly {n}, not {len(play)}")
+    missing = missing_from_hand(play, hand)
+    if missing:
+        return Verdict(False, "hand", f"{' '.join(map(str, missing))} {'is' if len(missing) == 1 else 'are'} not in that hand")
+    suit_of = order._suit
+    s = rule.suit
+    held = [c for c in hand if suit_of[c.index] == s]
+    in_suit = [c for c in play if suit_of[c.index] == s]
+    name = suit_name(s, order)
+    if len(in_suit) < min(n, len(held)):
+        if len(held) >= n:
+            return Verdict(False, "R-4.4", f"you hold {len(held)} {name} and must play {n} {name}")
+        return Verdict(False, "R-4.4", f"you hold {len(held)} {name}: play all of them before other cards")
+    if len(held) <= n:
+        return Verdict(True, "R-4.4", f"you play all your {name}" + (" and fill with other cards" if len(held) < n else ""))
+    hand_rung = rule.rung_index(count_groups(held, order), order)
+    play_rung = rule.rung_index(count_groups(play, order), order, stop=hand_rung)
+    if play_rung > hand_rung:
+        need = " or ".join(describe(a) for a in rule.ladder[hand_rung])
+        return Verdict(False, rule.rule, f"you hold {need} in {name}, so your play must contain {'that' if len(rule.ladder[hand_rung]) == 1 else 'one of them'}")
+    if rule.ladder[hand_rung] == ((),):
+        return Verdict(True, "R-4.4", f"you follow with {n} {name}")
+    return Verdict(True, rule.rule, f"you follow {name} with {describe(rule.ladder[hand_rung][0]) if len(rule.ladder[hand_rung]) == 1 else 'the best shape you hold'}")
+
+
+def _multisets(items: list, counts: list, k: int, start: int = 0):
+    """Every multiset of size ``k`` over ``items`` (each at most its count), as lists."""
+    if k == 0:
+        yield []
+        return
+    # remaining capacity check keeps the recursion from exploring dead ends
+    for i in range(start, len(items)):
+        avail = counts[i]
+        for take in range(min(avail, k), 0, -1):
+            for rest in _multisets(items, counts, k - take, i + 1):
+                yield [items[i]] * take + rest
+
+
+def _faces(cards, order):
+    tally: dict = {}
+    for c in cards:
+        tally[c] = tally.get(c, 0) + 1
+    faces = order.sorted(tally)
+    return faces, [tally[c] for c in faces]
+
+
+def legal_follows(lead, hand, order, rule: FollowRule | None = None) -> Iterator[tuple]:
+    """Every legal follow to ``lead`` from ``hand``, each a tuple of cards (identical faces are one play).
+
+    Used by bots and the property tests; plays come high → low within a suit.
+    """
+    if rule is None:
+        rule = follow_rule(lead, order)
+    n = rule.count
+    suit_of = order._suit
+    held = [c for c in hand if suit_of[c.index] == rule.suit]
+    if len(held) <= n:
+        base = tuple(order.sorted(held))
+        others = [c for c in hand if suit_of[c.index] != rule.suit]
+        if n - len(held) > len(others):
+            return
+        faces, counts = _faces(others, order)
+        for fill in _multisets(faces, counts, n - len(held)):
+            yield base + tuple(fill)
+        return
+    faces, counts = _faces(held, order)
+    hand_rung = rule.rung_index(count_groups(held, order), order)
+    ladder = rule.ladder
+    if ladder[hand_rung] == ((),):
+        for play in _multisets(faces, counts, n):
+            yield tuple(play)
+        return
+    for play in _multisets(faces, counts, n):
+        if rule.rung_index(count_groups(play, order), order, stop=hand_rung) <= hand_rung:
+            yield tuple(play)

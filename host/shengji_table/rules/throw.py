@@ -1,0 +1,128 @@
+"""Leads and throws (R-4.1 – R-4.3).
+
+* R-4.1: a lead is one unit, or a throw (甩牌): several units of one effective suit.
+* R-4.2: a throw stands only if no other player holds, in that suit, a unit of the same kind (same
+  width and length; a wider group may be cut down) that ranks higher than the throw's unit.
+* R-4.3: a failed throw: the leader plays the beatable unit with the fewest cards, then the lowest
+  (lead 9 88 44: someone holds J → 9; someone holds QQ or 55 → 44); the rest goes back to the hand.
+  The penalty (none / per card / per throw) is applied by :mod:`.rulings`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .follow import Verdict, suit_name
+from .shapes import count_groups, lowest_beating
+from .units import decompose
+
+__all__ = ["ThrowCheck", "check_throw", "is_throw", "check_lead"]
+
+
+@dataclass(frozen=True, slots=True)
+class ThrowCheck:
+    """The outcome of a throw check.
+
+    ``ok``; ``forced`` — the unit the leader must play instead when it fails (empty when ok);
+    ``withdrawn`` — the cards that go back to the hand; ``beaten_by`` — ``(seat, cards)`` of a
+    unit that beats ``forced``, or ``None``; ``rule`` and ``reason``.
+    """
+
+    ok: bool
+    forced: tuple
+    withdrawn: tuple
+    beaten_by: tuple | None
+    rule: str
+    reason: str
+
+
+def _mixed(cards, order) -> bool:
+    suit = order._suit
+    return len({suit[c.index] for c in cards}) > 1
+
+
+def is_throw(cards, order) -> bool:
+    """Several units of one effective suit (R-4.1)."""
+    cards = list(cards)
+    return bool(cards) and not _mixed(cards, order) and len(decompose(cards, order)) > 1
+
+
+def check_lead(cards, order) -> Verdict:
+    """What a lead's cards alone decide: one effective suit (R-4.1), and whether throws are allowed."""
+    cards = list(cards)
+    if not cards:
+        return Verdict(False, "R-4.1", "a lead has at least one card")
+    if _mixed(cards, order):
+        suits = sorted({suit_name(order._suit[c.index], order) for c in cards})
+        return Verdict(False, "R-4.1", f"a lead is of one suit, but this mixes {' and '.join(suits)}")
+    units = decompose(cards, order)
+    if len(units) > 1 and order.ruleset.throws == "none":
+        return Verdict(False, "R-4.1", "throws are not allowed in this variant: lead one unit")
+    if len(units) > 1:
+        return Verdict(True, "R-4.1", f"a throw of {len(units)} units; it stands only if nobody can beat any of them")
+    return Verdict(True, "R-4.1", f"a lead of one {units[0].kind}")
+
+
+def _default_forced(units):
+    return min(units, key=lambda u: (u.size, u.top))
+
+
+def _cards_of(hand, groups, width, order) -> tuple:
+    group = order._group
+    out = []
+    for g in groups:
+        taken = 0
+        for c in hand:
+            if taken < width and group[c.index] == g:
+                out.append(c)
+                taken += 1
+    return tuple(order.sorted(out))
+
+
+def _fail(units, forced, lead, beaten_by, rule, reason) -> ThrowCheck:
+    withdrawn = list(lead)
+    for c in forced.cards:
+        withdrawn.remove(c)
+    return ThrowCheck(False, forced.cards, tuple(withdrawn), beaten_by, rule, reason)
+
+
+def check_throw(lead, others: dict, order) -> ThrowCheck:
+    """Check a lead against the other players' hands (``{seat: cards}``, R-4.2/R-4.3).
+
+    A lead of one unit is always ok.  A lead mixing suits fails with rule R-4.1 and nothing forced.
+    """
+    lead = tuple(lead)
+    if _mixed(lead, order):
+        return ThrowCheck(False, (), (), None, "R-4.1", check_lead(lead, order).reason)
+    units = decompose(lead, order)
+    if len(units) <= 1:
+        return ThrowCheck(True, (), (), None, "R-4.1", "a single unit is not a throw")
+    if order.ruleset.throws == "none":
+        forced = _default_forced(units)
+        return _fail(units, forced, lead, None, "R-4.1",
+                     f"throws are not allowed in this variant: play {forced} and take back the rest")
+    suit = units[0].suit
+    suit_of = order._suit
+    name = suit_name(suit, order)
+    held = {seat: [c for c in cards if suit_of[c.index] == suit] for seat, cards in sorted(others.items())}
+    counts = {seat: count_groups(cards, order) for seat, cards in held.items()}
+    # Beatable units, each with the first seat (in seat order) that beats it and how.
+    beatable = []
+    for u in units:
+        for seat, cnt in counts.items():
+            hit = lowest_beating(cnt, u.component, u.top, order)
+            if hit is not None:
+                beatable.append((u, seat, _cards_of(held[seat], hit[1], u.width, order)))
+                break
+    if beatable:
+        u, seat, cards = min(beatable, key=lambda t: (t[0].size, t[0].top))
+        return _fail(units, u, lead, (seat, cards), "R-4.3",
+                     f"the throw fails: seat {seat} can beat {u} with {' '.join(map(str, cards))}, "
+                     f"so {u} is played and the rest goes back to the hand")
+    if order.decks == 4 and others and all(not cards for cards in held.values()):
+        # 四副牌 (seed 000): 當其他三方沒有自己所拿花色情況下，不能進行甩牌.
+        forced = _default_forced(units)
+        return _fail(units, forced, lead, None, "R-4.2",
+                     f"with four decks you may not throw a suit nobody else holds: play {forced} "
+                     f"and take back the rest")
+    return ThrowCheck(True, (), (), None, "R-4.2",
+                      f"the throw stands: nobody else holds a higher unit of the same kind in {name}")

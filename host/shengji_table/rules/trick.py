@@ -1,0 +1,176 @@
+"""Winning a trick, ruffs and points (R-5), and the units a hand could lead (for bots).
+
+* R-5.1: only a play with the lead's shape can win; within the led suit a higher play of that shape
+  beats the best so far; on equal rank the earlier play stays best (R-2.4).
+* R-5.2: a player void in a led plain suit may ruff with trumps; the ruff wins only with the lead's
+  shape (at least the lead's tractors and pairs of the same lengths), else it is a discard.
+* R-5.3: ruffs, and same-suit plays of a throw's shape, compare the highest-ranked unit of the
+  lead's largest kind (tractor, then triple/pair, then single).
+* R-3.6 (four decks): for a one-unit tractor lead, a run of the same number of cards but wider
+  groups (and a quad against a two-pair tractor) has the lead's shape and beats any narrower run.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .shapes import best_top, count_groups, realizable
+from .units import decompose
+
+__all__ = ["Play", "winning_index", "trick_points", "lead_candidates", "TrickShape"]
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """One seat's cards in a trick (lead first in a trick's list)."""
+
+    seat: int
+    cards: tuple
+
+    def __post_init__(self):
+        if not isinstance(self.cards, tuple):
+            object.__setattr__(self, "cards", tuple(self.cards))
+
+
+def _largest(components) -> tuple:
+    return max(components, key=lambda c: (c[1] >= 2, c[0] * c[1], c[0]))
+
+
+class TrickShape:
+    """The lead of a trick, analysed once: compares any later play with it (R-5)."""
+
+    __slots__ = ("order", "suit", "count", "units", "components", "main", "rest", "single")
+
+    def __init__(self, lead, order):
+        lead = tuple(lead)
+        self.order = order
+        self.count = len(lead)
+        self.suit = order._suit[lead[0].index] if lead else None
+        self.units = decompose(lead, order)
+        self.components = tuple(u.component for u in self.units)
+        self.single = self.units[0] if len(self.units) == 1 else None
+        main = _largest(self.components) if self.components else (1, 1)
+        rest = list(self.components)
+        rest.remove(main)
+        self.main, self.rest = main, tuple(rest)
+
+    def key(self, cards) -> tuple | None:
+        """How strongly ``cards`` (all of one effective suit) meet the lead's shape; None if not."""
+        cards = tuple(cards)
+        if len(cards) != self.count:
+            return None
+        order = self.order
+        if self.single is not None:
+            u = self.single
+            if u.width == 1:
+                return (1, order._rank[cards[0].index])
+            units = decompose(cards, order)
+            if len(units) != 1:
+                return None
+            v = units[0]
+            if v.width == u.width and v.length == u.length:
+                return (v.width, v.top)
+            if (order.decks == 4 and u.length >= 2 and v.width > u.width
+                    and (v.length >= 2 or (v.width == 4 and u.width == 2 and u.length == 2))):
+                return (v.width, v.top)          # R-3.6
+            return None
+        counts = count_groups(cards, order)
+        top = best_top(counts, self.main, self.rest, order)
+        return None if top is None else (0, top)
+
+
+def winning_index(plays, order, shape: TrickShape | None = None) -> int:
+    """Index (into ``plays``, lead first) of the play that currently wins the trick (R-5).
+
+    Plays with the wrong number of cards, or mixing suits, never win.
+    """
+    plays = [p.cards if isinstance(p, Play) else tuple(p) for p in plays]
+    if not plays:
+        raise ValueError("a trick has at least a lead")
+    if shape is None:
+        shape = TrickShape(plays[0], order)
+    suit_of = order._suit
+    lead_suit = shape.suit
+    best, best_key, best_ruff = 0, shape.key(plays[0]) or (0, -1), False
+    for i in range(1, len(plays)):
+        cards = plays[i]
+        if len(cards) != shape.count or not cards:
+            continue
+        s = suit_of[cards[0].index]
+        if any(suit_of[c.index] != s for c in cards):
+            continue
+        if s == lead_suit:
+            if best_ruff:
+                continue
+            ruff = False
+        elif s == "T":
+            ruff = True
+        else:
+            continue
+        key = shape.key(cards)
+        if key is None:
+            continue
+        if ruff and not best_ruff:
+            best, best_key, best_ruff = i, key, True
+        elif key > best_key:
+            best, best_key = i, key
+    return best
+
+
+def trick_points(plays) -> int:
+    """Points in the cards of a trick (R-1.4, R-5.4)."""
+    total = 0
+    for p in plays:
+        for c in (p.cards if isinstance(p, Play) else p):
+            total += c.points
+    return total
+
+
+def lead_candidates(hand, order) -> list:
+    """Every single unit the hand could lead (singles, pairs, triples, quads, every tractor), high first.
+
+    Each is a tuple of cards; a throw is not a single unit and is not listed.
+    """
+    group, rank, suit_of = order._group, order._rank, order._suit
+    by_group: dict = {}
+    for c in order.sorted(hand):
+        by_group.setdefault(group[c.index], []).append(c)
+    out = []
+    # singles and groups
+    for g, cards in by_group.items():
+        faces = []
+        for c in cards:
+            if c not in faces:
+                faces.append(c)
+        for f in faces:
+            out.append((f,))
+        for w in range(2, len(cards) + 1):
+            out.append(tuple(cards[:w]))
+    # tractors: runs of positions in one suit with a group of ≥ w cards at each
+    by_suit_pos: dict = {}
+    for g, cards in by_group.items():
+        by_suit_pos.setdefault(suit_of[g], {}).setdefault(rank[g], []).append(g)
+    for suit, bypos in by_suit_pos.items():
+        for w in range(2, order.decks + 1):
+            for start in sorted(bypos):
+                chains = [[]]
+                p = start
+                while True:
+                    gs = [g for g in bypos.get(p, ()) if len(by_group[g]) >= w]
+                    if not gs:
+                        break
+                    chains = [ch + [g] for ch in chains for g in gs]
+                    if p > start:
+                        for ch in chains:
+                            cards = []
+                            for g in reversed(ch):
+                                cards.extend(by_group[g][:w])
+                            out.append(tuple(cards))
+                    p += 1
+    seen = set()
+    unique = []
+    for play in out:
+        key = tuple(sorted(c.index for c in play))
+        if key not in seen:
+            seen.add(key)
+            unique.append(play)
+    return unique
