@@ -1,0 +1,78 @@
+"""``shengji-table judge [FILE] [--lines]`` — rule on JSON situations (the referee's tool).
+
+Reads one JSON situation from FILE (or stdin when FILE is absent or ``-``) and prints one JSON
+ruling on one line.  With ``--lines`` every non-blank input line is a situation and gets exactly one
+output line.  Malformed input prints ``{"error": "…"}`` and the exit status is 2; with ``--lines``
+the run goes on after a bad line and exits 2 at the end.  An internal fault (a bug) is reported the
+same way as ``{"error": "internal error: …"}`` with exit status 3, so a batch never loses its
+other lines.  The contract is documented in docs/rules-engine.md.
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+from ..rules.judge import SituationError, judge
+
+EXIT_OK, EXIT_MALFORMED, EXIT_INTERNAL = 0, 2, 3
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("file", nargs="?", default="-", metavar="FILE",
+                        help="a JSON situation (default: standard input)")
+    parser.add_argument("--lines", action="store_true",
+                        help="one situation per line in, one ruling per line out")
+
+
+def _reject_constant(name):
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def rule_text(text: str) -> tuple:
+    """Rule on one situation given as JSON text: ``(ruling or error object, exit status)``."""
+    try:
+        situation = json.loads(text, parse_constant=_reject_constant)
+    except ValueError as exc:
+        return {"error": f"bad JSON: {exc}"}, EXIT_MALFORMED
+    try:
+        return judge(situation), EXIT_OK
+    except SituationError as exc:
+        return {"error": str(exc)}, EXIT_MALFORMED
+    except Exception as exc:  # a bug must not cost the other lines of a batch
+        return {"error": f"internal error: {type(exc).__name__}: {exc}"}, EXIT_INTERNAL
+
+
+def _emit(obj) -> None:
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+
+
+def run(args) -> int:
+    if hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(encoding="utf-8")   # reasons quote the Chinese terms (反主, 自保)
+    try:
+        if args.file == "-":
+            if hasattr(sys.stdin, "reconfigure"):
+                sys.stdin.reconfigure(encoding="utf-8")
+            text = sys.stdin.read()
+        else:
+            with open(args.file, encoding="utf-8") as fh:
+                text = fh.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        _emit({"error": f"cannot read {args.file}: {exc}"})
+        return EXIT_MALFORMED
+    if not args.lines:
+        if not text.strip():
+            _emit({"error": "no situation given: pass a JSON object on standard input or as FILE"})
+            return EXIT_MALFORMED
+        ruling, status = rule_text(text)
+        _emit(ruling)
+        return status
+    worst = EXIT_OK
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        ruling, status = rule_text(line)
+        _emit(ruling)
+        worst = max(worst, status)
+    return worst

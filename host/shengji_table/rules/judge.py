@@ -1,0 +1,363 @@
+"""The judge: one JSON situation in, one JSON ruling out — the referee's tool and a stable contract.
+
+Pure (no I/O): :func:`judge` takes the decoded JSON object and returns the ruling as a dict, or
+raises :class:`SituationError` when the situation itself is malformed (a structure that is not the
+documented one, an unknown card, a card more often than the decks hold, a seat that does not exist,
+an unknown preset or option).  A play that breaks a rule is not malformed: that is a ruling.
+
+Three queries, chosen by ``"query"`` (default ``"trick"``):
+
+* ``trick``   — ``preset, options, level, trump, hands?, trick`` → the ruling on the trick's last
+  play (``rules.ruling.rule_trick``: legal, rule, reason, units, throw, winner, points).
+* ``declare`` — ``preset, options, level, declarations, kitty?`` → one result per declaration (in
+  time order) and the call standing at the end (R-6); nobody declared → the R-6.4 default.
+* ``settle``  — ``preset, options, dealer, attackers_points, kitty, last_trick, level?, trump?,
+  penalty?, bid?, declarers?, split?`` → kitty multiplier and bonus (R-7.3), the attackers' total,
+  levels, take-over and next dealer (R-8).
+
+The full contract, with examples, is in ``docs/rules-engine.md``.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Mapping
+
+from .cards import CardError, parse_card
+from .declare import Declaration, default_trump, run_declarations, trump_text
+from .ruleset import Ruleset, RulesetError, level_from_text, level_text
+
+__all__ = ["judge", "SituationError", "QUERIES"]
+
+QUERIES = ("trick", "declare", "settle")
+
+_COMMON = ("query", "preset", "options")
+_KEYS = {
+    "trick": _COMMON + ("level", "trump", "hands", "trick"),
+    "declare": _COMMON + ("level", "declarations", "kitty"),
+    "settle": _COMMON + ("dealer", "attackers_points", "kitty", "last_trick", "level", "trump",
+                         "penalty", "bid", "declarers", "split"),
+}
+_TRUMPS = ("S", "H", "C", "D", "NT")
+
+
+class SituationError(ValueError):
+    """The situation is malformed; the message says what is wrong and how to write it."""
+
+
+# ---- reading the situation ---------------------------------------------------------------------
+
+def _ruleset(sit: Mapping) -> Ruleset:
+    preset = sit.get("preset", "classic")
+    options = sit.get("options", {})
+    if options is None:
+        options = {}
+    if not isinstance(preset, str):
+        raise SituationError(f"'preset' is a preset name (text), not {preset!r}")
+    if not isinstance(options, Mapping):
+        raise SituationError("'options' is a JSON object of option name → value")
+    try:
+        return Ruleset.from_preset(preset, **options)
+    except RulesetError as exc:
+        raise SituationError(str(exc)) from None
+
+
+def _level(sit: Mapping, required: bool = True, default: int = 2) -> int:
+    if "level" not in sit:
+        if required:
+            raise SituationError("'level' is missing: the level rank being played, e.g. \"10\" or \"J\"")
+        return default
+    value = sit["level"]
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise SituationError(f"'level' is a rank such as \"10\" or \"J\", not {value!r}")
+    try:
+        return level_from_text(value)
+    except RulesetError as exc:
+        raise SituationError(str(exc)) from None
+
+
+def _trump(sit: Mapping, ruleset: Ruleset, required: bool = True):
+    if "trump" not in sit:
+        if required:
+            raise SituationError("'trump' is missing: one of S, H, C, D or NT")
+        return None
+    value = sit["trump"]
+    t = value.strip().upper() if isinstance(value, str) else None
+    if t not in _TRUMPS:
+        raise SituationError(f"'trump' is one of S, H, C, D or NT, not {value!r}")
+    if t == "NT":
+        return None
+    if ruleset.two_colour:      # with two colours H/D mean red, S/C black (issue 2)
+        t = "H" if t in ("H", "D") else "S"
+    return t
+
+
+def _cards(value: Any, where: str) -> tuple:
+    if not isinstance(value, list):
+        raise SituationError(f"{where} is a list of cards such as [\"SA\", \"H10\"], not {value!r}")
+    out = []
+    for item in value:
+        if not isinstance(item, str):
+            raise SituationError(f"{where}: a card is written as text such as \"SA\", not {item!r}")
+        try:
+            out.append(parse_card(item))
+        except CardError as exc:
+            raise SituationError(f"{where}: {exc}") from None
+    return tuple(out)
+
+
+def _seat(value: Any, where: str, ruleset: Ruleset) -> int:
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SituationError(f"{where}: a seat is a number 0..{ruleset.players - 1}, not {value!r}")
+    if not 0 <= value < ruleset.players:
+        raise SituationError(f"{where}: there is no seat {value} at a table of {ruleset.players} "
+                             f"(seats are 0..{ruleset.players - 1})")
+    return value
+
+
+def _int(sit: Mapping, key: str, required: bool = True):
+    if key not in sit:
+        if required:
+            raise SituationError(f"'{key}' is missing")
+        return None
+    value = sit[key]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SituationError(f"'{key}' is a whole number, not {value!r}")
+    return value
+
+
+def _check_copies(ruleset: Ruleset, groups, what: str) -> None:
+    """No face may appear more often than the decks hold (R-1.1).  ``groups`` are card lists that
+    are physically distinct (e.g. one per seat)."""
+    total = Counter()
+    for cards in groups:
+        total.update(cards)
+    for card, n in total.items():
+        if n > ruleset.decks:
+            raise SituationError(f"{card} appears {n} times in {what}, but {ruleset.decks} deck(s) hold "
+                                 f"only {ruleset.decks} of it")
+
+
+def _check_keys(sit: Mapping, query: str) -> None:
+    unknown = [k for k in sit if k not in _KEYS[query]]
+    if unknown:
+        raise SituationError(f"unknown key {unknown[0]!r} in a {query} situation; valid keys: "
+                             f"{', '.join(_KEYS[query])}")
+
+
+def _object(value: Any, where: str) -> Mapping:
+    if not isinstance(value, Mapping):
+        raise SituationError(f"{where} is a JSON object, not {value!r}")
+    return value
+
+
+# ---- the queries --------------------------------------------------------------------------------
+
+def judge(situation: Any) -> dict:
+    """Rule on one situation (a decoded JSON object).  Raises :class:`SituationError` if malformed."""
+    sit = _object(situation, "a situation")
+    query = sit.get("query", "trick")
+    if query not in QUERIES:
+        raise SituationError(f"unknown query {query!r}; valid queries: {', '.join(QUERIES)}")
+    _check_keys(sit, query)
+    ruleset = _ruleset(sit)
+    if query == "declare":
+        return _judge_declare(sit, ruleset)
+    if query == "settle":
+        return _judge_settle(sit, ruleset)
+    return _judge_trick(sit, ruleset)
+
+
+def _judge_trick(sit: Mapping, ruleset: Ruleset) -> dict:
+    # Imported here so that declare/settle queries do not load the trick machinery.
+    from .ruling import rule_trick
+    from .trick import Play
+
+    level = _level(sit)
+    trump = _trump(sit, ruleset)
+    if "trick" not in sit:
+        raise SituationError("'trick' is missing: the plays so far, lead first, e.g. "
+                             "[{\"seat\": 0, \"cards\": [\"HA\"]}]")
+    raw_trick = sit["trick"]
+    if not isinstance(raw_trick, list) or not raw_trick:
+        raise SituationError("'trick' is a non-empty list of plays {\"seat\": …, \"cards\": […]}, lead first")
+    if len(raw_trick) > ruleset.players:
+        raise SituationError(f"a trick has at most {ruleset.players} plays, not {len(raw_trick)}")
+    plays, seen = [], set()
+    for i, p in enumerate(raw_trick):
+        where = f"trick[{i}]"
+        p = _object(p, where)
+        extra = [k for k in p if k not in ("seat", "cards")]
+        if extra or "seat" not in p or "cards" not in p:
+            raise SituationError(f"{where} is {{\"seat\": n, \"cards\": [...]}}" +
+                                 (f"; unknown key {extra[0]!r}" if extra else ""))
+        seat = _seat(p["seat"], f"{where}.seat", ruleset)
+        if seat in seen:
+            raise SituationError(f"{where}: seat {seat} plays twice in one trick")
+        seen.add(seat)
+        cards = _cards(p["cards"], f"{where}.cards")
+        if not cards:
+            raise SituationError(f"{where}: a play has at least one card")
+        plays.append(Play(seat, cards))
+    hands = None
+    if sit.get("hands") is not None:
+        raw_hands = _object(sit["hands"], "'hands'")
+        hands = {}
+        for key, value in raw_hands.items():
+            seat = _seat(key, f"hands key {key!r}", ruleset)
+            if seat in hands:
+                raise SituationError(f"hands: seat {seat} is given twice")
+            hands[seat] = list(_cards(value, f"hands[{key!r}]"))
+    # Each seat's physical cards: its hand before the trick, which should contain its play; a card
+    # played but missing from the hand is a ruling ('hand'), yet it still exists on the table.
+    per_seat = []
+    played = {p.seat: Counter(p.cards) for p in plays}
+    for seat in set(played) | set(hands or {}):
+        held = Counter(hands.get(seat, ())) if hands else Counter()
+        per_seat.append(list((held | played.get(seat, Counter())).elements()))
+    _check_copies(ruleset, per_seat, "the hands and the trick")
+    try:
+        return rule_trick(ruleset, level, trump, plays, hands)
+    except (RulesetError, CardError) as exc:
+        raise SituationError(str(exc)) from None
+
+
+def _judge_declare(sit: Mapping, ruleset: Ruleset) -> dict:
+    level = _level(sit)
+    raw = sit.get("declarations")
+    if not isinstance(raw, list):
+        raise SituationError("'declarations' is a list of {\"seat\": n, \"cards\": [...]}, in time order")
+    decls = []
+    for i, d in enumerate(raw):
+        where = f"declarations[{i}]"
+        d = _object(d, where)
+        extra = [k for k in d if k not in ("seat", "cards")]
+        if extra or "seat" not in d or "cards" not in d:
+            raise SituationError(f"{where} is {{\"seat\": n, \"cards\": [...]}}" +
+                                 (f"; unknown key {extra[0]!r}" if extra else ""))
+        seat = _seat(d["seat"], f"{where}.seat", ruleset)
+        cards = _cards(d["cards"], f"{where}.cards")
+        _check_copies(ruleset, [cards], where)
+        decls.append(Declaration(seat, cards))
+    kitty = _cards(sit["kitty"], "'kitty'") if "kitty" in sit else None
+    if kitty is not None:
+        _check_copies(ruleset, [kitty], "the kitty")
+    results, standing = run_declarations(ruleset, level, decls)
+    out = {
+        "results": [{"valid": r.valid, "rule": r.rule, "kind": r.kind, "reason": r.reason} for r in results],
+        "standing": None if standing is None else {
+            "seat": standing.seat, "trump": trump_text(standing.trump),
+            "cards": [str(c) for c in standing.cards]},
+    }
+    if standing is None:
+        if ruleset.no_declaration == "kitty-card" and kitty is None:
+            out["no_declaration"] = {"trump": None, "rule": "R-6.4",
+                                     "reason": "nobody declared; give the kitty to turn its 4th card."}
+        else:
+            t = default_trump(ruleset, kitty or (), level)
+            how = {"nt": "the hand is played without trump", "spades": "spades are trump",
+                   "kitty-card": "the card turned from the kitty names trump"}[ruleset.no_declaration]
+            out["no_declaration"] = {"trump": trump_text(t), "rule": "R-6.4", "reason": f"nobody declared: {how}."}
+    return out
+
+
+def _judge_settle(sit: Mapping, ruleset: Ruleset) -> dict:
+    from .kitty import rule_kitty
+    from .order import TrumpOrder
+    from .settle import dig_drop, next_dealer, settle, share_levels
+    from .units import decompose
+
+    dealer = _seat(sit.get("dealer"), "'dealer'", ruleset) if "dealer" in sit else None
+    if dealer is None:
+        raise SituationError("'dealer' is missing: the dealer's seat")
+    points = _int(sit, "attackers_points")
+    penalty = _int(sit, "penalty", required=False) or 0
+    bid = _int(sit, "bid", required=False)
+    if ruleset.bidding and bid is None:
+        raise SituationError("a bidding hand (three players) is settled against the winning bid: give 'bid'")
+    if not ruleset.bidding and bid is not None:
+        raise SituationError(f"preset {ruleset.preset!r} has no bidding: 'bid' does not apply")
+    if bid is not None and bid <= 0:
+        raise SituationError(f"'bid' is a positive number of points, not {bid}")
+    level = _level(sit, required=False, default=ruleset.start_level)
+    trump = _trump(sit, ruleset, required=False)
+    notes = []
+    if "level" not in sit or "trump" not in sit:
+        notes.append(f"level {level_text(level)} and trump {trump_text(trump)} were used to find the units of "
+                     "the last trick; give 'level' and 'trump' if they were otherwise")
+    kitty = _cards(sit.get("kitty", []), "'kitty'")
+    last = None
+    if sit.get("last_trick") is not None:
+        lt = _object(sit["last_trick"], "'last_trick'")
+        extra = [k for k in lt if k not in ("seat", "cards")]
+        if extra or "seat" not in lt or "cards" not in lt:
+            raise SituationError("'last_trick' is {\"seat\": n, \"cards\": [...]}: the winning play of "
+                                 "the last trick and its seat")
+        last = (_seat(lt["seat"], "last_trick.seat", ruleset), _cards(lt["cards"], "last_trick.cards"))
+        if not last[1]:
+            raise SituationError("last_trick.cards: the winning play has at least one card")
+    _check_copies(ruleset, [kitty, last[1] if last else ()], "the kitty and the last trick")
+
+    # Who declares: fixed sides alternate seats; find a friend names them; bidding: the dealer alone.
+    if ruleset.teams == "fixed":
+        if "declarers" in sit:
+            raise SituationError("'declarers' is only for find-a-friend; fixed sides follow from the dealer")
+        declarers = [s for s in range(ruleset.players) if (s - dealer) % 2 == 0]
+    elif ruleset.teams == "solo":
+        declarers = [dealer]
+    else:
+        raw = sit.get("declarers")
+        if not isinstance(raw, list) or not raw:
+            raise SituationError("find a friend: give 'declarers', the dealer first, then the friends found")
+        declarers = [_seat(s, "'declarers'", ruleset) for s in raw]
+        if declarers[0] != dealer or len(set(declarers)) != len(declarers):
+            raise SituationError("'declarers' lists the dealer first and each seat once")
+    attackers = [s for s in range(ruleset.players) if s not in declarers]
+
+    bonus, mult = 0, 0
+    order = TrumpOrder(ruleset, level, trump)
+    if len(kitty) != ruleset.kitty_size:
+        notes.append(f"R-10.3: the kitty has {len(kitty)} cards but must have {ruleset.kitty_size}")
+    if last is None:
+        kitty_reason = "no last trick given: no kitty bonus counted."
+    elif last[0] in declarers:
+        kitty_reason = f"seat {last[0]} (declarers) won the last trick: the kitty is not dug."
+    else:
+        if len({order.suit_of(c) for c in last[1]}) > 1:
+            raise SituationError("last_trick.cards: a play that wins a trick is all of one suit (or all "
+                                 "trumps); check 'level' and 'trump'")
+        k = rule_kitty(ruleset, kitty, last[1], order)
+        mult, bonus = k.multiplier, k.bonus
+        kitty_reason = k.reason
+    total = points + bonus + penalty
+    s = settle(ruleset, total, bid=bid)
+    out = {
+        "kitty_multiplier": mult, "kitty_points": sum(c.points for c in kitty), "kitty_bonus": bonus,
+        "attackers_total": total, "declarers_levels": s.declarers_levels,
+        "attackers_levels": s.attackers_levels, "takeover": s.takeover,
+        "next_dealer": next_dealer(ruleset, dealer, s.takeover),
+        "rule": s.rule, "reason": s.reason,
+        "kitty_reason": kitty_reason, "declarers": declarers, "attackers": attackers,
+    }
+    if ruleset.teams == "find-friend":
+        shares = share_levels(s, declarers, attackers, last_trick_seat=last[0] if last else None,
+                              split=_split(sit))
+        out["levels"] = {str(seat): n for seat, n in sorted(shares.levels.items())}
+        if shares.booty:
+            out["booty"] = {"levels": shares.booty, "seat": shares.booty_owner}
+        if last is not None and last[0] in attackers:
+            drop = dig_drop(ruleset, level, total, decompose(last[1], order), has_friend=len(declarers) > 1)
+            if drop is not None:
+                out["dig_drop"] = {"dealer": drop.dealer, "friend": drop.friend, "rule": drop.rule,
+                                   "reason": drop.reason}
+    if notes:
+        out["notes"] = notes
+    return out
+
+
+def _split(sit: Mapping) -> str:
+    split = sit.get("split", "hard")
+    if split not in ("hard", "elastic"):
+        raise SituationError(f"'split' is \"hard\" or \"elastic\", not {split!r}")
+    return split
