@@ -98,7 +98,12 @@ class Link:
         # ring states as last commanded, RING_STATE bytes each, for SNAPSHOT
         self.n_rings = rings
         self.rings = bytearray(rings * P.RING_STATE)
-        self._writer = P.Writer()
+        self._writer = P.Writer(self.boot_id)
+        # the host we last heard (its session id) and the host seq of the RING applied per ring:
+        # a replayed, older RING from the same host must not undo a newer state
+        self.host_id = bytearray(4)
+        self._ring_seq = array("H", bytes(2 * rings))
+        self.stale = 0
         self._tx = bytearray(P.MAX_FRAME)      # heartbeats and snapshots
         self._rx = bytearray(RX_CHUNK)
         self._zero_fw = bytes(4)
@@ -133,8 +138,7 @@ class Link:
 
     def _enqueue_hello(self):
         i = self._slot()
-        n = P.encode_hello(self._writer, self._slots[i], self.next_seq, self.boot_id,
-                           self.firmware, self.board)
+        n = P.encode_hello(self._writer, self._slots[i], self.next_seq, self.firmware, self.board)
         self._commit(i, n)
 
     def send_tap(self, reader, uid, code=None, uid_len=-1, code_len=-1):
@@ -178,7 +182,7 @@ class Link:
                 break
             for j in range(n):
                 if dec.push(rx[j]):
-                    self._handle(dec.typ, dec.payload, dec.length)
+                    self._handle(dec.typ, dec.seq, dec.payload, dec.length)
         now = self.clock()
         if self.host_alive and elapsed(now, self._last_rx) >= self.host_timeout_ms:
             self._set_host(False)
@@ -211,7 +215,7 @@ class Link:
         return self._seqs[self._head] if self.pending else self.next_seq
 
     def _send_heartbeat(self):
-        n = P.encode_heartbeat(self._writer, self._tx, self.boot_id, self.base(), self.next_seq,
+        n = P.encode_heartbeat(self._writer, self._tx, self.base(), self.next_seq,
                                self.dropped & 0xFFFF, self.decoder.bad & 0xFFFF,
                                1 if self.host_alive else 0)
         self._write(self._tx, n)
@@ -221,15 +225,24 @@ class Link:
         buttons = b""
         if self.snapshot_provider is not None:
             readers, buttons = self.snapshot_provider()
-        n = P.encode_snapshot(self._writer, self._tx, self.boot_id, self.last_acked,
-                              self.next_seq, self.dropped & 0xFFFF, readers, buttons,
+        n = P.encode_snapshot(self._writer, self._tx, self.last_acked,
+                              self.base(), self.next_seq, self.dropped & 0xFFFF, readers, buttons,
                               self.rings, self.n_rings)
         self._write(self._tx, n)
 
     # ---- host frames ------------------------------------------------------------------------
 
-    def _handle(self, typ, p, n):
-        self._last_rx = self.clock()
+    def _handle(self, typ, seq, p, n):
+        now = self.clock()
+        self._last_rx = now
+        dec = self.decoder
+        if not dec.same_sender(self.host_id):
+            # a (re)started host: take its id, forget the old one's ring order, resend soon
+            for k in range(4):
+                self.host_id[k] = dec.buf[2 + k]
+            for k in range(self.n_rings):
+                self._ring_seq[k] = 0
+            self._last_tx = (now - self.resend_ms) & TICKS_MASK
         if not self.host_alive:
             self._set_host(True)
         if typ == P.ACK:
@@ -239,6 +252,11 @@ class Link:
             if ring >= self.n_rings:
                 self.ignored += 1
                 return
+            last = self._ring_seq[ring]
+            if last and not P.seq_after(seq, last):
+                self.stale += 1
+                return
+            self._ring_seq[ring] = seq
             o = ring * P.RING_STATE
             for k in range(P.RING_STATE):
                 self.rings[o + k] = p[1 + k]

@@ -6,15 +6,17 @@ annotations, no dataclasses, no f-string tricks, only ``array`` from the standar
 
 Frame layout (docs/protocol.md has a byte-level example of every message)::
 
-    body  = VER u8 | TYPE u8 | SEQ u16 LE | LEN u8 | PAYLOAD (LEN bytes) | CRC u16 LE
+    body  = VER u8 | TYPE u8 | SENDER u32 LE | SEQ u16 LE | LEN u8 | PAYLOAD (LEN bytes) | CRC u16 LE
     frame = COBS(body) | 0x00
 
 * CRC is CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF) over VER..PAYLOAD, from a table built once.
 * COBS framing: a frame never contains 0x00 except its final delimiter, so a receiver that lost
   sync (garbage, a cut cable, a reboot mid-frame) is back in step at the next 0x00.
+* SENDER: the Pico's boot id (random at every boot) or the host's session id (random at every
+  start). A receiver thus tells a restarted peer from a replay of the old one in every frame.
 * SEQ: the Pico numbers its *reliable* events 1..65535 (wrapping, 0 skipped) per boot; frames that
-  are not events (heartbeats, snapshots) carry SEQ 0. The host numbers its frames too (for logs);
-  the Pico does not need them because every host->Pico message is idempotent.
+  are not events (heartbeats, snapshots) carry SEQ 0. The host numbers all its frames the same way;
+  the Pico uses that only to ignore a stale RING (every host->Pico message is idempotent).
 
 Encoding never allocates: a :class:`Writer` owns a pre-allocated body buffer and COBS-encodes it into
 a caller's pre-allocated ``out`` bytearray (``encode_*`` helpers return the frame length).
@@ -79,15 +81,15 @@ BUTTON_DOWN = const(1)
 BUTTON_HELD = const(2)    # down long enough to have reported LONG_PRESS
 
 # ---- sizes ----------------------------------------------------------------------------------
-HEADER = const(5)                       # VER TYPE SEQ(2) LEN
+HEADER = const(9)                       # VER TYPE SENDER(4) SEQ(2) LEN
 MAX_PAYLOAD = const(200)                # an NTAG213's whole user memory (144 B) + UID fits
-MAX_BODY = const(207)                   # HEADER + MAX_PAYLOAD + CRC
-MAX_FRAME = const(210)                  # COBS adds 1 byte per 254 (+1), then the delimiter
+MAX_BODY = const(211)                   # HEADER + MAX_PAYLOAD + CRC
+MAX_FRAME = const(214)                  # COBS adds 1 byte per 254 (+1), then the delimiter
 MAX_UID = const(10)                     # ISO 14443-3 triple-size UID
 MAX_CODE = const(144)                   # NTAG213 user memory, pages 4..39
 MAX_TEXT = const(120)                   # LOG text, bytes of UTF-8
 RING_STATE = const(7)                   # pattern r g b count arg(2): one ring's state
-HELLO_FIXED = const(7)                  # proto u8, boot id u32, fw len u8, board len u8
+HELLO_FIXED = const(3)                  # proto u8, fw len u8, board len u8
 
 # Decoder.errors indexes: why a frame was rejected.
 ERR_CRC = const(0)
@@ -140,21 +142,26 @@ def u32(buf, off):
 class Writer:
     """Builds one frame at a time in a pre-allocated body buffer; no allocation per frame.
 
-    ``begin(type, seq)``, then ``u8``/``u16``/``put``..., then ``end(out)`` writes the COBS frame
-    (with its 0x00 delimiter) into ``out`` and returns its length. Field writers past
+    ``sender`` is the 4-byte id put in every frame's header (the Pico's boot id, the host's
+    session id). ``begin(type, seq)``, then ``u8``/``u16``/``put``..., then ``end(out)`` writes the
+    COBS frame (with its 0x00 delimiter) into ``out`` and returns its length. Field writers past
     MAX_PAYLOAD raise ValueError (a programming error, never a wire error).
     """
 
-    def __init__(self):
+    def __init__(self, sender):
+        if len(sender) != 4:
+            raise ValueError("sender id must be 4 bytes")
         self.body = bytearray(MAX_BODY)
+        for i in range(4):
+            self.body[2 + i] = sender[i]
         self.n = 0
 
     def begin(self, typ, seq):
         b = self.body
         b[0] = VERSION
         b[1] = typ
-        b[2] = seq & 0xFF
-        b[3] = (seq >> 8) & 0xFF
+        b[6] = seq & 0xFF
+        b[7] = (seq >> 8) & 0xFF
         self.n = HEADER
 
     def _room(self, k):
@@ -188,7 +195,7 @@ class Writer:
     def end(self, out):
         b = self.body
         n = self.n
-        b[4] = n - HEADER
+        b[8] = n - HEADER
         c = crc16(b, n)
         b[n] = c & 0xFF
         b[n + 1] = c >> 8
@@ -224,11 +231,10 @@ def cobs_encode(src, n, out):
 # ---- message encoders: each writes a whole frame into ``out`` and returns its length ----------
 
 
-def encode_hello(w, out, seq, boot_id, firmware, board):
-    """HELLO: protocol version, boot id (4 bytes, as stored), firmware version and board name."""
+def encode_hello(w, out, seq, firmware, board):
+    """HELLO: protocol version, firmware version and board name (bytes); the boot id is SENDER."""
     w.begin(HELLO, seq)
     w.u8(VERSION)
-    w.put(boot_id, 4)
     w.u8(len(firmware))
     w.put(firmware)
     w.u8(len(board))
@@ -273,11 +279,10 @@ def encode_reader(w, out, seq, reader, status, fw):
     return w.end(out)
 
 
-def encode_heartbeat(w, out, boot_id, base, next_seq, dropped, bad, host_alive):
-    """Pico HEARTBEAT: boot id, ``base`` (oldest unacknowledged seq, or ``next_seq`` when none is
-    pending), the next seq to be used, events dropped on overflow, bad frames received, host_alive."""
+def encode_heartbeat(w, out, base, next_seq, dropped, bad, host_alive):
+    """Pico HEARTBEAT: ``base`` (oldest unacknowledged seq, or ``next_seq`` when none is pending),
+    the next seq to be used, events dropped on overflow, bad frames received, host_alive."""
     w.begin(HEARTBEAT, 0)
-    w.put(boot_id, 4)
     w.u16(base)
     w.u16(next_seq)
     w.u16(dropped)
@@ -286,7 +291,7 @@ def encode_heartbeat(w, out, boot_id, base, next_seq, dropped, bad, host_alive):
     return w.end(out)
 
 
-HEARTBEAT_LEN = const(13)
+HEARTBEAT_LEN = const(9)
 
 
 def encode_log(w, out, seq, text):
@@ -297,12 +302,13 @@ def encode_log(w, out, seq, text):
     return w.end(out)
 
 
-def encode_snapshot(w, out, boot_id, last_acked, next_seq, dropped, readers, buttons, rings, n_rings):
-    """SNAPSHOT: boot id, last acknowledged seq, next seq, dropped count, per-reader status,
-    per-button state, and ``n_rings`` ring states of RING_STATE bytes each (packed in ``rings``)."""
+def encode_snapshot(w, out, last_acked, base, next_seq, dropped, readers, buttons, rings, n_rings):
+    """SNAPSHOT: last acknowledged seq (0: none yet), base (as in HEARTBEAT), next seq, dropped
+    count, per-reader status, per-button state, and ``n_rings`` ring states of RING_STATE bytes
+    each (packed in ``rings``)."""
     w.begin(SNAPSHOT, 0)
-    w.put(boot_id, 4)
     w.u16(last_acked)
+    w.u16(base)
     w.u16(next_seq)
     w.u16(dropped)
     w.u8(len(readers))
@@ -388,10 +394,10 @@ def payload_ok(typ, p, n):
     if typ == HELLO:
         if n < HELLO_FIXED:
             return False
-        k = 6 + p[5]
+        k = 2 + p[1]
         return k < n and k + 1 + p[k] == n
     if typ == SNAPSHOT:
-        k = 10
+        k = 8
         if n < k + 3:
             return False
         k += 1 + p[k]           # readers
@@ -433,8 +439,8 @@ class Decoder:
 
     Feed bytes one at a time with :meth:`push` (no allocation) or a chunk with :meth:`feed`
     (CPython convenience). When ``push`` returns True a checked frame is available in
-    ``typ``, ``seq``, ``payload`` (a memoryview of the receive buffer, valid until the next push)
-    and ``length``. Nothing raises on garbage; each rejected frame adds 1 to ``errors[reason]``
+    ``typ``, ``seq``, ``payload`` (a memoryview of the receive buffer, valid until the next push),
+    ``length`` and the sender id (:meth:`sender`, :meth:`same_sender`). Nothing raises on garbage; each rejected frame adds 1 to ``errors[reason]``
     (ERR_*) and to ``bad``. Empty frames (two delimiters in a row) are line idle, not errors.
     """
 
@@ -442,7 +448,7 @@ class Decoder:
         self.accept = accept
         self.buf = bytearray(MAX_BODY + 1)
         self.payload = memoryview(self.buf)[HEADER:]
-        self.errors = array("H", bytes(2 * N_ERRORS))
+        self.errors = [0] * N_ERRORS
         self.bad = 0
         self.good = 0
         self.typ = 0
@@ -453,6 +459,15 @@ class Decoder:
         self._zero = False   # the current block ends with an implicit 0x00
         self._over = False   # frame longer than MAX_BODY: discard up to the delimiter
         self._started = False
+
+    def sender(self):
+        """The current frame's SENDER as an int (host use)."""
+        return u32(self.buf, 2)
+
+    def same_sender(self, ident):
+        """Does the current frame come from 4-byte id ``ident``? (no allocation)"""
+        b = self.buf
+        return b[2] == ident[0] and b[3] == ident[1] and b[4] == ident[2] and b[5] == ident[3]
 
     def _reject(self, why):
         self.errors[why] += 1
@@ -507,7 +522,7 @@ class Decoder:
         if n < HEADER + 2:
             self._reject(ERR_LENGTH)
             return False
-        plen = b[4]
+        plen = b[8]
         if HEADER + plen + 2 != n:
             self._reject(ERR_LENGTH)
             return False
@@ -526,17 +541,17 @@ class Decoder:
             self._reject(ERR_PAYLOAD)
             return False
         self.typ = typ
-        self.seq = b[2] | (b[3] << 8)
+        self.seq = b[6] | (b[7] << 8)
         self.length = plen
         self.good += 1
         return True
 
     def feed(self, data):
-        """Decode a chunk; returns a list of ``(type, seq, payload bytes)`` for each valid frame."""
+        """Decode a chunk; returns ``(type, sender, seq, payload bytes)`` for each valid frame."""
         frames = []
         for x in data:
             if self.push(x):
-                frames.append((self.typ, self.seq, bytes(self.payload[:self.length])))
+                frames.append((self.typ, self.sender(), self.seq, bytes(self.payload[:self.length])))
         return frames
 
 
@@ -544,9 +559,9 @@ class Decoder:
 
 
 def decode_hello(p):
-    """-> (protocol version, boot id int, firmware str, board str)"""
-    k = 6 + p[5]
-    return (p[0], u32(p, 1), bytes(p[6:k]).decode(), bytes(p[k + 1:k + 1 + p[k]]).decode())
+    """-> (protocol version, firmware str, board str)"""
+    k = 2 + p[1]
+    return (p[0], _text(p[2:k]), _text(p[k + 1:k + 1 + p[k]]))
 
 
 def decode_tap(p):
@@ -567,12 +582,16 @@ def decode_reader(p):
 
 
 def decode_heartbeat(p):
-    """-> (boot id, base, next seq, dropped, bad frames, host_alive)"""
-    return (u32(p, 0), u16(p, 4), u16(p, 6), u16(p, 8), u16(p, 10), p[12])
+    """-> (base, next seq, dropped, bad frames, host_alive)"""
+    return (u16(p, 0), u16(p, 2), u16(p, 4), u16(p, 6), p[8])
 
 
 def decode_log(p):
     """-> text (undecodable bytes replaced, never raises)"""
+    return _text(p)
+
+
+def _text(p):
     try:
         return bytes(p).decode()
     except UnicodeError:
@@ -580,11 +599,11 @@ def decode_log(p):
 
 
 def decode_snapshot(p):
-    """-> (boot id, last acked, next seq, dropped, readers bytes, buttons bytes, list of ring states)
+    """-> (last acked, base, next seq, dropped, readers bytes, buttons bytes, ring states)
 
-    Each ring state is ``(pattern, r, g, b, count, arg)``.
+    Ring states are a list of ``(pattern, r, g, b, count, arg)``.
     """
-    k = 10
+    k = 8
     readers = bytes(p[k + 1:k + 1 + p[k]])
     k += 1 + p[k]
     buttons = bytes(p[k + 1:k + 1 + p[k]])
@@ -593,7 +612,7 @@ def decode_snapshot(p):
     for i in range(p[k]):
         o = k + 1 + i * RING_STATE
         rings.append((p[o], p[o + 1], p[o + 2], p[o + 3], p[o + 4], u16(p, o + 5)))
-    return (u32(p, 0), u16(p, 4), u16(p, 6), u16(p, 8), readers, buttons, rings)
+    return (u16(p, 0), u16(p, 2), u16(p, 4), u16(p, 6), readers, buttons, rings)
 
 
 def decode_ack(p):
@@ -636,10 +655,14 @@ def decode(typ, p):
     return f(p) if f else None
 
 
+def seq_distance(a, b):
+    """How many events from seq ``b`` forward to seq ``a`` (seqs run 1..65535, 0 is skipped)."""
+    return (a - b) % 65535
+
+
 def seq_after(a, b):
-    """True when 16-bit seq ``a`` comes after ``b`` (serial-number arithmetic, 0 is skipped)."""
-    d = (a - b) & 0xFFFF
-    return 0 < d < 0x8000
+    """True when seq ``a`` comes after ``b`` (serial-number arithmetic over 1..65535)."""
+    return 0 < (a - b) % 65535 < 0x8000
 
 
 def next_seq(s):

@@ -1,0 +1,400 @@
+"""The host's end of the serial link as a pure state machine: bytes in, events and frames out.
+
+No I/O and no clock of its own: the caller (the serial service, issue 5) passes every byte it read
+and the time, and writes what :meth:`HostSession.outgoing` returns::
+
+    session = HostSession(resume=log.last_position())          # or None on a fresh log
+    events = session.feed(data, now_ms)       # decoded Pico events, each exactly once, in order
+    for e in events: log.append(...)          # persist FIRST (boot_id, seq) is the link identity
+    port.write(session.outgoing())            # ... THEN acknowledge: the ACK is in here
+    events += session.tick(now_ms)            # timers: heartbeats, liveness, snapshot retries
+    session.set_ring(ring, pattern, r, g, b, count, arg)   # remembered and re-sent as needed
+
+Exactly once: the Pico resends unacknowledged events with their seq; the session accepts only the
+next seq of the current boot (a serial line never reorders, so anything else is a duplicate or
+comes after a frame still to be resent), re-acknowledges duplicates, and learns from the Pico's
+heartbeat ``base`` when events were dropped on its side (reported as :class:`Lost`, then a
+snapshot is requested). Each Pico boot has a random boot id; a new one means the Pico restarted
+and its seqs start again at 1 (reported as :class:`Rebooted`). ``Event.seq`` is the seq *unwrapped*
+to a number that keeps growing within one boot (the wire seq wraps after 65535), so
+``(boot_id, seq)`` names a physical event for ever; :attr:`HostSession.position` is what to persist
+to resume after a host restart without delivering anything twice.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from . import protocol as P
+
+__all__ = ["HostSession", "LinkPosition", "Hello", "Tap", "Button", "ReaderStatus", "Log",
+           "Snapshot", "Lost", "Rebooted", "LinkUp", "LinkDown", "Event", "BUTTON_KINDS"]
+
+BUTTON_KINDS = {P.PRESS: "press", P.LONG_PRESS: "long-press", P.RELEASE: "release"}
+
+
+@dataclass(frozen=True)
+class LinkPosition:
+    """The last event delivered: the Pico's boot id and the unwrapped seq within that boot."""
+    boot_id: int
+    seq: int
+
+
+@dataclass(frozen=True)
+class Hello:
+    """The Pico (re)started: first event of every boot."""
+    boot_id: int
+    seq: int
+    protocol: int
+    firmware: str
+    board: str
+
+
+@dataclass(frozen=True)
+class Tap:
+    """A card arrived on ``reader``; ``code`` is the card code from NTAG user memory, if read."""
+    boot_id: int
+    seq: int
+    reader: int
+    uid: bytes
+    code: bytes | None
+
+
+@dataclass(frozen=True)
+class Button:
+    """Seat button event; ``kind`` is protocol.PRESS, LONG_PRESS or RELEASE."""
+    boot_id: int
+    seq: int
+    seat: int
+    kind: int
+
+    @property
+    def kind_name(self) -> str:
+        return BUTTON_KINDS[self.kind]
+
+
+@dataclass(frozen=True)
+class ReaderStatus:
+    """A reader came up or died; ``firmware`` is the PN532's IC, Ver, Rev, Support (zeros if unknown)."""
+    boot_id: int
+    seq: int
+    reader: int
+    alive: bool
+    firmware: bytes
+
+
+@dataclass(frozen=True)
+class Log:
+    """A short text from the firmware (errors)."""
+    boot_id: int
+    seq: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The Pico's present state (answer to a SNAPSHOT_REQUEST; not a sequenced event)."""
+    boot_id: int
+    last_acked: int
+    base: int
+    next_seq: int
+    dropped: int
+    readers: bytes             # per reader: READER_ABSENT / READER_ALIVE / READER_DEAD
+    buttons: bytes             # per button: BUTTON_UP / BUTTON_DOWN / BUTTON_HELD
+    rings: tuple               # per ring: (pattern, r, g, b, count, arg)
+
+
+@dataclass(frozen=True)
+class Lost:
+    """Events ``first``..``first + count - 1`` of ``boot_id`` will never arrive (the Pico dropped them
+    when its queue overflowed, or lost them in a reboot: then ``count`` is the best estimate)."""
+    boot_id: int
+    first: int
+    count: int
+
+
+@dataclass(frozen=True)
+class Rebooted:
+    """The Pico now runs with a new boot id (it restarted); ``old_boot_id`` None on first contact."""
+    old_boot_id: int | None
+    boot_id: int
+
+
+@dataclass(frozen=True)
+class LinkUp:
+    """The Pico is heard again (first frame, or after silence)."""
+
+
+@dataclass(frozen=True)
+class LinkDown:
+    """Nothing valid heard from the Pico for ``silence_ms``."""
+
+
+Event = Hello | Tap | Button | ReaderStatus | Log | Snapshot | Lost | Rebooted | LinkUp | LinkDown
+
+_RELIABLE = (P.HELLO, P.TAP, P.BUTTON, P.READER, P.LOG)
+
+
+def _wire(u: int) -> int:
+    """The wire seq (1..65535) of unwrapped seq ``u`` (>= 1)."""
+    return (u - 1) % 65535 + 1
+
+
+@dataclass
+class LinkStats:
+    """Counters for the dashboard and the tests."""
+    delivered: int = 0
+    duplicates: int = 0      # events received again (resends, replays) and not redelivered
+    early: int = 0           # events after a missing one: discarded, the Pico resends in order
+    lost: int = 0            # events the Pico reported dropped / lost in a reboot
+    reboots: int = 0
+    unsynced: int = 0        # events before the boot id was known: left for the resend
+    snapshots: int = 0
+    stale: int = 0           # frames from a boot id the Pico already left (replays)
+
+
+class HostSession:
+    """The host link state machine (see the module docstring)."""
+
+    def __init__(self, *, resume: LinkPosition | None = None, host_id: int | None = None,
+                 heartbeat_ms: int = 1000, silence_ms: int = 3000, snapshot_retry_ms: int = 1000,
+                 ring_refresh_ms: int = 2000):
+        if host_id is None:
+            host_id = int.from_bytes(os.urandom(4), "little") | 1   # never 0: the Pico's "nobody"
+        self.host_id = host_id
+        self.heartbeat_ms = heartbeat_ms
+        self.silence_ms = silence_ms
+        self.snapshot_retry_ms = snapshot_retry_ms
+        self.ring_refresh_ms = ring_refresh_ms
+        self.decoder = P.Decoder(P.TO_HOST)
+        self.stats = LinkStats()
+        self.boot_id: int | None = resume.boot_id if resume else None
+        self._last = resume.seq if resume else 0      # unwrapped seq of the last event delivered
+        self._writer = P.Writer(host_id.to_bytes(4, "little"))
+        self._old_boots: set[int] = set()
+        self._frame = bytearray(P.MAX_FRAME)
+        self._out = bytearray()
+        self._host_seq = 0
+        self._rings: dict[int, tuple] = {}
+        self._last_rx: float | None = None
+        self._last_hb: float | None = None
+        self._last_refresh: float | None = None
+        self._snapshot_due: float | None = None      # time of the outstanding request, if any
+        self._last_heartbeat: tuple | None = None     # the Pico's last HEARTBEAT fields
+        self.alive = False
+
+    # ---- state ------------------------------------------------------------------------------
+
+    @property
+    def position(self) -> LinkPosition | None:
+        """What to persist to resume later (None before the Pico's boot id is known)."""
+        return LinkPosition(self.boot_id, self._last) if self.boot_id is not None else None
+
+    @property
+    def bad_frames(self) -> int:
+        """Frames rejected by the decoder (all reasons)."""
+        return self.decoder.bad
+
+    def bad_by_reason(self) -> dict[str, int]:
+        return {name: self.decoder.errors[i] for i, name in enumerate(P.ERROR_NAMES)}
+
+    # ---- output -----------------------------------------------------------------------------
+
+    def outgoing(self) -> bytes:
+        """Frames to write to the Pico (ACKs, rings, requests, heartbeats); clears the buffer."""
+        out = bytes(self._out)
+        self._out.clear()
+        return out
+
+    def _emit(self, n: int) -> None:
+        self._out += self._frame[:n]
+
+    def _next_host_seq(self) -> int:
+        self._host_seq = P.next_seq(self._host_seq)
+        return self._host_seq
+
+    def _ack(self) -> None:
+        if self._last:
+            self._emit(P.encode_ack(self._writer, self._frame, self._next_host_seq(), _wire(self._last)))
+
+    def request_snapshot(self, now_ms: float) -> None:
+        """Ask the Pico for a SNAPSHOT (retried every ``snapshot_retry_ms`` until one arrives)."""
+        self._snapshot_due = now_ms
+        self._emit(P.encode_snapshot_request(self._writer, self._frame, self._next_host_seq()))
+
+    def _want_snapshot(self, now_ms: float) -> None:
+        """Request a snapshot unless one is already on its way (tick retries it)."""
+        if self._snapshot_due is None:
+            self.request_snapshot(now_ms)
+
+    def set_ring(self, ring: int, pattern: int, r: int = 0, g: int = 0, b: int = 0, count: int = 0,
+                 arg: int = 0) -> None:
+        """Send ring ``ring``'s whole state; it is remembered and re-sent after a Pico restart or
+        reconnect, and refreshed periodically (ring states are idempotent)."""
+        state = (pattern, r, g, b, count, arg)
+        for v in state[:5]:
+            if not 0 <= v <= 255:
+                raise ValueError(f"ring state byte out of range: {state}")
+        if not 0 <= arg <= 0xFFFF or not 0 <= ring <= 255:
+            raise ValueError(f"ring {ring} arg {arg} out of range")
+        self._rings[ring] = state
+        self._send_ring(ring)
+
+    def _send_ring(self, ring: int) -> None:
+        self._emit(P.encode_ring(self._writer, self._frame, self._next_host_seq(), ring, *self._rings[ring]))
+
+    def _send_all_rings(self) -> None:
+        for ring in sorted(self._rings):
+            self._send_ring(ring)
+
+    def sim_place(self, reader: int, uid: bytes, pages: bytes = b"") -> None:
+        """Virtual table: put a tag on ``reader`` (only a sim firmware build obeys)."""
+        self._emit(P.encode_sim_place(self._writer, self._frame, self._next_host_seq(), reader, uid, pages))
+
+    def sim_lift(self, reader: int) -> None:
+        """Virtual table: lift the tag from ``reader``."""
+        self._emit(P.encode_sim_lift(self._writer, self._frame, self._next_host_seq(), reader))
+
+    def sim_button(self, button: int, down: bool) -> None:
+        """Virtual table: press (``down``) or release button ``button``."""
+        self._emit(P.encode_sim_button(self._writer, self._frame, self._next_host_seq(), button, down))
+
+    # ---- input ------------------------------------------------------------------------------
+
+    def feed(self, data: bytes, now_ms: float) -> list[Event]:
+        """Decode ``data`` (any chunking); returns the new events in order. Never raises on garbage:
+        rejected frames are counted in ``bad_frames`` / :meth:`bad_by_reason`."""
+        events: list[Event] = []
+        dec = self.decoder
+        acked = False
+        for x in data:
+            if not dec.push(x):
+                continue
+            payload = bytes(dec.payload[:dec.length])
+            if not self.alive:
+                self.alive = True
+                events.append(LinkUp())
+                self._on_link_up(now_ms)
+            self._last_rx = now_ms
+            acked |= self._frame_in(dec.typ, dec.sender(), dec.seq, payload, now_ms, events)
+        if acked:
+            self._ack()
+        return events
+
+    def _on_link_up(self, now_ms: float) -> None:
+        # after silence we may have missed anything: resync and put the rings back
+        self._want_snapshot(now_ms)
+        self._send_all_rings()
+
+    def _frame_in(self, typ: int, boot: int, seq: int, p: bytes, now_ms: float, events: list) -> bool:
+        """Handle one checked frame from boot ``boot``; True when an ACK should follow."""
+        if boot in self._old_boots:
+            self.stats.stale += 1
+            return False
+        if typ == P.HEARTBEAT:
+            base, nxt, dropped, bad, host_alive = P.decode_heartbeat(p)
+            self._sync(boot, base, now_ms, events)
+            self._last_heartbeat = (boot, base, nxt, dropped)
+            return False
+        if typ == P.SNAPSHOT:
+            last_acked, base, nxt, dropped, readers, buttons, rings = P.decode_snapshot(p)
+            self._sync(boot, base, now_ms, events)
+            self._snapshot_due = None
+            self.stats.snapshots += 1
+            events.append(Snapshot(boot, last_acked, base, nxt, dropped, readers, buttons, tuple(rings)))
+            # heal any ring whose state the Pico does not hold
+            for ring, state in self._rings.items():
+                if ring >= len(rings) or tuple(rings[ring]) != state:
+                    self._send_ring(ring)
+            return False
+        if boot != self.boot_id:
+            if typ == P.HELLO and seq == 1:
+                self._new_boot(boot, 1, now_ms, events)
+            else:
+                # a boot we have not joined yet: its HEARTBEAT tells where; this one is resent
+                self.stats.unsynced += 1
+                return False
+        return self._event(typ, seq, p, events)
+
+    def _event(self, typ: int, seq: int, p: bytes, events: list) -> bool:
+        expected = _wire(self._last + 1)
+        if seq != expected:
+            if P.seq_after(seq, expected):
+                self.stats.early += 1
+            else:
+                self.stats.duplicates += 1
+            return True            # re-ACK what we have, so the Pico can drop its copies
+        self._last += 1
+        self.stats.delivered += 1
+        events.append(self._make(typ, p))
+        return True
+
+    def _make(self, typ: int, p: bytes) -> Event:
+        boot, u = self.boot_id, self._last
+        if typ == P.TAP:
+            reader, uid, code = P.decode_tap(p)
+            return Tap(boot, u, reader, uid, code)
+        if typ == P.BUTTON:
+            seat, kind = P.decode_button(p)
+            return Button(boot, u, seat, kind)
+        if typ == P.READER:
+            reader, status, fw = P.decode_reader(p)
+            return ReaderStatus(boot, u, reader, status == P.READER_ALIVE, fw)
+        if typ == P.LOG:
+            return Log(boot, u, P.decode_log(p))
+        version, firmware, board = P.decode_hello(p)
+        return Hello(boot, u, version, firmware, board)
+
+    def _sync(self, boot: int, base: int, now_ms: float, events: list) -> None:
+        """Align with the Pico's own view: a new boot id, or events it dropped (``base`` moved past
+        what we delivered)."""
+        if boot != self.boot_id:
+            self._new_boot(boot, base, now_ms, events)
+            return
+        expected = _wire(self._last + 1)
+        if P.seq_after(base, expected):
+            gap = P.seq_distance(base, expected)
+            events.append(Lost(boot, self._last + 1, gap))
+            self.stats.lost += gap
+            self._last += gap
+            self._want_snapshot(now_ms)
+
+    def _new_boot(self, boot: int, base: int, now_ms: float, events: list) -> None:
+        old = self.boot_id
+        if old is not None:
+            self._old_boots.add(old)
+            self.stats.reboots += 1
+            # what the old boot had sent (its last heartbeat's next seq) but we never got
+            hb = self._last_heartbeat
+            if hb and hb[0] == old:
+                missing = P.seq_distance(hb[2], _wire(self._last + 1))
+                if 0 < missing < 0x8000:
+                    events.append(Lost(old, self._last + 1, missing))
+                    self.stats.lost += missing
+        events.append(Rebooted(old, boot))
+        self.boot_id = boot
+        # the Pico's seqs of this boot start at 1; join at ``base`` (its oldest unacknowledged)
+        self._last = base - 1
+        self._last_heartbeat = None
+        self._want_snapshot(now_ms)
+        self._send_all_rings()
+
+    # ---- time -------------------------------------------------------------------------------
+
+    def tick(self, now_ms: float) -> list[Event]:
+        """Run the timers: host heartbeat, Pico silence, snapshot retry, ring refresh."""
+        events: list[Event] = []
+        if self._last_hb is None or now_ms - self._last_hb >= self.heartbeat_ms:
+            self._last_hb = now_ms
+            self._emit(P.encode_host_heartbeat(self._writer, self._frame, self._next_host_seq()))
+        if self.alive and self._last_rx is not None and now_ms - self._last_rx >= self.silence_ms:
+            self.alive = False
+            events.append(LinkDown())
+        if (self.alive and self._snapshot_due is not None
+                and now_ms - self._snapshot_due >= self.snapshot_retry_ms):
+            self.request_snapshot(now_ms)
+        if self._last_refresh is None or now_ms - self._last_refresh >= self.ring_refresh_ms:
+            self._last_refresh = now_ms
+            if self.alive:
+                self._send_all_rings()
+        return events
