@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Iterator
 
 from .ladders import describe, ladder_for
-from .shapes import count_groups, realizable
+from .shapes import count_groups, iter_realizations, realizable
 from .units import decompose, shape_of
 
 __all__ = ["Verdict", "FollowRule", "check_follow", "legal_follows", "follow_rule", "missing_from_hand"]
@@ -159,9 +159,11 @@ def _faces(cards, order):
 
 
 def legal_follows(lead, hand, order, rule: FollowRule | None = None) -> Iterator[tuple]:
-    """Every legal follow to ``lead`` from ``hand``, each a tuple of cards (identical faces are one play).
+    """Every legal follow to ``lead`` from ``hand``, each once, as a tuple of cards high → low.
 
-    Used by bots and the property tests; plays come high → low within a suit.
+    Identical faces make one play.  Built constructively: every way to take the structure the hand
+    must supply (its best rung, :mod:`.ladders`), filled with every choice of the remaining cards —
+    so only legal plays are ever generated.  Used by bots and the property tests.
     """
     if rule is None:
         rule = follow_rule(lead, order)
@@ -178,12 +180,32 @@ def legal_follows(lead, hand, order, rule: FollowRule | None = None) -> Iterator
             yield base + tuple(fill)
         return
     faces, counts = _faces(held, order)
-    hand_rung = rule.rung_index(count_groups(held, order), order)
-    ladder = rule.ladder
-    if ladder[hand_rung] == ((),):
+    counts_g = count_groups(held, order)
+    hand_rung = rule.rung_index(counts_g, order)
+    rung = rule.ladder[hand_rung]
+    if () in rung:
         for play in _multisets(faces, counts, n):
             yield tuple(play)
         return
-    for play in _multisets(faces, counts, n):
-        if rule.rung_index(count_groups(play, order), order, stop=hand_rung) <= hand_rung:
-            yield tuple(play)
+    group, sort = order._group, order._sort
+    # the cards of each group, high → low, to turn "k cards of group g" into faces
+    cards_of: dict = {}
+    for c in order.sorted(held):
+        cards_of.setdefault(group[c.index], []).append(c)
+    seen: set = set()
+    for alt in rung:
+        for taken in iter_realizations(counts_g, alt, order):
+            core: list = []
+            left = dict(zip(faces, counts))
+            for g, k in taken.items():
+                for c in cards_of[g][:k]:
+                    core.append(c)
+                    left[c] -= 1
+            rest_faces = [f for f in faces if left[f] > 0]
+            rest_counts = [left[f] for f in rest_faces]
+            for fill in _multisets(rest_faces, rest_counts, n - len(core)):
+                play = sorted(core + fill, key=lambda c: sort[c.index])
+                key = tuple(c.index for c in play)
+                if key not in seen:
+                    seen.add(key)
+                    yield tuple(play)

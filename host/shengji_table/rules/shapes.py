@@ -147,3 +147,50 @@ def lowest_beating(counts: dict, component, above: int, order):
         if top > above and (best is None or top < best[0]):
             best = (top, gs)
     return best
+
+
+def iter_realizations(counts: dict, components, order):
+    """Every way to take ``components`` from ``counts`` at once, as ``{group: cards taken}``.
+
+    Identical plain groups are taken in non-decreasing group order, so each way comes once or a
+    few times (callers that need unique plays de-duplicate).
+    """
+    runs, groups = _split(components)
+    counts = dict(counts)
+    taken: dict = {}
+
+    def take(g, w):
+        counts[g] -= w
+        taken[g] = taken.get(g, 0) + w
+
+    def give(g, w):
+        counts[g] += w
+        taken[g] -= w
+        if not taken[g]:
+            del taken[g]
+
+    def do_groups(i, min_g):
+        if i == len(groups):
+            yield dict(taken)
+            return
+        w = groups[i]
+        same_as_prev = i > 0 and groups[i - 1] == w
+        for g in sorted(counts):
+            if counts[g] >= w and (not same_as_prev or g >= min_g):
+                take(g, w)
+                yield from do_groups(i + 1, g)
+                give(g, w)
+
+    def do_runs(i):
+        if i == len(runs):
+            yield from do_groups(0, -1)
+            return
+        w, length = runs[i]
+        for _top, gs in list(_placements(_by_pos(counts, order), counts, w, length)):
+            for g in gs:
+                take(g, w)
+            yield from do_runs(i + 1)
+            for g in gs:
+                give(g, w)
+
+    yield from do_runs(0)
