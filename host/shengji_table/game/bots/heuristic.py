@@ -1,0 +1,111 @@
+"""The heuristic bot: plays sensibly, so that a simulated table is a fair opponent and a partner.
+
+It answers every decision of :mod:`shengji_table.game.view` from what the seat may know, and
+delegates to one policy module per kind of decision:
+
+* card play (lead, follow) — :mod:`.play_policy`: keeps pairs and tractors whole, leads
+  unbeatable units and safe throws, follows low when the trick is lost, feeds points to a partner's
+  winning trick, ruffs point tricks when void, over-ruffs when it can;
+* burial as dealer — :mod:`.kitty_policy`: low, pointless side cards, never trumps;
+* declaring, bidding, naming trump, calling a friend — :mod:`.call_policy`.
+
+Deterministic: the same view gives the same decision (``seed`` is kept only so that every bot
+has the same constructor).
+"""
+from __future__ import annotations
+
+from ..view import Bid, Bury, CallFriend, Declare, FriendCall, NameTrump, Pass, PlayCards, SeatView
+from . import call_policy, kitty_policy, play_policy
+from .knowledge import unseen_cards
+
+__all__ = ["HeuristicBot", "teammates_of", "seen_cards", "situation"]
+
+
+def teammates_of(view: SeatView) -> frozenset:
+    """Seats known to be on this seat's side (itself included).
+
+    Fixed partnerships alternate seats (4 players: 0 2 | 1 3; 6 players: 0 2 4 | 1 3 5).  With
+    find-a-friend or solo play the dealer's side is ``view.declarers``; everybody else attacks
+    together — as far as the attackers know, which until every friend is revealed is only
+    themselves.
+    """
+    me = view.seat
+    rs = view.ruleset
+    if rs.teams == "fixed":
+        return frozenset(s for s in range(view.players) if (s - me) % 2 == 0)
+    declarers = frozenset(view.declarers)
+    if me in declarers:
+        return declarers
+    all_known = rs.teams == "solo" or len(declarers) >= 1 + rs.friend_calls
+    if all_known and declarers:
+        return frozenset(s for s in range(view.players) if s not in declarers)
+    return frozenset((me,))
+
+
+def seen_cards(view: SeatView) -> list:
+    """Every card this seat has seen leave the unknown: played cards, the kitty it holds or buried,
+    kitty cards shown to all."""
+    seen = [c for t in view.tricks for p in t.plays for c in p.cards]
+    seen.extend(c for p in view.trick for c in p.cards)
+    if view.kitty is not None and view.phase == "playing":
+        seen.extend(view.kitty)
+    return seen
+
+
+def situation(view: SeatView) -> play_policy.TrickSituation:
+    """The play policy's input, built from the view."""
+    shown = list(view.shown_kitty) if view.kitty is None else []
+    unseen = unseen_cards(view.ruleset.decks, view.hand, seen_cards(view) + shown)
+    return play_policy.TrickSituation(
+        seat=view.seat,
+        hand=tuple(view.hand),
+        plays=tuple(view.trick),
+        order=view.order,
+        players=view.players,
+        teammates=teammates_of(view),
+        unseen=tuple(unseen),
+        throws_allowed=view.ruleset.throws == "allowed",
+        declarer_side=view.is_declarer(),
+    )
+
+
+class HeuristicBot:
+    """Plays by the hand-written heuristics of the policy modules (see the module doc)."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0):
+        self.seed = seed
+
+    def choose(self, view: SeatView):
+        """The decision for ``view.expect``."""
+        kind = view.expect.kind
+        if kind == "lead":
+            return PlayCards(play_policy.choose_lead(situation(view)))
+        if kind == "follow":
+            return PlayCards(play_policy.choose_follow(situation(view)))
+        if kind == "bury":
+            return Bury(kitty_policy.choose_burial(view.hand, view.expect.count, view.order))
+        if kind == "declare":
+            cards = call_policy.choose_declaration(
+                view.hand, view.expect.options, view.ruleset, view.level,
+                standing_is_teammate=self._standing_is_teammate(view))
+            return Pass() if cards is None else Declare(cards)
+        if kind == "bid":
+            bid = call_policy.choose_bid(view.hand, view.expect.options, view.ruleset, view.level)
+            return Pass() if bid is None else Bid(bid)
+        if kind == "name_trump":
+            return NameTrump(call_policy.choose_trump(view.hand, view.expect.options, view.ruleset, view.level))
+        if kind == "call_friend":
+            calls = call_policy.choose_friend_calls(view.hand, view.expect.count, view.order, view.ruleset.decks)
+            return CallFriend(tuple(FriendCall(card, nth) for card, nth in calls))
+        raise ValueError(f"the heuristic bot has no answer for a {kind!r} decision")
+
+    @staticmethod
+    def _standing_is_teammate(view: SeatView) -> bool:
+        """Whether the call standing in the draw is this seat's or its fixed partner's (never
+        overcall your own side)."""
+        seat = getattr(view, "standing_seat", None)
+        if seat is None:
+            return False
+        return seat in teammates_of(view)

@@ -1,0 +1,61 @@
+"""The random-legal bot: at every decision a random legal answer, from its own seeded generator.
+
+Reproducible: a bot built with the same seed, asked the same views in the same order, gives the
+same answers (it never touches the global ``random`` state).
+
+"Uniform" is exact where the choices are few (declare or pass, bids, trump, the card to bury or to
+lead as one unit) and approximate where listing every legal play would be too slow (following a
+big lead, throws): there the bot draws one legal play directly (see :mod:`.sampling`).
+"""
+from __future__ import annotations
+
+import random
+
+from ...rules.cards import SUITS, Card
+from ..view import Bid, Bury, CallFriend, Declare, FriendCall, NameTrump, Pass, PlayCards, SeatView
+from .sampling import random_follow, random_lead
+
+__all__ = ["RandomLegalBot"]
+
+
+class RandomLegalBot:
+    """Chooses uniformly among legal decisions (approximately so for plays, see the module doc).
+
+    ``throw_rate``: how often a lead is a random throw (which may fail, R-4.3) instead of one unit;
+    0 where the ruleset forbids throws.
+    """
+
+    name = "random"
+
+    def __init__(self, seed: int = 0, throw_rate: float = 0.05):
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.throw_rate = throw_rate
+
+    def choose(self, view: SeatView):
+        """The decision for ``view.expect`` (see :mod:`shengji_table.game.view`)."""
+        kind = view.expect.kind
+        rng = self.rng
+        if kind == "follow":
+            return PlayCards(random_follow(view.lead, view.hand, view.order, rng))
+        if kind == "lead":
+            rate = self.throw_rate if view.ruleset.throws == "allowed" else 0.0
+            return PlayCards(random_lead(view.hand, view.order, rng, throw_rate=rate))
+        if kind in ("declare", "bid"):
+            options = list(view.expect.options)
+            pick = rng.randrange(len(options) + 1)          # the last index is "pass"
+            if pick == len(options):
+                return Pass()
+            return Declare(tuple(options[pick])) if kind == "declare" else Bid(options[pick])
+        if kind == "name_trump":
+            return NameTrump(rng.choice(list(view.expect.options)))
+        if kind == "bury":
+            return Bury(tuple(rng.sample(list(view.hand), view.expect.count)))
+        if kind == "call_friend":
+            return CallFriend(self._friend_calls(view))
+        raise ValueError(f"the random bot has no answer for a {kind!r} decision")
+
+    def _friend_calls(self, view: SeatView) -> tuple:
+        faces = [Card(s, r) for s in SUITS for r in range(2, 15)]
+        picked = self.rng.sample(faces, view.expect.count)
+        return tuple(FriendCall(card, self.rng.randint(1, view.ruleset.decks)) for card in picked)

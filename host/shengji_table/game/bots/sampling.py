@@ -1,0 +1,165 @@
+"""Drawing one random legal play directly, without listing every legal play.
+
+Listing all legal follows of a 25-card hand is far too slow for simulation (a void follower of a
+six-card throw has C(25, 6) choices), so the random bot builds one play that meets the
+obligations of R-4.4 – R-4.7 directly, making every free choice at random:
+
+* fewer cards of the led suit than the lead → all of them, the rest drawn from the other cards;
+* a lead of singles → any cards of the led suit;
+* a lead with pairs, triples or tractors → the rules' ladder for that lead
+  (:func:`shengji_table.rules.follow.follow_rule`) says which structures the hand must supply
+  (the first rung it can): pick one, place its components at random, fill with random cards.
+
+The result is legal by construction (the property tests check every draw with ``check_follow``);
+if a random placement ever paints itself into a corner the draw falls back to the rules' own
+``legal_follows``.
+"""
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Sequence
+
+from ...rules.cards import Card
+from ...rules.follow import follow_rule, legal_follows
+from ...rules.shapes import count_groups, realizable
+from ...rules.trick import lead_candidates
+from ...rules.units import decompose
+
+__all__ = ["random_follow", "random_lead", "shape_follow", "take_cards"]
+
+# How many plays of legal_follows the fallback looks at (reservoir sampling): bounded work.
+_FALLBACK_WINDOW = 256
+# Random placements tried before falling back (one almost always succeeds).
+_PLACEMENT_TRIES = 8
+
+
+def take_cards(hand: Sequence[Card], cards: Sequence[Card]) -> list[Card]:
+    """``hand`` less one copy of each card in ``cards`` (a multiset difference)."""
+    left = list(hand)
+    for c in cards:
+        left.remove(c)
+    return left
+
+
+def _runs(positions) -> list[list[int]]:
+    """Maximal runs of consecutive rank positions (each at least two long)."""
+    runs, run = [], []
+    for r in sorted(positions):
+        if run and r == run[-1] + 1:
+            run.append(r)
+        else:
+            if len(run) >= 2:
+                runs.append(run)
+            run = [r]
+    if len(run) >= 2:
+        runs.append(run)
+    return runs
+
+
+def _groups(cards: Sequence[Card], order) -> dict:
+    """``{group: [cards]}``: cards identical for pairs (the face; with two colours, R-2.5, the
+    colour and rank)."""
+    out: dict = {}
+    for c in cards:
+        out.setdefault(order.group_of(c), []).append(c)
+    return out
+
+
+def _take(groups: dict, g, width: int) -> list[Card]:
+    cards = groups[g]
+    taken, groups[g] = cards[:width], cards[width:]
+    return taken
+
+
+def _take_run(groups: dict, order, width: int, length: int, rng: random.Random) -> list[Card]:
+    """Take a random run of ``length`` adjacent groups of at least ``width`` cards each (a pair
+    from a triple is fine, R-4.5); returns the cards taken, or ``[]`` if there is no such run."""
+    positions: dict = {}
+    for g, cards in groups.items():
+        if len(cards) >= width:
+            positions.setdefault(order.rank_of(cards[0]), []).append(g)
+    if length == 1:
+        starts = list(positions)
+    else:
+        starts = [p for p in positions if all(p + i in positions for i in range(1, length))]
+    if not starts:
+        return []
+    p0 = rng.choice(starts)
+    taken: list[Card] = []
+    for p in range(p0, p0 + length):
+        taken.extend(_take(groups, rng.choice(positions[p]), width))
+    return taken
+
+
+def shape_follow(structure, suit_cards: Sequence[Card], n: int, order, rng: random.Random):
+    """A random play of ``n`` cards from ``suit_cards`` containing ``structure`` (components
+    ``(width, length)``, see :mod:`shengji_table.rules.shapes`), or ``None`` if the random
+    placement painted itself into a corner."""
+    groups = _groups(suit_cards, order)
+    play: list[Card] = []
+    for width, length in sorted(structure, key=lambda c: (-(c[1] >= 2), -c[0] * c[1], -c[0])):
+        got = _take_run(groups, order, width, length, rng)
+        if not got:
+            return None
+        play.extend(got)
+    rest = [c for cards in groups.values() for c in cards]
+    play.extend(rng.sample(rest, n - len(play)))
+    return play
+
+
+def random_follow(lead: Sequence[Card], hand: Sequence[Card], order, rng: random.Random) -> tuple[Card, ...]:
+    """One random legal follow to ``lead`` from ``hand`` (R-4.4 – R-4.7).
+
+    With enough cards of the led suit the play must supply the first rung of the lead's ladder that
+    the hand can supply (:mod:`shengji_table.rules.ladders`): pick one such alternative, place its
+    components at random, fill with random cards of the suit.
+    """
+    rule = follow_rule(lead, order)
+    n = rule.count
+    suit = rule.suit
+    suit_of = order.suit_of
+    suit_cards = [c for c in hand if suit_of(c) == suit]
+    if len(suit_cards) <= n:
+        others = [c for c in hand if suit_of(c) != suit]
+        return tuple(suit_cards + rng.sample(others, n - len(suit_cards)))
+    ladder = rule.ladder
+    if ladder[0] == ((),):                      # a lead of singles: any cards of the suit
+        return tuple(rng.sample(suit_cards, n))
+    counts = count_groups(suit_cards, order)
+    rung = ladder[rule.rung_index(counts, order)]
+    if () in rung:
+        return tuple(rng.sample(suit_cards, n))
+    alternatives = [alt for alt in rung if realizable(counts, alt, order)]
+    for _ in range(_PLACEMENT_TRIES):
+        play = shape_follow(rng.choice(alternatives), suit_cards, n, order, rng)
+        if play is not None:
+            return tuple(play)
+    return _fallback_follow(lead, hand, order, rng)
+
+
+def _fallback_follow(lead, hand, order, rng: random.Random) -> tuple[Card, ...]:
+    """A random play among (a bounded window of) the rules' own legal follows."""
+    chosen = None
+    for i, play in enumerate(itertools.islice(legal_follows(lead, hand, order), _FALLBACK_WINDOW)):
+        if rng.randrange(i + 1) == 0:
+            chosen = play
+    if chosen is None:  # the rules promise a legal follow always exists
+        raise RuntimeError(f"no legal follow to {lead} from {hand}")
+    return tuple(chosen)
+
+
+def random_lead(hand: Sequence[Card], order, rng: random.Random, throw_rate: float = 0.0) -> tuple[Card, ...]:
+    """A random lead: one of the hand's units (``lead_candidates``) at random, or with probability
+    ``throw_rate`` a random throw — two or more units of one suit; it may fail (R-4.3), which is a
+    legal attempt that the game rules on."""
+    if throw_rate and rng.random() < throw_rate:
+        by_suit: dict = {}
+        for c in hand:
+            by_suit.setdefault(order.suit_of(c), []).append(c)
+        suit = rng.choice(list(by_suit))
+        parts = decompose(by_suit[suit], order)
+        if len(parts) >= 2:
+            k = rng.randint(2, len(parts))
+            return tuple(c for u in rng.sample(list(parts), k) for c in u.cards)
+    return tuple(rng.choice(lead_candidates(hand, order)))
