@@ -1,0 +1,628 @@
+"""Device model of an NXP PN532 on SPI, with a card field where tests place and lift NFC tags.
+
+Written in the subset MicroPython and CPython share: it runs inside the virtual table's MicroPython
+process (behind the fake ``machine.SPI``) and in CPython tests (behind Adafruit's driver).
+
+Wire level: one byte in, one byte out per clock, as an MSB-first master sees them; the chip shifts
+LSB first (UM0701-02 §6.2.5), so every byte is bit-reversed on the way in and out, exactly what a
+real PN532 on rp2's MSB-only SPI would show.  ``select()``/``deselect()`` are the NSS edges.  The
+first byte of a transaction is the prefix: 0x02 status read (every following byte returns the
+status, bit 0 = RDY), 0x01 data write (the following bytes are a frame), 0x03 data read (the
+following bytes are the ACK or the reply frame, then 0x00).
+
+Frames (UM0701-02 §6.2.1): ``00 00 FF LEN LCS TFI data… DCS 00``.  A frame whose LEN/LCS or DCS is
+wrong is ignored: no ACK (the host times out and resends, §6.2.3).  A frame with good checksums is
+acknowledged (ACK ``00 00 FF 00 FF 00``) and then answered, or answered with the error frame
+``00 00 FF 01 FF 7F 81 00`` (§6.2.1.5) when its content is wrong (TFI not D4, unknown command,
+bad parameters).  The host's ACK aborts the command in progress; the host's NACK
+``00 00 FF FF 00 00`` makes the chip send its last reply again (§6.2.1.4).  A new command aborts
+one still running (§6.2.2).
+
+Commands: GetFirmwareVersion (§7.2.2: IC 0x32, Ver 1, Rev 6, Support 7), SAMConfiguration
+(§7.2.10), RFConfiguration items 0x01 RF field / 0x02 / 0x04 / 0x05 MaxRetries / 0x0A–0x0D
+(§7.3.1), InListPassiveTarget 106 kbps type A (§7.3.5), InDataExchange (§7.3.8), InRelease
+(§7.3.11).  Others get the error frame: the real chip knows more, the model does not.
+
+Power-up state: SAM not configured, MxRtyPassiveActivation = 0xFF (retry forever), RF field off.
+Model choice (the manual does not say what happens): RF commands before SAMConfiguration are
+answered with the error frame, so a driver that skips SAMConfiguration fails loudly.
+With MxRtyPassiveActivation = 0xFF and no card, InListPassiveTarget sends its ACK and then nothing
+until a card arrives (or the host aborts); with n < 0xFF the chip tries n + 1 times and answers
+NbTg = 0.
+
+Tags follow the ISO/IEC 14443-3 type A state machine, reduced to IDLE / ACTIVE / HALT: each
+activation attempt is a WUPA (wakes IDLE and HALT tags); an ACTIVE tag that receives it drops back
+to IDLE without answering; InRelease halts the released tag (HLTA); switching the field off, or
+lifting the tag, unpowers it (IDLE).  So polling a tag again without InRelease and with one
+activation attempt (MaxRetries 0) misses it every second poll, the quirk HARDWARE-NOTES reports.
+
+Fault injection: ``alive = False`` (never drives MISO: the host reads the idle level), ``drop_acks``
+(the next n ACKs are lost and the reply takes their place), ``corrupt_replies`` (the next n replies
+carry a bad DCS), ``ack_gap_us`` (a status poll sooner than this after a command loses the ACK, as
+on boards that need ~1 ms), ``reply_delay_polls`` (status polls answered "busy" before a reply),
+and the RST line (``set_rst(0)`` holds the chip in reset; the rising edge restarts it from power-up).
+
+Observation: ``log`` (set to a list: every data-write transaction's bytes, chip order),
+``commands`` (code -> count), ``frames``, ``bad_frames``, ``acks``, ``error_frames``, ``aborts``,
+``last_ack_gap_us``, ``rf_on``.
+
+The idle path (status polls, an empty InListPassiveTarget, RF off) allocates nothing, so the
+firmware's heap figures measured under MicroPython are the firmware's own.
+"""
+
+import time
+
+try:
+    _ticks_us = time.ticks_us
+    _ticks_diff = time.ticks_diff
+except AttributeError:  # CPython
+    def _ticks_us():
+        return time.perf_counter_ns() // 1000
+
+    def _ticks_diff(a, b):
+        return a - b
+
+
+def _reverse_table():
+    t = bytearray(256)
+    for i in range(256):
+        r = 0
+        v = i
+        for _ in range(8):
+            r = (r << 1) | (v & 1)
+            v >>= 1
+        t[i] = r
+    return bytes(t)
+
+
+REV = _reverse_table()  # REV[b]: b with its bit order reversed
+
+# SPI prefixes (UM0701-02 §6.2.5)
+SPI_DATA_WRITE = 0x01
+SPI_STATUS_READ = 0x02
+SPI_DATA_READ = 0x03
+
+ACK_FRAME = b"\x00\x00\xff\x00\xff\x00"         # §6.2.1.3
+NACK_FRAME = b"\x00\x00\xff\xff\x00\x00"        # §6.2.1.4
+ERROR_FRAME = b"\x00\x00\xff\x01\xff\x7f\x81\x00"  # §6.2.1.5, application-level error
+
+# Status codes (UM0701-02 §7.1, Table 4)
+ERR_TIMEOUT = 0x01    # the target has not answered
+ERR_MIFARE = 0x14     # model choice: how a tag's 4-bit NAK is reported (§7.1 lists no NAK code;
+                      # 0x14 is the MIFARE error a NAK to a MIFARE command surfaces as).  Unverified.
+ERR_CONTEXT = 0x27    # not acceptable in the current context (e.g. unknown target number)
+
+# Tag states (ISO/IEC 14443-3, reduced)
+IDLE = 0
+ACTIVE = 1
+HALT = 2
+
+NAK = "NAK"  # a tag's 4-bit NAK (distinct from None: no answer at all)
+
+# RFConfiguration item -> number of ConfigurationData bytes (§7.3.1)
+_RF_ITEMS = {0x01: 1, 0x02: 3, 0x04: 1, 0x05: 3, 0x0A: 11, 0x0B: 8, 0x0C: 3, 0x0D: 9}
+
+# Transaction modes
+_M_NONE = 0     # not selected
+_M_PREFIX = 1   # selected, waiting for the prefix byte
+_M_STATUS = 2
+_M_WRITE = 3
+_M_READ = 4
+_M_IGNORE = 5   # unknown prefix: the rest of the transaction is ignored
+
+_SRC_NONE = 0
+_SRC_ACK = 1
+_SRC_REPLY = 2
+
+_BUF = 300  # longer than any normal information frame (LEN ≤ 255)
+
+
+class SimTag:
+    """An ISO/IEC 14443-3 type A tag: UID (4, 7 or 10 bytes), SENS_RES (ATQA), SEL_RES (SAK).
+
+    The defaults describe a MIFARE Classic 1K with a 4-byte NUID (ATQA 00 04, SAK 08); it answers
+    no command without authentication (READ gets a NAK).
+    """
+
+    def __init__(self, uid, sens_res=b"\x00\x04", sel_res=0x08):
+        if len(uid) not in (4, 7, 10):
+            raise ValueError("UID must be 4, 7 or 10 bytes")
+        self.uid = bytes(uid)
+        self.sens_res = bytes(sens_res)
+        self.sel_res = sel_res
+        self.state = IDLE
+
+    def wakeup(self):
+        """WUPA + anticollision + SELECT.  True when the tag answered and is now ACTIVE."""
+        if self.state == ACTIVE:
+            self.state = IDLE  # an unexpected frame in ACTIVE: back to IDLE, no answer
+            return False
+        self.state = ACTIVE
+        return True
+
+    def halt(self):
+        self.state = HALT
+
+    def unpower(self):
+        self.state = IDLE
+
+    def command(self, data):
+        """Answer one command frame (bytes): bytes (b"" = 4-bit ACK), ``NAK`` or None (silent)."""
+        self.state = IDLE
+        return NAK
+
+
+# NTAG21x (NTAG213/215/216 datasheet): kind -> (total pages, CC size byte, GET_VERSION storage byte)
+_NTAG = {213: (45, 0x12, 0x0F), 215: (135, 0x3E, 0x11), 216: (231, 0x6D, 0x13)}
+
+
+class SimNTAG(SimTag):
+    """An NTAG213/215/216 (``kind``): 7-byte UID, user memory from page 4 (144/504/888 bytes).
+
+    ``user``: initial user memory (shorter is zero-padded).  Commands: READ (0x30: 16 bytes = 4
+    pages from the address, rolling over to page 0 past the end; PWD and PACK read as 00), WRITE
+    (0xA2, pages 4 up), READ_SIG (0x3C 00: the 32-byte originality signature), GET_VERSION (0x60).
+    An address past the last page gets a NAK.
+    """
+
+    def __init__(self, uid, user=b"", kind=213, signature=None):
+        if len(uid) != 7:
+            raise ValueError("NTAG21x UIDs are 7 bytes")
+        if kind not in _NTAG:
+            raise ValueError("kind must be 213, 215 or 216")
+        SimTag.__init__(self, uid, b"\x00\x44", 0x00)
+        self.kind = kind
+        total, cc_size, self._version_size = _NTAG[kind]
+        self.total_pages = total
+        self.user_pages = total - 9  # pages 4 .. total-6; then dynamic lock, CFG0, CFG1, PWD, PACK
+        if len(user) > self.user_pages * 4:
+            raise ValueError("NTAG%d holds %d user bytes" % (kind, self.user_pages * 4))
+        self.signature = bytes(signature) if signature is not None else bytes(32)
+        if len(self.signature) != 32:
+            raise ValueError("the originality signature is 32 bytes")
+        m = bytearray(total * 4)
+        u = self.uid
+        m[0:4] = bytes((u[0], u[1], u[2], 0x88 ^ u[0] ^ u[1] ^ u[2]))   # BCC0 includes CT 0x88
+        m[4:8] = u[3:7]
+        m[8:12] = bytes((u[3] ^ u[4] ^ u[5] ^ u[6], 0x48, 0x00, 0x00))  # BCC1, internal, static lock
+        m[12:16] = bytes((0xE1, 0x10, cc_size, 0x00))                    # capability container
+        m[16:16 + len(user)] = user
+        cfg = (total - 5) * 4
+        m[cfg:cfg + 4] = b"\x00\x00\x00\xbd"         # dynamic lock bytes
+        m[cfg + 4:cfg + 8] = b"\x04\x00\x00\xff"     # CFG0: AUTH0 = FF (no password protection)
+        m[cfg + 8:cfg + 12] = b"\x00\x05\x00\x00"    # CFG1
+        self.memory = m  # PWD and PACK (last two pages) stay 00 here and always read as 00
+
+    def user_memory(self):
+        return bytes(self.memory[16:16 + self.user_pages * 4])
+
+    def command(self, data):
+        if not data:
+            self.state = IDLE
+            return NAK
+        op = data[0]
+        total = self.total_pages
+        if op == 0x30 and len(data) == 2:
+            page = data[1]
+            if page >= total:
+                self.state = IDLE
+                return NAK
+            out = bytearray(16)
+            for i in range(4):
+                p = (page + i) % total
+                if p < total - 2:  # PWD and PACK read as 00
+                    out[4 * i:4 * i + 4] = self.memory[4 * p:4 * p + 4]
+            return bytes(out)
+        if op == 0xA2 and len(data) == 6:
+            page = data[1]
+            if page < 4 or page >= total:
+                self.state = IDLE
+                return NAK
+            self.memory[4 * page:4 * page + 4] = data[2:6]
+            return b""
+        if op == 0x3C and len(data) == 2 and data[1] == 0:
+            return self.signature
+        if op == 0x60 and len(data) == 1:
+            return bytes((0x00, 0x04, 0x04, 0x02, 0x01, 0x00, self._version_size, 0x03))
+        self.state = IDLE
+        return NAK
+
+
+class SimPN532:
+    """One simulated PN532 on SPI.  See the module docstring for behaviour and knobs."""
+
+    fields_now = 0   # RF fields on at this moment, across all instances in the process
+    fields_max = 0   # the most ever on at once (world.reset() zeroes it)
+
+    def __init__(self, name="pn532", firmware=b"\x32\x01\x06\x07"):
+        self.name = name
+        self.firmware = bytes(firmware)
+        self.alive = True
+        self.tags = []
+        self.targets = []
+        self.rst_low = False
+        self.rf_on = False
+        # fault injection
+        self.drop_acks = 0
+        self.corrupt_replies = 0
+        self.ack_gap_us = 0
+        self.reply_delay_polls = 0
+        # observation
+        self.log = None
+        self.commands = {}
+        self.frames = 0
+        self.bad_frames = 0
+        self.acks = 0
+        self.error_frames = 0
+        self.aborts = 0
+        self.last_ack_gap_us = None
+        self._in = bytearray(_BUF)
+        self._out = bytearray(_BUF)
+        self._last = bytearray(_BUF)
+        self._mode = _M_NONE
+        self._power_up()
+
+    # ---- power, reset, field ---------------------------------------------------------------
+    def _power_up(self):
+        self.sam_ok = False
+        self.max_retries = 0xFF   # MxRtyPassiveActivation after power-up (§7.3.1)
+        self._set_field(False)
+        self.targets.clear()
+        self._n_in = 0
+        self._ack_pending = False
+        self._reply_len = 0
+        self._last_len = 0
+        self._delay = 0
+        self._pending = 0
+        self._pending_maxtg = 1
+        self._src = _SRC_NONE
+        self._rd = 0
+        self._gap_open = False
+        self._cmd_end = 0
+
+    def power_cycle(self):
+        """Power off and on: back to the power-up state."""
+        self._power_up()
+
+    def set_rst(self, level):
+        """The RSTPDN pin: 0 holds the chip in reset (silent, field off); 0 -> 1 restarts it."""
+        if not level:
+            self.rst_low = True
+            self._mode = _M_NONE
+            self._set_field(False)
+        elif self.rst_low:
+            self.rst_low = False
+            self._power_up()
+
+    def _set_field(self, on):
+        on = bool(on)
+        if on == self.rf_on:
+            return
+        self.rf_on = on
+        if on:
+            SimPN532.fields_now += 1
+            if SimPN532.fields_now > SimPN532.fields_max:
+                SimPN532.fields_max = SimPN532.fields_now
+        else:
+            SimPN532.fields_now -= 1
+            for t in self.tags:  # tags lose power with the field
+                t.unpower()
+
+    # ---- the card field ------------------------------------------------------------------
+    def place(self, tag):
+        """Put ``tag`` on the antenna (it arrives unpowered: IDLE)."""
+        if tag in self.tags:
+            raise ValueError("tag already on this reader")
+        tag.unpower()
+        self.tags.append(tag)
+        self._progress()
+
+    def lift(self, tag=None):
+        """Take ``tag`` (None: every tag) off the antenna."""
+        if tag is None:
+            for t in self.tags:
+                t.unpower()
+            self.tags.clear()
+        else:
+            self.tags.remove(tag)
+            tag.unpower()
+
+    # ---- SPI -----------------------------------------------------------------------------
+    def select(self):
+        """NSS falling edge."""
+        if self.alive and not self.rst_low:
+            self._mode = _M_PREFIX
+            self._n_in = 0
+            self._rd = 0
+
+    def deselect(self):
+        """NSS rising edge: a data write is parsed now; a data read consumes what was read."""
+        mode = self._mode
+        self._mode = _M_NONE
+        if not self.alive or self.rst_low:
+            return
+        if mode == _M_WRITE and self._n_in:
+            if self.log is not None:
+                self.log.append(bytes(self._in[:self._n_in]))
+            self._frame_in(self._n_in)
+        elif mode == _M_READ and self._rd:
+            if self._src == _SRC_ACK:
+                self._ack_pending = False
+                self.acks += 1
+                self._delay = self.reply_delay_polls
+            elif self._src == _SRC_REPLY:
+                self._out, self._last = self._last, self._out
+                self._last_len = self._reply_len
+                self._reply_len = 0
+
+    def exchange(self, wire):
+        """Clock one byte: ``wire`` on MOSI in, the MISO byte out (None: MISO not driven)."""
+        mode = self._mode
+        if mode == _M_NONE or not self.alive or self.rst_low:
+            return None
+        b = REV[wire]
+        if mode == _M_STATUS:
+            return REV[self._status()]
+        if mode == _M_WRITE:
+            if self._n_in < _BUF:
+                self._in[self._n_in] = b
+                self._n_in += 1
+            return 0
+        if mode == _M_READ:
+            i = self._rd
+            self._rd = i + 1
+            if self._src == _SRC_ACK:
+                return REV[ACK_FRAME[i]] if i < 6 else 0
+            if self._src == _SRC_REPLY:
+                return REV[self._out[i]] if i < self._reply_len else 0
+            return 0
+        if mode == _M_PREFIX:
+            if b == SPI_STATUS_READ:
+                self._mode = _M_STATUS
+            elif b == SPI_DATA_WRITE:
+                self._mode = _M_WRITE
+            elif b == SPI_DATA_READ:
+                self._mode = _M_READ
+                if self._ack_pending:
+                    self._src = _SRC_ACK
+                elif self._reply_len and not self._delay:
+                    self._src = _SRC_REPLY
+                else:
+                    self._src = _SRC_NONE
+            else:
+                self._mode = _M_IGNORE
+        return 0
+
+    def _status(self):
+        """The status byte for one status-read clock: 0x01 when a frame is ready."""
+        if self._gap_open:
+            self._gap_open = False
+            gap = _ticks_diff(_ticks_us(), self._cmd_end)
+            self.last_ack_gap_us = gap
+            if self._ack_pending and gap < self.ack_gap_us:
+                self._ack_pending = False  # polled too soon: this board loses the ACK
+        if self._pending:
+            self._progress()
+        if self._ack_pending:
+            return 1
+        if self._reply_len:
+            if self._delay:
+                self._delay -= 1
+                return 0
+            return 1
+        return 0
+
+    # ---- frames --------------------------------------------------------------------------
+    def _frame_in(self, n):
+        buf = self._in
+        i = 0
+        while i < n and buf[i] == 0:
+            i += 1
+        if i == 0 or i + 2 >= n or buf[i] != 0xFF:
+            self.bad_frames += 1  # no start code 00 FF: not a frame, no ACK
+            return
+        length = buf[i + 1]
+        lcs = buf[i + 2]
+        if length == 0 and lcs == 0xFF:  # the host's ACK: abort the command in progress
+            self.aborts += 1
+            self._pending = 0
+            self._ack_pending = False
+            self._reply_len = 0
+            return
+        if length == 0xFF and lcs == 0x00:  # the host's NACK: send the last reply again
+            if self._last_len:
+                self._out, self._last = self._last, self._out
+                self._reply_len = self._last_len
+                self._delay = 0
+            return
+        if (length + lcs) & 0xFF or length == 0xFF:
+            self.bad_frames += 1  # LCS wrong (or an extended frame, not modelled): silence
+            return
+        start = i + 3  # TFI
+        if start + length >= n:
+            self.bad_frames += 1  # truncated: the DCS never came
+            return
+        s = 0
+        for k in range(start, start + length + 1):
+            s += buf[k]
+        if s & 0xFF:
+            self.bad_frames += 1  # DCS wrong: silence, the host resends after 15 ms
+            return
+        self.frames += 1
+        # A new command aborts whatever was running (§6.2.2).
+        self._pending = 0
+        self._reply_len = 0
+        self._delay = 0
+        if self.drop_acks:
+            self.drop_acks -= 1
+            self._ack_pending = False
+        else:
+            self._ack_pending = True
+        self._gap_open = True
+        self._cmd_end = _ticks_us()
+        if length < 2 or buf[start] != 0xD4:
+            self._error()
+            return
+        cmd = buf[start + 1]
+        self.commands[cmd] = self.commands.get(cmd, 0) + 1
+        self._command(cmd, start + 2, length - 2)
+
+    def _error(self):
+        out = self._out
+        for k in range(8):
+            out[k] = ERROR_FRAME[k]
+        self._reply_len = 8
+        self.error_frames += 1
+
+    def _begin(self, cmd):
+        out = self._out
+        out[0] = 0x00
+        out[1] = 0x00
+        out[2] = 0xFF
+        out[5] = 0xD5
+        out[6] = cmd + 1
+        self._n_out = 7
+
+    def _put(self, b):
+        self._out[self._n_out] = b
+        self._n_out += 1
+
+    def _end(self):
+        out = self._out
+        n = self._n_out
+        length = n - 5
+        out[3] = length
+        out[4] = (-length) & 0xFF
+        s = 0
+        for k in range(5, n):
+            s += out[k]
+        out[n] = (-s) & 0xFF
+        if self.corrupt_replies:
+            self.corrupt_replies -= 1
+            out[n] ^= 0x01
+        out[n + 1] = 0x00
+        self._reply_len = n + 2
+
+    # ---- commands ------------------------------------------------------------------------
+    def _command(self, cmd, p, np):
+        buf = self._in
+        if cmd == 0x02:  # GetFirmwareVersion §7.2.2
+            if np:
+                return self._error()
+            self._begin(cmd)
+            for b in self.firmware:
+                self._put(b)
+            return self._end()
+        if cmd == 0x14:  # SAMConfiguration §7.2.10: Mode [Timeout [IRQ]]
+            if not 1 <= np <= 3 or not 1 <= buf[p] <= 4:
+                return self._error()
+            self.sam_ok = True
+            self._begin(cmd)
+            return self._end()
+        if cmd == 0x32:  # RFConfiguration §7.3.1: CfgItem ConfigurationData
+            if np < 1 or _RF_ITEMS.get(buf[p], -1) != np - 1:
+                return self._error()
+            item = buf[p]
+            if item == 0x01:
+                self._set_field(buf[p + 1] & 0x01)
+                if not self.rf_on:
+                    self.targets.clear()
+            elif item == 0x05:
+                self.max_retries = buf[p + 3]  # MxRtyATR, MxRtyPSL, MxRtyPassiveActivation
+            self._begin(cmd)
+            return self._end()
+        if cmd == 0x4A:  # InListPassiveTarget §7.3.5: MaxTg BrTy [InitiatorData]
+            if np < 2 or buf[p] not in (1, 2) or buf[p + 1] > 4 or not self.sam_ok:
+                return self._error()
+            self.targets.clear()
+            if buf[p + 1] != 0x00:  # only 106 kbps type A tags exist in this model
+                return self._list_reply()
+            self._set_field(True)
+            self._pending_maxtg = buf[p]
+            tries = self.max_retries + 1
+            if self.max_retries == 0xFF:
+                self._pending = cmd  # retry forever: re-attempted on every status poll
+                tries = 1
+            for _ in range(tries):
+                if self._activate():
+                    self._pending = 0
+                    return self._list_reply()
+            if not self._pending:
+                return self._list_reply()
+            return None
+        if cmd == 0x40:  # InDataExchange §7.3.8: Tg DataOut
+            if np < 1 or not self.sam_ok:
+                return self._error()
+            tg = buf[p] & 0x0F  # bit 6 is the MI (more information) flag
+            self._begin(cmd)
+            if not 1 <= tg <= len(self.targets):
+                self._put(ERR_CONTEXT)
+                return self._end()
+            tag = self.targets[tg - 1]
+            if not self.rf_on or tag not in self.tags or tag.state != ACTIVE:
+                self._put(ERR_TIMEOUT)
+                return self._end()
+            resp = tag.command(bytes(buf[p + 1:p + np]))
+            if resp is None:
+                self._put(ERR_TIMEOUT)
+            elif resp is NAK:
+                self._put(ERR_MIFARE)
+            else:
+                self._put(0x00)
+                for b in resp:
+                    self._put(b)
+            return self._end()
+        if cmd == 0x52:  # InRelease §7.3.11: Tg (0 = all)
+            if np != 1 or not self.sam_ok:
+                return self._error()
+            tg = buf[p]
+            self._begin(cmd)
+            if tg == 0:
+                for t in self.targets:
+                    self._hlta(t)
+                self.targets.clear()
+                self._put(0x00)
+            elif tg <= len(self.targets):
+                self._hlta(self.targets.pop(tg - 1))
+                self._put(0x00)
+            else:
+                self._put(ERR_CONTEXT)
+            return self._end()
+        return self._error()  # not modelled
+
+    def _hlta(self, tag):
+        if self.rf_on and tag in self.tags and tag.state == ACTIVE:
+            tag.halt()
+
+    def _activate(self):
+        """One WUPA round: every tag in the field hears it; up to MaxTg answering tags are selected."""
+        found = False
+        for t in self.tags:
+            if t.wakeup():
+                if len(self.targets) < self._pending_maxtg:
+                    self.targets.append(t)
+                    found = True
+                else:
+                    t.state = IDLE  # lost the anticollision: not selected
+        return found
+
+    def _list_reply(self):
+        self._begin(0x4A)
+        self._put(len(self.targets))
+        for k in range(len(self.targets)):
+            t = self.targets[k]
+            self._put(k + 1)
+            self._put(t.sens_res[0])
+            self._put(t.sens_res[1])
+            self._put(t.sel_res)
+            self._put(len(t.uid))
+            for b in t.uid:
+                self._put(b)
+        self._end()
+
+    def _progress(self):
+        """A running InListPassiveTarget (retry forever) completes when a tag answers."""
+        if self._pending == 0x4A and self.rf_on and self._activate():
+            self._pending = 0
+            self._list_reply()
+            self._delay = 0 if self._ack_pending else self.reply_delay_polls
