@@ -25,6 +25,7 @@ from typing import Any, Mapping
 from .cards import CardError, parse_card
 from .declare import Declaration, default_trump, run_declarations, trump_text
 from .ruleset import Ruleset, RulesetError, level_from_text, level_text
+from .rulings import throw_penalty
 
 __all__ = ["judge", "SituationError", "QUERIES"]
 
@@ -218,9 +219,19 @@ def _judge_trick(sit: Mapping, ruleset: Ruleset) -> dict:
         per_seat.append(list((held | played.get(seat, Counter())).elements()))
     _check_copies(ruleset, per_seat, "the hands and the trick")
     try:
-        return rule_trick(ruleset, level, trump, plays, hands)
+        ruling = rule_trick(ruleset, level, trump, plays, hands)
     except (RulesetError, CardError) as exc:
         raise SituationError(str(exc)) from None
+    throw = ruling.get("throw")
+    if len(plays) == 1 and throw and throw.get("ok") is False and ruleset.throw_penalty != "none":
+        # the trick situation does not say which side led, so the penalty is given
+        # as its size; it goes to the other side (rulings.throw_penalty signs it).
+        withdrawn = len(plays[0].cards) - len(throw.get("forced", ()))
+        pen = throw_penalty(ruleset, withdrawn, by_declarers=True)
+        ruling["penalty"] = {"points": pen.points, "withdrawn": withdrawn, "rule": pen.rule,
+                             "reason": f"{pen.points} points go to the other side of the leader "
+                                       f"({ruleset.throw_penalty} penalty)."}
+    return ruling
 
 
 def _judge_declare(sit: Mapping, ruleset: Ruleset) -> dict:
