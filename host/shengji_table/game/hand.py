@@ -31,7 +31,8 @@ from collections import Counter
 from typing import Optional
 
 from ..rules.cards import JOKER, Card, CardCopy, all_copies, format_cards
-from ..rules.declare import Declaration, Standing, check_declaration, declaration_strength, default_trump, run_declarations
+from ..rules.declare import (Declaration, Standing, check_declaration, declaration_strength, default_trump,
+                             first_dealer, run_declarations)
 from ..rules.ruleset import Ruleset, level_text
 from ..rules.rulings import check_kitty_size, revoke, throw_penalty, undo_policy, wrong_count
 from ..rules.settle import Settlement, settle
@@ -107,6 +108,7 @@ class Hand:
         self.drawn = 0
         self.hands = [dict() for _ in range(n)]          # seat -> {copy: None} (scanned)
         self.counts = [0] * n                            # cards held, both modes
+        self.dealt = [[] for _ in range(n)]              # cards drawn per seat, in order (scanned)
         self.declarations: list = []                     # (Declaration, copies) in time order
         self.standing: Optional[Standing] = None
         self.kitty: list = []                            # the kitty as dealt (copies), scanned
@@ -236,6 +238,7 @@ class Hand:
         if any(e.copy in h for h in self.hands):
             return self._refuse(e.seat, e, "table.twice", f"{e.copy} was already drawn")
         self.hands[e.seat][e.copy] = None
+        self.dealt[e.seat].append(e.copy)
         self.counts[e.seat] += 1
         self.drawn += 1
         return [Ring(e.seat, "accepted", self.counts[e.seat])]
@@ -339,8 +342,8 @@ class Hand:
         if self.standing is not None:
             self.trump = self.standing.trump
             if self.dealer is None:
-                self.dealer = self.standing.seat
-                out.append(Announce("declare", f"Seat {self.dealer} declared first and deals (R-6.6).", "R-6.6"))
+                self.dealer = first_dealer(self.standing)
+                out.append(Announce("declare", f"Seat {self.dealer}'s call stands: seat {self.dealer} deals.", "R-6.6"))
         else:
             self.trump = default_trump(self.ruleset, [c.card for c in self.kitty], self.level)
             if self.dealer is None:

@@ -48,6 +48,7 @@ class Match:
         self.first_seat = 0
         self.hand: Optional[Hand] = None
         self.summaries: list = []
+        self.played_hands: list = []                 # every Hand of the match, in order (exports)
         self.over = False
         self.winners: tuple = ()
         self.events: list = []                       # every event accepted, in order
@@ -68,6 +69,7 @@ class Match:
             if out and isinstance(out[0], Refusal):
                 return out
             self.hand = hand
+            self.played_hands.append(hand)
             self.events.append(event)
             return out
         if self.hand is None:
@@ -110,6 +112,8 @@ class Match:
                 winners.append(seat)
         out = []
         out += self._announce_levels(dec, att, before, shares)
+        if s.takeover:
+            out.append(Announce("level", "The attackers take over the deal.", s.rule))
         # next dealer
         nd = next_dealer(rs, hand.dealer, s.takeover, self.players)
         if nd is None:

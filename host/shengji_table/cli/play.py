@@ -1,0 +1,101 @@
+"""``shengji-table play``: a match with bots in the terminal, trick by trick.
+
+    shengji-table play --preset classic --seed 7 [--hands N] [--record FILE] [--bots random,heuristic]
+
+Every hand is dealt with a seed drawn from ``--seed``, so the same command prints the same match;
+``--record FILE`` writes the JSON match record (``shengji-table replay FILE`` prints it again).
+"""
+from __future__ import annotations
+
+import random
+import sys
+
+from ..rules.ruleset import PRESETS, Ruleset, RulesetError, level_text
+
+_SUIT = {"S": "♠", "H": "♥", "C": "♣", "D": "♦", None: "NT"}
+
+
+def add_arguments(parser):
+    parser.add_argument("--preset", default="classic", help=f"one of: {', '.join(PRESETS)}")
+    parser.add_argument("--seed", type=int, default=7, help="match seed (the deals and the bots follow from it)")
+    parser.add_argument("--hands", type=int, default=1, help="hands to play (stops early when the match ends)")
+    parser.add_argument("--record", metavar="FILE", help="write the JSON match record here")
+    parser.add_argument("--bots", default="heuristic",
+                        help="bot kind per seat, comma separated (random, heuristic); one name fills every seat")
+    parser.add_argument("--quiet", action="store_true", help="print only settlements and level changes")
+
+
+class Printer:
+    """Prints a match as it happens: announcements, each trick when it is complete, settlements."""
+
+    SHOW = {"deal", "declare", "trump", "kitty", "friend", "throw", "settle", "level", "match", "bid",
+            "revoke", "referee", "undo"}
+
+    def __init__(self, match, out=sys.stdout, quiet: bool = False):
+        self.match = match
+        self.out = out
+        self.quiet = quiet
+
+    def __call__(self, event, effects):
+        hand = self.match.hand
+        for eff in effects:
+            if eff.type != "announce":
+                continue
+            if eff.kind == "trick":
+                if not self.quiet:
+                    self._trick(hand)
+            elif eff.kind in self.SHOW and (not self.quiet or eff.kind in ("settle", "level", "match")):
+                self.out.write(("\n" if eff.kind == "deal" else "") + f"  {eff.text}\n")
+
+    def _trick(self, hand):
+        plays, winner, pts = hand.tricks[-1]
+        parts = " | ".join(f"{s}: {' '.join(c.card.unicode() for c in cards)}" for s, cards in plays)
+        att = hand.attackers_points()
+        self.out.write(f"  trick {len(hand.tricks):2d}  {parts}  → seat {winner}"
+                       + (f" +{pts}" if pts else "") + f"  (attackers {att})\n")
+
+
+def run(args) -> int:
+    from ..game.bots import make_bot
+    from ..game.driver import Driver, DriverError
+    from ..game.match import Match
+    from ..game.record import dumps, to_record
+    try:
+        ruleset = Ruleset.from_preset(args.preset)
+    except RulesetError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.hands < 1:
+        print("error: --hands is at least 1", file=sys.stderr)
+        return 2
+    kinds = args.bots.split(",")
+    if len(kinds) == 1:
+        kinds = kinds * ruleset.players
+    if len(kinds) != ruleset.players:
+        print(f"error: --bots names 1 or {ruleset.players} bots, not {len(kinds)}", file=sys.stderr)
+        return 2
+    try:
+        bots = [make_bot(k, args.seed * 100 + i) for i, k in enumerate(kinds)]
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    match = Match(ruleset)
+    printer = Printer(match, quiet=args.quiet)
+    print(f"Preset {ruleset.preset}: {ruleset.players} players, {ruleset.decks} deck(s), kitty {ruleset.kitty_size}; "
+          f"seats: {', '.join(f'{i} {k}' for i, k in enumerate(kinds))}")
+    rng = random.Random(args.seed)
+    driver = Driver(match, bots, on_event=printer)
+    try:
+        for _ in range(args.hands):
+            if match.over:
+                break
+            driver.play_hand(rng.randrange(2 ** 31))
+    except DriverError as exc:
+        print(f"error: a bot's decision was refused: {exc}", file=sys.stderr)
+        return 1
+    print("\nLevels: " + ", ".join(f"seat {i} {level_text(lv) if lv <= 14 else 'jokers'}" for i, lv in enumerate(match.levels)))
+    if args.record:
+        with open(args.record, "w", encoding="utf-8") as fh:
+            fh.write(dumps(to_record(match, seats=[f"bot:{k}" for k in kinds])))
+        print(f"Record written to {args.record}")
+    return 0

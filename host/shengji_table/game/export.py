@@ -1,0 +1,101 @@
+"""A human-readable text export of a match, in the spirit of PBN for bridge.
+
+Each hand is a block of header tags ``[Tag "value"]`` followed by its tricks, one per line, and its
+settlement.  Example::
+
+    [Event "shengji-table match"]
+    [Preset "classic"]
+    [Players "4"]
+    [Decks "2"]
+    [Seats "0 bot:heuristic; 1 bot:heuristic; 2 bot:heuristic; 3 bot:heuristic"]
+
+    [Hand "1"]
+    [Dealer "2"]
+    [Level "2"]
+    [Trump "H"]
+    [Declarers "0 2"]
+    [Hand0 "BJ LJ H2 ..."]          (as drawn, faces in rules order)
+    [Kitty "S3 D4 ..."]             (as dealt)
+    [Buried "C3 C4 ..."]
+    [Declarations "2: H2; 1: D2 D2"]
+    [Friend "HA 2"]                  (find-a-friend only)
+    {Trick 1} 2: SA | 3: S3 | 0: S4 | 1: S9 -> 2 +0
+    ...
+    [Result "attackers 85: declarers +0, attackers +0, take over"]
+    [Rule "R-8.1"]
+    [Levels "2 3 2 3"]
+
+Hidden information is all there: an export is for the record and the referee, not for players.
+"""
+from __future__ import annotations
+
+from ..rules.ruleset import level_text
+
+__all__ = ["export_text"]
+
+
+def _tag(name, value) -> str:
+    return f'[{name} "{value}"]\n'
+
+
+def _cards(copies, order=None) -> str:
+    faces = [c.card for c in copies]
+    if order is not None:
+        faces = order.sorted(faces)
+    return " ".join(str(f) for f in faces)
+
+
+def export_text(match, seats=None) -> str:
+    """The whole match as PBN-like text (see the module doc)."""
+    rs = match.ruleset
+    out = [_tag("Event", "shengji-table match"), _tag("Preset", rs.preset), _tag("Players", rs.players),
+           _tag("Decks", rs.decks), _tag("Mode", match.mode)]
+    if seats:
+        out.append(_tag("Seats", "; ".join(f"{i} {s}" for i, s in enumerate(seats))))
+    summaries = {s["number"]: s for s in match.summaries}
+    for hand in match.played_hands:
+        out.append("\n")
+        out.append(_tag("Hand", hand.number))
+        out.append(_tag("Dealer", "?" if hand.dealer is None else hand.dealer))
+        out.append(_tag("Level", level_text(hand.level)))
+        out.append(_tag("Trump", "?" if hand.order is None else ("NT" if hand.trump is None else hand.trump)))
+        out.append(_tag("Declarers", " ".join(map(str, hand.declarers()))))
+        for seat in range(hand.players):
+            if hand.dealt[seat]:
+                out.append(_tag(f"Hand{seat}", _cards(hand.dealt[seat], hand.order)))
+        if hand.kitty:
+            out.append(_tag("Kitty", _cards(hand.kitty, hand.order)))
+        if hand.buried:
+            out.append(_tag("Buried", _cards(hand.buried, hand.order)))
+        if hand.declarations:
+            out.append(_tag("Declarations", "; ".join(f"{d.seat}: {_cards(c)}" for d, c in hand.declarations)))
+        if hand.bids:
+            out.append(_tag("Bids", "; ".join(f"{s}: {'pass' if p is None else p}" for s, p in hand.bids)))
+        if hand.friend_calls:
+            out.append(_tag("Friend", "; ".join(f"{c} {n}" for c, n in hand.friend_calls)))
+        for i, (plays, winner, pts) in enumerate(hand.tricks, 1):
+            body = " | ".join(f"{s}: {_cards(cards)}" for s, cards in plays)
+            out.append(f"{{Trick {i}}} {body} -> {winner} +{pts}\n")
+        for s, cards, reason in hand.undone:
+            out.append(_tag("Undone", f"{s}: {' '.join(map(str, cards))} ({reason})"))
+        for s, pts, reason in hand.penalties:
+            out.append(_tag("Penalty", f"{s}: {pts} ({reason})"))
+        summary = summaries.get(hand.number)
+        if summary is not None:
+            r = summary["result"]
+            up = []
+            if r["declarers_levels"]:
+                up.append(f"declarers +{r['declarers_levels']}")
+            if r["attackers_levels"]:
+                up.append(f"attackers +{r['attackers_levels']}")
+            if r["takeover"]:
+                up.append("take over")
+            out.append(_tag("Result", f"attackers {r['attackers_points']}: " + (", ".join(up) or "nobody moves")))
+            if r["bonus"]:
+                out.append(_tag("KittyBonus", f"{r['kitty_points']} x {r['multiplier']} = {r['bonus']}"))
+            out.append(_tag("Rule", r["rule"]))
+            out.append(_tag("Reason", r["reason"].replace('"', "'")))
+            out.append(_tag("Levels", " ".join(level_text(lv) if lv <= 14 else "jokers" for lv in summary["levels_after"])))
+    if match.over:
+        out.append("\n" + _tag("Winners", " ".join(map(str, match.winners))))
+    return "".join(out)
