@@ -1,0 +1,123 @@
+"""`shengji-table judge` run as a user runs it: the installed console script, in a subprocess, on
+files, on stdin and with --lines (issue 2: malformed input → {"error": …} and exit status 2)."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = Path(sys.executable).parent / "shengji-table"
+EXAMPLES = ROOT / "examples" / "judge"
+
+def test_console_script_is_installed():
+    """The package installs the `shengji-table` console script next to the interpreter."""
+    assert SCRIPT.exists(), f"{SCRIPT} missing: run `make venv` (pip install -e .)"
+
+
+def cli(*args, stdin=None):
+    proc = subprocess.run([str(SCRIPT), "judge", *args], input=stdin, capture_output=True,
+                          text=True, encoding="utf-8", timeout=60, cwd=ROOT)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def one(stdout):
+    lines = stdout.splitlines()
+    assert len(lines) == 1, stdout
+    return json.loads(lines[0])
+
+
+@pytest.mark.parametrize("name", ["trick", "failed-throw", "ruff", "declare", "settle"])
+def test_cli_bundled_example_files(name):
+    """Every bundled example is a valid situation: exit 0 and one JSON ruling on one line."""
+    rc, out, err = cli(str(EXAMPLES / f"{name}.json"))
+    assert rc == 0, err
+    ruling = one(out)
+    assert "error" not in ruling
+
+
+def test_cli_file_settlement_matches_issue_example():
+    """R-7.3/R-8.1/R-8.5 through the CLI: multiplier 4, total 125, attackers +1, next dealer 1."""
+    rc, out, _ = cli(str(EXAMPLES / "settle.json"))
+    r = one(out)
+    assert rc == 0
+    assert (r["kitty_multiplier"], r["attackers_total"], r["attackers_levels"], r["next_dealer"]) == (4, 125, 1, 1)
+
+
+def test_cli_stdin_without_file_and_with_dash():
+    """The situation may come on standard input (no FILE, or FILE '-')."""
+    text = (EXAMPLES / "declare.json").read_text(encoding="utf-8")
+    for args in ((), ("-",)):
+        rc, out, _ = cli(*args, stdin=text)
+        assert rc == 0
+        assert one(out)["standing"]["trump"] == "NT"
+
+
+def test_cli_output_keeps_chinese_terms_readable():
+    """Reasons quote 反主 etc. as UTF-8 text, not \\u escapes."""
+    rc, out, _ = cli(str(EXAMPLES / "declare.json"))
+    assert "反主" in out
+
+
+@pytest.mark.parametrize("text,words", [
+    ("{not json", ["bad JSON"]),
+    ("", ["no situation"]),
+    ('{"level": "10", "trump": "S", "trick": [{"seat": 0, "cards": ["SX"]}]}', ["SX"]),
+    ('{"level": "10", "trump": "S", "trick": [{"seat": 0, "cards": ["SA", "SA", "SA"]}]}', ["SA", "3 times"]),
+    ('{"level": "10", "trump": "S", "trick": [{"seat": 4, "cards": ["SA"]}]}', ["no seat 4"]),
+    ('{"preset": "bridge", "level": "10", "trump": "S", "trick": [{"seat": 0, "cards": ["SA"]}]}',
+     ["unknown preset", "classic"]),
+    ('{"options": {"jokers_wild": true}, "level": "10", "trump": "S", "trick": [{"seat": 0, "cards": ["SA"]}]}',
+     ["unknown option", "throw_penalty"]),
+    ('[1, 2, 3]', ["JSON object"]),
+    ('{"level": "10", "trump": "S", "trick": [{"seat": 0, "cards": ["SA"]}], "x": NaN}', ["bad JSON"]),
+])
+def test_cli_malformed_input_error_object_and_exit_2(text, words):
+    """Issue 2: malformed input prints {"error": …} and exits 2."""
+    rc, out, _ = cli(stdin=text)
+    assert rc == 2
+    err = one(out)
+    assert set(err) == {"error"}
+    for w in words:
+        assert w in err["error"], (w, err)
+
+
+def test_cli_missing_file_is_an_error():
+    """A FILE that cannot be read gets an error object and exit 2, not a traceback."""
+    rc, out, err = cli(str(ROOT / "no-such-situation.json"))
+    assert rc == 2 and "cannot read" in one(out)["error"]
+    assert "Traceback" not in err
+
+
+def test_cli_lines_one_ruling_per_line_and_goes_on_after_errors():
+    """--lines: one ruling per input line; a malformed line gets its error line, the run goes on,
+    and the exit status is 2 at the end.  Blank lines are skipped."""
+    good = [json.dumps(json.loads((EXAMPLES / f"{n}.json").read_text(encoding="utf-8")))
+            for n in ("trick", "declare", "settle")]
+    lines = [good[0], "{broken", "", good[1], '{"preset": "nope"}', good[2]]
+    rc, out, _ = cli("--lines", stdin="\n".join(lines) + "\n")
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert rc == 2
+    assert len(rows) == 5
+    assert rows[0]["rule"] == "R-4.5"
+    assert "bad JSON" in rows[1]["error"]
+    assert rows[2]["standing"]["seat"] == 0
+    assert "unknown preset" in rows[3]["error"]
+    assert rows[4]["attackers_total"] == 125
+
+
+def test_cli_lines_all_good_exit_0_from_file(tmp_path):
+    """--lines with a FILE whose lines are all valid: exit 0, as many rulings as situations."""
+    f = tmp_path / "batch.jsonl"
+    f.write_text("\n".join(json.dumps(json.loads((EXAMPLES / f"{n}.json").read_text(encoding="utf-8")))
+                           for n in ("ruff", "failed-throw")) + "\n", encoding="utf-8")
+    rc, out, _ = cli("--lines", str(f))
+    rows = [json.loads(x) for x in out.splitlines()]
+    assert rc == 0 and len(rows) == 2
+    assert rows[0]["winner"] == 1 and rows[1]["throw"]["forced"] == ["H9"]
+
+
+def test_cli_help_lists_lines_option():
+    proc = subprocess.run([str(SCRIPT), "judge", "--help"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and "--lines" in proc.stdout
