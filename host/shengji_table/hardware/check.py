@@ -27,7 +27,8 @@ from .netlist import Netlist
 from .parts import LEVEL_SHIFTER, PN532, gpio_of_pico_pin, pico_pin_of_gpio
 
 __all__ = ["Roles", "PinMismatch", "board_roles", "schematic_roles", "firmware_roles", "compare",
-           "FIRMWARE_BOARD", "Agreement", "firmware_dump", "led_chain_of_board", "led_chain_of_netlist", "led_chain_of_firmware"]
+           "FIRMWARE_BOARD", "Agreement", "firmware_dump", "check_board", "CheckResult", "StaleOutput",
+           "default_schematic", "led_chain_of_board", "led_chain_of_netlist", "led_chain_of_firmware"]
 
 Roles = dict[int, str]   # GPIO -> role
 
@@ -269,3 +270,71 @@ def _led_pin(views: Mapping[str, Roles]) -> str:
                 return str(pin)
     return "?"
 
+
+
+# --- the whole check of one board ----------------------------------------------------------------
+
+class StaleOutput(AssertionError):
+    """A committed output (netlist, drawing, BOM) differs from a fresh generation."""
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """A passed check: the agreed pins and chain, the ERC report, the files found up to date."""
+    board: Board
+    schematic: pathlib.Path
+    agreement: Agreement
+    erc_summary: str
+    fresh_files: tuple[str, ...]
+
+
+def default_schematic(board: Board) -> pathlib.Path:
+    """Where the committed netlist of ``board`` lives: ``schematics/<name>.net``."""
+    from .build import SCHEMATICS_DIR, output_names
+    return SCHEMATICS_DIR / output_names(board.name)["netlist"]
+
+
+def check_board(board_path: str | os.PathLike[str], schematic_path: str | os.PathLike[str] | None = None,
+                interpreter: str = "micropython") -> CheckResult:
+    """The full check, stopping at the first failure.
+
+    1. pins: board file, schematic netlist and firmware agree GPIO by GPIO (:class:`PinMismatch`);
+    2. the LED chain order agrees (:class:`PinMismatch` with ``pin=None``);
+    3. a fresh circuit from the board file passes ERC (:class:`~.build.ErcFailed`);
+    4. the netlist (and the drawing and BOM beside it, where present) equal a fresh generation
+       (:class:`StaleOutput`).
+
+    A bad board file raises :class:`~.board.BoardError`; a missing or unreadable netlist raises
+    ``FileNotFoundError`` or :class:`~.netlist.NetlistError`.
+    """
+    from .board import load_board
+    from .build import generate, output_names
+    from .netlist import parse_netlist
+
+    board = load_board(board_path)
+    net_path = pathlib.Path(schematic_path) if schematic_path is not None else default_schematic(board)
+    try:
+        net_text = net_path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise FileNotFoundError(f"no schematic netlist at {net_path}; generate it with "
+                                f"`shengji-table hardware build --board {board_path} --out {net_path.parent}`")
+    netlist = parse_netlist(net_text, str(net_path))
+    dump = firmware_dump(os.fspath(board_path), interpreter)
+    agreement = compare(
+        {"board file": board_roles(board), f"schematic ({net_path.name})": schematic_roles(netlist),
+         f"firmware ({interpreter})": firmware_roles(dump)},
+        {"board file": led_chain_of_board(board), f"schematic ({net_path.name})": led_chain_of_netlist(netlist),
+         f"firmware ({interpreter})": led_chain_of_firmware(dump)})
+    outputs = generate(board)
+    fresh = []
+    names = output_names(board.name)
+    for kind, name in names.items():
+        path = net_path if kind == "netlist" else net_path.parent / name
+        if kind != "netlist" and not path.exists():
+            continue
+        if path.read_text(encoding="utf-8") != outputs.files[name]:
+            raise StaleOutput(f"{path} is not what {board_path} generates now: regenerate it with "
+                              f"`shengji-table hardware build --board {board_path} --out {path.parent}`")
+        fresh.append(str(path))
+    return CheckResult(board=board, schematic=net_path, agreement=agreement, erc_summary=outputs.erc.summary(),
+                       fresh_files=tuple(fresh))

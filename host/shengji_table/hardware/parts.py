@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 __all__ = ["PinSpec", "PartSpec", "PICO", "PN532", "LED_RING", "LEVEL_SHIFTER", "BUTTON", "RESISTOR",
            "CAPACITOR", "CAPACITOR_POLARISED", "SCHOTTKY", "POWER_IN", "REGULATORS", "Regulator",
-           "pico_pin_of_gpio", "gpio_of_pico_pin"]
+           "pico_pin_of_gpio", "gpio_of_pico_pin", "SPECS"]
 
 # Electrical pin types, named as skidl's ``Pin.types`` members (resolved when the circuit is built).
 IN, OUT, BIDIR, TRI, PASSIVE, PWRIN, PWROUT, NC = ("INPUT", "OUTPUT", "BIDIR", "TRISTATE", "PASSIVE",
@@ -128,7 +128,7 @@ RESISTOR = PartSpec(
 
 CAPACITOR = PartSpec(
     name="C", ref_prefix="C", value="100n", footprint="Capacitor_SMD:C_0805_2012Metric",
-    description="ceramic capacitor", buy="ceramic capacitor X7R 0805, 16 V",
+    description="ceramic capacitor", buy="ceramic capacitor 0805, X7R or X5R, 16 V",
     pins=_pins((1, "1", PASSIVE, "T"), (2, "2", PASSIVE, "B")))
 
 CAPACITOR_POLARISED = PartSpec(
@@ -177,3 +177,9 @@ REGULATORS = (
                          "LM1085IT-3.3 (TO-220) + clip-on heatsink <= 10 K/W"),
               max_ma=3000, max_watts=5.0, dropout_v=1.3, in_cap="10u", out_cap="22u"),
 )
+
+
+# Every kind of part by its symbol name (the netlist's ``libsource part``), for the drawing and BOM.
+SPECS: dict[str, PartSpec] = {spec.name: spec for spec in (
+    PICO, PN532, LED_RING, LEVEL_SHIFTER, BUTTON, RESISTOR, CAPACITOR, CAPACITOR_POLARISED, SCHOTTKY, POWER_IN,
+    *(reg.spec for reg in REGULATORS))}

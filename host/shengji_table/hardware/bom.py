@@ -1,0 +1,91 @@
+"""The bill of materials of a table, read from its netlist (so it lists exactly what is wired).
+
+One line per kind of part (same symbol, value and footprint), with the quantity, references and
+seats; then the things that are not on the circuit but must be bought: the 5 V supply sized by the
+power budget, the USB cable, and a ferrite sheet per reader for tables with a metal or dense top.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass
+
+from .netlist import Component, Netlist
+from .power import SUPPLY_V, PowerBudget
+
+__all__ = ["BomLine", "bom_lines", "bom_csv", "COLUMNS"]
+
+COLUMNS = ("item", "qty", "references", "value", "part", "footprint", "seats", "group", "description", "buy")
+_GROUP_ORDER = {"mcu": 0, "readers": 1, "leds": 2, "buttons": 3, "power": 4, "": 5, "off-board": 6}
+
+
+@dataclass(frozen=True)
+class BomLine:
+    """One line of the BOM."""
+    qty: int
+    references: tuple[str, ...]
+    value: str
+    part: str
+    footprint: str
+    seats: tuple[str, ...]
+    group: str
+    description: str
+    buy: str
+
+
+def _ref_key(ref: str) -> tuple[str, int]:
+    m = re.match(r"([A-Za-z]+)(\d+)$", ref)
+    return (m.group(1), int(m.group(2))) if m else (ref, 0)
+
+
+def _seat_key(seat: str) -> tuple[int, str]:
+    m = re.match(r"seat(\d+)$", seat)
+    return (int(m.group(1)), "") if m else (1 << 30, seat)
+
+
+def bom_lines(netlist: Netlist, power: PowerBudget | None = None) -> list[BomLine]:
+    """Group the netlist's components into BOM lines; with ``power``, add the off-board items."""
+    groups: dict[tuple[str, str, str], list[Component]] = {}
+    for comp in netlist.components.values():
+        key = (comp.part, comp.value, comp.fields.get("Footprint", ""))
+        groups.setdefault(key, []).append(comp)
+    lines = []
+    for (part, value, footprint), comps in groups.items():
+        comps.sort(key=lambda c: _ref_key(c.ref))
+        first = comps[0]
+        seats = sorted({c.fields["Seat"] for c in comps if c.fields.get("Seat")}, key=_seat_key)
+        # Identical parts used in several places (a 10 u on the regulator and at each reader) share
+        # a line; the line names every group it serves.
+        group = " ".join(sorted({c.fields.get("Group", "") for c in comps}, key=lambda g: _GROUP_ORDER.get(g, 5)))
+        lines.append(BomLine(qty=len(comps), references=tuple(c.ref for c in comps), value=value, part=part,
+                             footprint=footprint, seats=tuple(seats), group=group,
+                             description=first.fields.get("Description", ""), buy=first.fields.get("Buy", "")))
+    if power is not None:
+        lines += [
+            BomLine(qty=1, references=(), value=f"{SUPPLY_V:g} V {power.supply_a} A", part="power supply",
+                    footprint="", seats=(), group="off-board",
+                    description=f"mains adapter for J1; worst case {power.total_ma} mA (docs/hardware.md)",
+                    buy=f"{SUPPLY_V:g} V DC power supply, at least {power.supply_a} A"),
+            BomLine(qty=1, references=(), value="USB cable", part="cable", footprint="", seats=(), group="off-board",
+                    description="Pico to host: serial link (and the Pico's power while flashing)",
+                    buy="USB cable, micro-B to the host's port, data-capable"),
+            BomLine(qty=power.readers, references=(), value="ferrite sheet", part="ferrite sheet", footprint="",
+                    seats=(), group="off-board",
+                    description="under each reader's antenna on a metal or dense table top (restores range)",
+                    buy="NFC ferrite sheet, at least the antenna's size (optional on wood)"),
+        ]
+    lines.sort(key=lambda l: (_GROUP_ORDER.get(l.group.split(" ")[0], 5), l.part, _ref_key(l.references[0]) if l.references else
+                              ("", 0), l.value))
+    return lines
+
+
+def bom_csv(lines: list[BomLine]) -> str:
+    """The BOM as CSV text (header row, then one row a line; ``\\n`` line ends)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for i, line in enumerate(lines, 1):
+        writer.writerow([i, line.qty, " ".join(line.references), line.value, line.part, line.footprint,
+                         " ".join(line.seats), line.group, line.description, line.buy])
+    return out.getvalue()
