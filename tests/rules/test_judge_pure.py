@@ -86,7 +86,9 @@ def test_declare_nobody_r6_4_defaults():
     base = {"query": "declare", "level": "10", "declarations": [{"seat": 0, "cards": ["H9"]}]}
     r = judge(base)
     assert r["standing"] is None and r["no_declaration"]["trump"] == "NT"
-    assert judge({**base, "preset": "four-decks"})["no_declaration"]["trump"] == "S"
+    four = judge({**base, "preset": "four-decks"})
+    assert four["no_declaration"]["trump"] == "S" and four["hidden"]["rule"] == "R-6.5"
+    assert "hidden" not in r
     kit = {**base, "options": {"no_declaration": "kitty-card"},
            "kitty": ["S3", "H4", "C5", "D6", "S7", "H8", "C9", "DJ"]}
     assert judge(kit)["no_declaration"]["trump"] == "D"

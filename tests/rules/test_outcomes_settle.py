@@ -4,7 +4,7 @@ import pytest
 
 from shengji_table.rules.ruleset import PRESETS, Ruleset
 from shengji_table.rules.settle import (
-    JOKER_LEVEL, advance_level, dig_drop, level_rights, lower_level, next_dealer, settle, share_levels,
+    JOKER_LEVEL, advance_level, pass_on, dig_drop, level_rights, lower_level, next_dealer, settle, share_levels,
 )
 
 
@@ -315,3 +315,16 @@ def test_r9_find_friend_dug_with_a_at_level_a():
     assert (drop.dealer, drop.friend) == (3, 3)
     assert dig_drop(rs, 14, 200, _real_units("HK HK", 14)) is None
     assert dig_drop(rs, 10, 200, _real_units("HA", 10)) is None
+
+
+def test_r9_find_friend_levels_not_wasted_pass_on():
+    """§9 find a friend, 级数不浪费 (seed 000 例 4, J/A/jokers must-play): a dealer at 9 winning 4
+    levels stops at J with 2 left; passed to a team-mate at 10 they stop at J too (升到必打的點數
+    不能再升); passed to an opponent at 3 they drop to 2 and the rest is not needed (退至2後無須再退)."""
+    rs = Ruleset.from_preset("find-friend-5-three-decks", must_defend=["J", "A"])
+    ch = advance_level(rs, 9, 4, as_declarers=True)
+    assert (ch.level, ch.leftover) == (11, 2)
+    assert pass_on(rs, 10, ch.leftover, up=True) == (11, 1)
+    assert pass_on(rs, 5, ch.leftover, up=True) == (7, 0)
+    assert pass_on(rs, 3, ch.leftover, up=False) == (2, 1)
+    assert pass_on(rs, 8, ch.leftover, up=False) == (6, 0)

@@ -31,7 +31,7 @@ from .ruleset import Ruleset, level_text
 __all__ = [
     "Settlement", "settle", "next_dealer", "partner_of", "LevelChange", "advance_level",
     "lower_level", "top_level", "level_rights", "share_levels", "Shares", "DigDrop", "dig_drop",
-    "JOKER_LEVEL",
+    "JOKER_LEVEL", "pass_on",
 ]
 
 # With match_end="beyond-a" the level after A is the jokers' level (王, played without trump).
@@ -208,6 +208,20 @@ def lower_level(level: int, steps: int) -> tuple:
     by the find-a-friend rules (seed 000 变异打法 5–6)."""
     new = max(2, level - steps)
     return new, steps - (level - new)
+
+
+def pass_on(ruleset: Ruleset, target_level: int, levels: int, *, up: bool) -> tuple:
+    """级数不浪费 (seed 000 变异打法, 原则 and 例 4): levels a must-defend level stopped may be passed
+    to a team-mate, who goes up but not past a must-defend level (升到必打的點數不能再升), or to an
+    opponent, who goes down but not below 2 (退至2後，無須再退).  Whether to pass them on, and to
+    whom, is the player's choice (a winning target may refuse); this applies it.
+    Returns ``(new_level, unused)``."""
+    if levels < 0:
+        raise ValueError("levels passed on are a count of levels, 0 or more")
+    if not up:
+        return lower_level(target_level, levels)
+    change = advance_level(ruleset, target_level, levels, as_declarers=False)
+    return change.level, change.leftover
 
 
 # ---- find a friend (seed 000 变异打法) ------------------------------------------------------
