@@ -42,20 +42,20 @@ class Board:
         self.mosi = spi["mosi"]
         self.miso = spi["miso"]
         self.baudrate = spi["baudrate"]
-        self.readers = [None] * (seats + 1)
+        self.readers = [None] * (seats + 1)  # type: list
         for r in data["readers"]:
             self.readers[self.index(r["seat"])] = ReaderPins(r["name"], r["cs"], r.get("rst"), r.get("irq"))
         leds = data["leds"]
         self.led_pin = leds["pin"]
         self.led_order = leds["order"]
         # (first, count) per ring index; a centre without a ring is None.
-        self.rings = [None] * (seats + 1)
+        self.rings = [None] * (seats + 1)  # type: list
         pixels = 0
         for ring in leds["rings"]:
             self.rings[self.index(ring["seat"])] = (ring["first"], ring["count"])
             pixels = max(pixels, ring["first"] + ring["count"])
         self.pixels = pixels
-        self.buttons = [None] * seats
+        self.buttons = [None] * seats  # type: list
         for b in data["buttons"]:
             self.buttons[b["seat"]] = ButtonPins(b["pin"], b["pull"], b["active"] == "low")
 

@@ -10,13 +10,13 @@
 try:
     from micropython import const
 except ImportError:  # CPython
-    def const(x):
+    def const(x):  # type: ignore[misc]
         return x
 
 try:
     from time import ticks_diff
 except ImportError:  # CPython: the host's millisecond clock does not wrap
-    def ticks_diff(a, b):
+    def ticks_diff(a, b):  # type: ignore[no-redef]
         return a - b
 
 NONE = const(0)
@@ -97,7 +97,7 @@ class ButtonDebounce:
         self._raw = False         # last sample
         self._raw_since = 0       # when the last sample's level began
         self._pressed_at = 0      # when the debounced press began
-        self._long_sent = False
+        self.long_reported = False
         self._started = False
 
     def update(self, raw_pressed, now_ms):
@@ -109,7 +109,7 @@ class ButtonDebounce:
             self._raw_since = now_ms
             self.pressed = raw_pressed
             self._pressed_at = now_ms
-            self._long_sent = raw_pressed
+            self.long_reported = raw_pressed
             return NONE
         if raw_pressed != self._raw:
             self._raw = raw_pressed
@@ -119,11 +119,11 @@ class ButtonDebounce:
             self.pressed = raw_pressed
             if raw_pressed:
                 self._pressed_at = self._raw_since
-                self._long_sent = False
+                self.long_reported = False
                 return PRESS
             return RELEASE
-        if self.pressed and not self._long_sent and ticks_diff(now_ms, self._pressed_at) >= self.long_ms:
-            self._long_sent = True
+        if self.pressed and not self.long_reported and ticks_diff(now_ms, self._pressed_at) >= self.long_ms:
+            self.long_reported = True
             return LONG
         return NONE
 

@@ -30,7 +30,7 @@ SOLID      8    the whole ring in one colour (self-test, diagnostics)
 try:
     from micropython import const
 except ImportError:  # CPython
-    def const(x):
+    def const(x):  # type: ignore[misc]
         return x
 
 OFF = const(0)

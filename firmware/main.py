@@ -1,0 +1,123 @@
+"""Entry point on the Pico: board.json -> readers, rings, buttons, link; then the scan loop forever.
+
+Production build (``build.json`` absent or ``"sim": false``):
+
+* Ctrl-C (0x03) on the USB link is data, not KeyboardInterrupt (``micropython.kbd_intr(-1)``): a
+  frame may contain that byte.
+* A watchdog (``WDT_MS``) is fed by the loop; a hung reader or an exception reboots the Pico.
+* **REPL escape**: hold seat 0's button while the Pico starts.  main.py then returns before it
+  disables Ctrl-C or starts the watchdog, and prints why; ``mpremote`` and the REPL work normally.
+
+Sim build (``"sim": true``, ``shengji-table flash --sim``): the readers are ``SimPN532`` models on
+the Pico itself, fed by the link's SIM_PLACE / SIM_LIFT / SIM_BUTTON frames (see simboard.py).
+"""
+import gc
+import json
+import sys
+import time
+
+import micropython
+
+FIRMWARE = b"0.1.0"
+WDT_MS = 5000           # RP2040 maximum is 8388 ms; one loop step takes a few tens of ms
+ESCAPE_SEAT = 0
+ESCAPE_SAMPLE_MS = 30
+
+
+def load_build(path="build.json"):
+    """The build flags written by ``shengji-table flash`` ({} when absent: production)."""
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except OSError:
+        return {}
+
+
+def _button_pin(machine, b):
+    pull = machine.Pin.PULL_UP if b.pull == "up" else (machine.Pin.PULL_DOWN if b.pull == "down" else None)
+    return machine.Pin(b.pin, machine.Pin.IN, pull)
+
+
+def escape_requested(machine, board):
+    """True when seat ``ESCAPE_SEAT``'s button is held at boot (pressed on two samples 30 ms apart)."""
+    from scan import Button
+    b = board.buttons[ESCAPE_SEAT]
+    button = Button(_button_pin(machine, b), b.active_low)
+    if not button.pressed():
+        return False
+    time.sleep_ms(ESCAPE_SAMPLE_MS)
+    return button.pressed()
+
+
+def build(machine, board, sim):
+    """(readers, buttons, sim_table or None) wired as the board file says."""
+    from pn532 import PN532
+    from reader import Reader
+    from scan import Button
+    buttons = [Button(_button_pin(machine, b), b.active_low) for b in board.buttons]
+    readers = []  # type: list
+    table = None
+    if sim:
+        from simboard import SimTable
+        table = SimTable(board, buttons)
+        for i in range(len(board.readers)):
+            sel = table.selects[i]
+            readers.append(None if sel is None else Reader(board.readers[i].name, PN532(table.bus, sel)))
+        return readers, table.buttons, table
+    spi = machine.SPI(board.spi_bus, baudrate=board.baudrate, polarity=0, phase=0,
+                      sck=machine.Pin(board.sck), mosi=machine.Pin(board.mosi), miso=machine.Pin(board.miso))
+    for pins in board.readers:
+        if pins is None:
+            readers.append(None)
+            continue
+        cs = machine.Pin(pins.cs, machine.Pin.OUT, value=1)
+        rst = machine.Pin(pins.rst, machine.Pin.OUT, value=1) if pins.rst is not None else None
+        readers.append(Reader(pins.name, PN532(spi, cs, rst)))
+    return readers, buttons, table
+
+
+def main(board_path="board.json", build_path="build.json", stream=None, max_steps=-1):
+    """Run the table.  ``stream``/``max_steps`` exist for tests; on the Pico both keep defaults."""
+    import machine
+    import neopixel
+
+    import board as board_file
+    from link import Link, StdioStream
+    from scan import Scanner
+
+    board = board_file.load(board_path)
+    flags = load_build(build_path)
+    sim = bool(flags.get("sim", False))
+    if escape_requested(machine, board):
+        print("shengji-table: seat %d button held at boot: firmware not started, REPL is yours" % ESCAPE_SEAT)
+        return "escape"
+    readers, buttons, table = build(machine, board, sim)
+    pixels = neopixel.NeoPixel(machine.Pin(board.led_pin), board.pixels) if board.pixels else None
+    scanner = Scanner(readers, buttons, board.rings, pixels, board.led_order)
+    link = Link(stream or StdioStream(), time.ticks_ms, scanner.on_ring,
+                table.on_sim if table is not None else None, firmware=FIRMWARE,
+                board=board.name.encode(), rings=len(board.rings))
+    scanner.attach(link)
+    micropython.kbd_intr(-1)
+    try:
+        wdt = machine.WDT(timeout=WDT_MS)
+        scanner.start(time.ticks_ms())
+        wdt.feed()
+        gc.collect()
+        steps = 0
+        while steps != max_steps:
+            scanner.step(time.ticks_ms())
+            wdt.feed()
+            steps += 1
+    finally:
+        # Only reached on an exception (or a test's max_steps): give Ctrl-C back; the watchdog,
+        # no longer fed, reboots a real Pico within WDT_MS.
+        micropython.kbd_intr(3)
+    return scanner
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except Exception as exc:  # noqa: BLE001 - last words before the watchdog reboots us
+        sys.print_exception(exc)

@@ -1,0 +1,210 @@
+"""The scan loop: readers in turn, buttons, rings — as a step of bounded work the main loop repeats.
+
+One :meth:`Scanner.step` does, in this order:
+
+1. ``link.poll()``: host frames in (ring states, ACKs, snapshot requests), resends, heartbeats out;
+2. ONE reader — the next in turn — is polled (``Reader.poll`` switches its RF field off afterwards,
+   so only one field is on at a time), its result debounced, a TAP sent for a new card;
+3. every button is sampled and debounced; PRESS / LONG_PRESS / RELEASE go to the host;
+4. when a frame is due (every ``frame_ms``) and some ring changed or is animated, the rings are
+   rendered into the LED chain's buffer and written out.
+
+So the longest stall any part sees is one reader poll plus one LED write, whatever the number of
+readers, and the rings keep moving while readers are scanned.  Nothing here allocates once running:
+the UID/code buffers belong to the readers, ring states and status bytes are pre-allocated.
+
+Index convention (board.py): reader/ring index ``s`` is player seat ``s``; the centre is ``seats``.
+"""
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):  # type: ignore[misc]
+        return x
+
+try:
+    from time import ticks_diff
+except ImportError:  # CPython
+    def ticks_diff(a, b):  # type: ignore[no-redef]
+        return a - b
+
+import debounce
+import protocol as P
+import rings as R
+
+FRAME_MS = const(40)       # 25 frames a second is smooth enough for a comet
+BRIGHT = const(64)         # a quarter of full: 88 pixels at full white would draw 5 A
+CODE_BYTES = const(16)     # pages 4..7, as read by one NTAG READ
+
+_BUTTON_KIND = (0, P.PRESS, P.LONG_PRESS, P.RELEASE)  # indexed by debounce.PRESS/LONG/RELEASE
+
+
+class Button:
+    """A button input: ``pin.value()`` sampled, ``active_low`` says which level means pressed."""
+
+    def __init__(self, pin, active_low=True):
+        self.pin = pin
+        self.active_low = active_low
+
+    def pressed(self):
+        v = self.pin.value()
+        return (v == 0) if self.active_low else (v != 0)
+
+
+class Scanner:
+    """Readers, buttons and rings of one table, driven by :meth:`step`.
+
+    ``readers``: list indexed by reader index of ``reader.Reader`` (``None`` = no reader there);
+    ``buttons``: list indexed by seat of :class:`Button`; ``ring_spans``: list indexed by ring
+    index of ``(first, count)`` or ``None``; ``pixels``: an object with a ``buf`` bytearray (3 bytes
+    a pixel) and ``write()`` — ``neopixel.NeoPixel`` on the Pico; ``order``: the chain's colour
+    order ("GRB").  Call :meth:`attach` with the link, then :meth:`start`, then :meth:`step`.
+    """
+
+    def __init__(self, readers, buttons, ring_spans, pixels, order="GRB", clock_ms=None,
+                 bright=BRIGHT, frame_ms=FRAME_MS, lift_polls=2, settle_ms=20, long_ms=800):
+        self.readers = readers
+        self.buttons = buttons
+        self.spans = ring_spans
+        self.pixels = pixels
+        self.order = R.order_offsets(order)
+        self.clock = clock_ms
+        self.bright = bright
+        self.frame_ms = frame_ms
+        self.link = None
+        n = len(readers)
+        self.taps = [debounce.TapDebounce(lift_polls) for _ in range(n)]
+        self.debouncers = [debounce.ButtonDebounce(settle_ms, long_ms) for _ in buttons]
+        self.states = [R.RingState() for _ in ring_spans]
+        self.dirty = bytearray(len(ring_spans))
+        # SNAPSHOT answers, filled in place when asked.
+        self.reader_status = bytearray(n)
+        self.button_state = bytearray(len(buttons))
+        self.turn = 0              # index of the reader polled next
+        self.now = 0
+        self._last_frame = 0
+        self.steps = 0
+        self.tap_count = 0
+        self.frames = 0
+        # Readers report their health through the link; a closure per reader carries its index.
+        for i in range(n):
+            r = readers[i]
+            if r is not None:
+                r.on_change = self._health_reporter(i)
+
+    def _health_reporter(self, index):
+        def changed(reader, alive, firmware):
+            self.taps[index].reset()
+            if self.link is not None:
+                fw = None
+                if alive:
+                    fw = bytes(((firmware >> 24) & 0xFF, (firmware >> 16) & 0xFF, (firmware >> 8) & 0xFF,
+                                firmware & 0xFF))
+                self.link.send_reader(index, alive, fw)
+        return changed
+
+    # ---- wiring -----------------------------------------------------------------------------
+
+    def attach(self, link):
+        """Send events through ``link`` and answer its snapshot requests."""
+        self.link = link
+        link.snapshot_provider = self.snapshot
+
+    def start(self, now):
+        """Bring every reader up (each a blocking begin(); a missing chip is reported dead) and take
+        the buttons' first samples, so a button held at boot is not a press."""
+        self.now = now
+        for r in self.readers:
+            if r is not None:
+                r.start(now)
+        for k in range(len(self.buttons)):
+            self.debouncers[k].update(self.buttons[k].pressed(), now)
+        for i in range(len(self.dirty)):
+            self.dirty[i] = 1
+        self._last_frame = now - self.frame_ms
+        self._draw(now)
+
+    # ---- the loop ---------------------------------------------------------------------------
+
+    def step(self, now):
+        """One bounded unit of work (see the module docstring)."""
+        self.now = now
+        link = self.link
+        if link is not None:
+            link.poll()
+        self._poll_next(now)
+        self._sample_buttons(now)
+        if ticks_diff(now, self._last_frame) >= self.frame_ms:
+            self._draw(now)
+        self.steps += 1
+
+    def _poll_next(self, now):
+        readers = self.readers
+        n = len(readers)
+        for _ in range(n):               # skip unwired positions, at most one lap
+            i = self.turn
+            self.turn = i + 1 if i + 1 < n else 0
+            r = readers[i]
+            if r is not None:
+                self._poll(i, r, now)
+                return
+
+    def _poll(self, i, r, now):
+        k = r.poll(now)
+        if not r.alive or (k == 0 and r.failures):
+            return  # a failed poll is no evidence of a lift; a dead reader was reset on the way down
+        if self.taps[i].update(r.uid, k) == debounce.TAP:
+            self.tap_count += 1
+            if self.link is not None:
+                if r.code_ok:
+                    self.link.send_tap(i, r.uid, r.code, k, CODE_BYTES)
+                else:
+                    self.link.send_tap(i, r.uid, None, k, -1)
+
+    def _sample_buttons(self, now):
+        buttons = self.buttons
+        for k in range(len(buttons)):
+            ev = self.debouncers[k].update(buttons[k].pressed(), now)
+            if ev and self.link is not None:
+                self.link.send_button(k, _BUTTON_KIND[ev])
+
+    # ---- rings ------------------------------------------------------------------------------
+
+    def on_ring(self, ring, pattern, r, g, b, count, arg):
+        """The link's RING callback: adopt the state; drawn at the next frame."""
+        if ring < len(self.states) and self.states[ring].set(pattern, r, g, b, count, arg, self.now):
+            self.dirty[ring] = 1
+
+    def _draw(self, now):
+        self._last_frame = now
+        px = self.pixels
+        if px is None:
+            return
+        buf = px.buf
+        changed = False
+        for i in range(len(self.states)):
+            span = self.spans[i]
+            if span is None:
+                continue
+            st = self.states[i]
+            t = ticks_diff(now, st.since)
+            if self.dirty[i] or R.animated(st, t):
+                R.render(buf, span[0], span[1], self.order, st, t, self.bright)
+                self.dirty[i] = 0
+                changed = True
+        if changed:
+            px.write()
+            self.frames += 1
+
+    # ---- snapshot ---------------------------------------------------------------------------
+
+    def snapshot(self):
+        """(reader status bytes, button state bytes) for the link's SNAPSHOT, filled in place."""
+        rs = self.reader_status
+        for i in range(len(self.readers)):
+            r = self.readers[i]
+            rs[i] = P.READER_ABSENT if r is None else (P.READER_ALIVE if r.alive else P.READER_DEAD)
+        bs = self.button_state
+        for k in range(len(self.debouncers)):
+            d = self.debouncers[k]
+            bs[k] = (P.BUTTON_HELD if d.long_reported else P.BUTTON_DOWN) if d.pressed else P.BUTTON_UP
+        return rs, bs

