@@ -97,7 +97,8 @@ IDLE = 0
 ACTIVE = 1
 HALT = 2
 
-NAK = "NAK"  # a tag's 4-bit NAK (distinct from None: no answer at all)
+NAK = -1     # SimTag.command: the tag answered with a 4-bit NAK
+SILENT = -2  # SimTag.command: the tag did not answer
 
 # RFConfiguration item -> number of ConfigurationData bytes (§7.3.1)
 _RF_ITEMS = {0x01: 1, 0x02: 3, 0x04: 1, 0x05: 3, 0x0A: 11, 0x0B: 8, 0x0C: 3, 0x0D: 9}
@@ -131,6 +132,7 @@ class SimTag:
         self.sens_res = bytes(sens_res)
         self.sel_res = sel_res
         self.state = IDLE
+        self.resp = bytearray(32)  # the last answer's bytes (pre-allocated: answering allocates nothing)
 
     def wakeup(self):
         """WUPA + anticollision + SELECT.  True when the tag answered and is now ACTIVE."""
@@ -146,8 +148,9 @@ class SimTag:
     def unpower(self):
         self.state = IDLE
 
-    def command(self, data):
-        """Answer one command frame (bytes): bytes (b"" = 4-bit ACK), ``NAK`` or None (silent)."""
+    def command(self, buf, start, n):
+        """Answer the command ``buf[start:start+n]``: the answer's length in ``resp`` (0 = the 4-bit
+        ACK), ``NAK`` or ``SILENT``."""
         self.state = IDLE
         return NAK
 
@@ -192,38 +195,42 @@ class SimNTAG(SimTag):
         m[cfg + 4:cfg + 8] = b"\x04\x00\x00\xff"     # CFG0: AUTH0 = FF (no password protection)
         m[cfg + 8:cfg + 12] = b"\x00\x05\x00\x00"    # CFG1
         self.memory = m  # PWD and PACK (last two pages) stay 00 here and always read as 00
+        self._version = bytes((0x00, 0x04, 0x04, 0x02, 0x01, 0x00, self._version_size, 0x03))
 
     def user_memory(self):
         return bytes(self.memory[16:16 + self.user_pages * 4])
 
-    def command(self, data):
-        if not data:
-            self.state = IDLE
-            return NAK
-        op = data[0]
+    def command(self, buf, start, n):
+        op = buf[start] if n else -1
         total = self.total_pages
-        if op == 0x30 and len(data) == 2:
-            page = data[1]
+        resp = self.resp
+        mem = self.memory
+        if op == 0x30 and n == 2:
+            page = buf[start + 1]
             if page >= total:
                 self.state = IDLE
                 return NAK
-            out = bytearray(16)
             for i in range(4):
                 p = (page + i) % total
-                if p < total - 2:  # PWD and PACK read as 00
-                    out[4 * i:4 * i + 4] = self.memory[4 * p:4 * p + 4]
-            return bytes(out)
-        if op == 0xA2 and len(data) == 6:
-            page = data[1]
+                for k in range(4):
+                    resp[4 * i + k] = mem[4 * p + k] if p < total - 2 else 0  # PWD, PACK read 00
+            return 16
+        if op == 0xA2 and n == 6:
+            page = buf[start + 1]
             if page < 4 or page >= total:
                 self.state = IDLE
                 return NAK
-            self.memory[4 * page:4 * page + 4] = data[2:6]
-            return b""
-        if op == 0x3C and len(data) == 2 and data[1] == 0:
-            return self.signature
-        if op == 0x60 and len(data) == 1:
-            return bytes((0x00, 0x04, 0x04, 0x02, 0x01, 0x00, self._version_size, 0x03))
+            for k in range(4):
+                mem[4 * page + k] = buf[start + 2 + k]
+            return 0
+        if op == 0x3C and n == 2 and buf[start + 1] == 0:
+            for k in range(32):
+                resp[k] = self.signature[k]
+            return 32
+        if op == 0x60 and n == 1:
+            for k in range(8):
+                resp[k] = self._version[k]
+            return 8
         self.state = IDLE
         return NAK
 
@@ -562,15 +569,16 @@ class SimPN532:
             if not self.rf_on or tag not in self.tags or tag.state != ACTIVE:
                 self._put(ERR_TIMEOUT)
                 return self._end()
-            resp = tag.command(bytes(buf[p + 1:p + np]))
-            if resp is None:
+            n = tag.command(buf, p + 1, np - 1)
+            if n == SILENT:
                 self._put(ERR_TIMEOUT)
-            elif resp is NAK:
+            elif n == NAK:
                 self._put(ERR_MIFARE)
             else:
                 self._put(0x00)
-                for b in resp:
-                    self._put(b)
+                resp = tag.resp
+                for k in range(n):
+                    self._put(resp[k])
             return self._end()
         if cmd == 0x52:  # InRelease §7.3.11: Tg (0 = all)
             if np != 1 or not self.sam_ok:
