@@ -3,6 +3,7 @@ the schematic's outputs (KiCad netlist, SVG drawing, BOM) from a board file.
 
     shengji-table hardware check --board boards/table-4.json
     shengji-table hardware build --out schematics            # every board in boards/
+    shengji-table hardware docs --update                     # wiring tables in docs/hardware.md
 
 Exit status: 0 agreed / built, 1 a difference, an ERC problem or a stale output, 2 bad input.
 """
@@ -29,11 +30,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     build.add_argument("--board", action="append", default=None,
                        help="board file (repeatable; default: every file in boards/)")
     build.add_argument("--out", default="build/hardware", help="output folder (default: build/hardware)")
+    docs = sub.add_parser("docs", help="the wiring tables and power budgets of docs/hardware.md",
+                          description="Print the generated blocks of docs/hardware.md (wiring per seat, power "
+                                      "budget) for every board, or rewrite them in place with --update.")
+    docs.add_argument("--page", default=None, help="the page (default: docs/hardware.md)")
+    docs.add_argument("--update", action="store_true", help="rewrite the page's generated blocks")
 
 
 def run(args: argparse.Namespace) -> int:
     if args.action == "check":
         return _check(args)
+    if args.action == "docs":
+        return _docs(args)
     return _build(args)
 
 
@@ -93,3 +101,34 @@ def _build(args: argparse.Namespace) -> int:
         for path in written:
             print(f"wrote {path}")
     return status
+
+
+def _docs(args: argparse.Namespace) -> int:
+    from shengji_table.hardware.board import BoardError, load_board
+    from shengji_table.hardware.build import REPO_ROOT, all_boards
+    from shengji_table.hardware.wiring import DocError, board_section, update_doc
+
+    try:
+        boards = [load_board(p) for p in all_boards()]
+    except BoardError as exc:
+        print(f"hardware docs: {exc}", file=sys.stderr)
+        return 2
+    if not args.update:
+        for board in boards:
+            print(f"## {board.name}\n\n{board_section(board)}")
+        return 0
+    page = args.page or str(REPO_ROOT / "docs" / "hardware.md")
+    try:
+        with open(page, encoding="utf-8") as f:
+            text = f.read()
+        new = update_doc(text, boards)
+    except (OSError, DocError) as exc:
+        print(f"hardware docs: {exc}", file=sys.stderr)
+        return 2
+    if new != text:
+        with open(page, "w", encoding="utf-8") as f:
+            f.write(new)
+        print(f"updated {page}")
+    else:
+        print(f"{page} is up to date")
+    return 0
