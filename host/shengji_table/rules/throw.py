@@ -3,8 +3,10 @@
 * R-4.1: a lead is one unit, or a throw (甩牌): several units of one effective suit.
 * R-4.2: a throw stands only if no other player holds, in that suit, a unit of the same kind (same
   width and length; a wider group may be cut down) that ranks higher than the throw's unit.
-* R-4.3: a failed throw: the leader plays the beatable unit with the fewest cards, then the lowest
-  (lead 9 88 44: someone holds J → 9; someone holds QQ or 55 → 44); the rest goes back to the hand.
+* R-4.3: a failed throw: the leader plays the lowest beatable unit (seed 000: 必須出欲聯出的牌中的
+  最小牌), on equal rank the one with fewest cards; the rest goes back to the hand.  Lead 9 88 44:
+  someone holds J → 9; someone holds QQ (which beats the 9, the 88 and the 44) or 55 → 44.  RULES.md
+  says "fewest cards, then the lowest", which would give 9 against QQ: the seed's example wins.
   The penalty (none / per card / per throw) is applied by :mod:`.rulings`.
 """
 from __future__ import annotations
@@ -62,8 +64,12 @@ def check_lead(cards, order) -> Verdict:
     return Verdict(True, "R-4.1", f"a lead of one {units[0].kind}")
 
 
+def _forced_key(u):
+    return (u.top, u.size)
+
+
 def _default_forced(units):
-    return min(units, key=lambda u: (u.size, u.top))
+    return min(units, key=_forced_key)
 
 
 def _cards_of(hand, groups, width, order) -> tuple:
@@ -114,7 +120,7 @@ def check_throw(lead, others: dict, order) -> ThrowCheck:
                 beatable.append((u, seat, _cards_of(held[seat], hit[1], u.width, order)))
                 break
     if beatable:
-        u, seat, cards = min(beatable, key=lambda t: (t[0].size, t[0].top))
+        u, seat, cards = min(beatable, key=lambda t: _forced_key(t[0]))
         return _fail(units, u, lead, (seat, cards), "R-4.3",
                      f"the throw fails: seat {seat} can beat {u} with {' '.join(map(str, cards))}, "
                      f"so {u} is played and the rest goes back to the hand")

@@ -1,0 +1,98 @@
+"""Winning a trick, ruffs, over-ruffs, throw-shaped ruffs, equal cards, points (R-5, R-3.6)."""
+from shengji_table.rules.cards import parse_cards
+from shengji_table.rules.order import TrumpOrder
+from shengji_table.rules.ruleset import Ruleset
+from shengji_table.rules.trick import Play, lead_candidates, trick_points, winning_index
+
+
+def order(preset="classic", level=10, trump="S", **options):
+    return TrumpOrder(Ruleset.from_preset(preset, **options), level, trump)
+
+
+def win(o, *plays):
+    return winning_index([tuple(parse_cards(p)) for p in plays], o)
+
+
+def test_R5_1_higher_play_of_the_same_shape_in_the_led_suit_wins():
+    o = order()
+    assert win(o, "H5 H5", "H9 H9", "HK HQ", "H7 H7") == 1
+    assert win(o, "H5", "H9", "C3", "HA") == 3
+
+
+def test_R5_1_wrong_shape_cannot_win():
+    o = order()
+    assert win(o, "H5 H5 H4 H4", "HA HA HK HQ") == 0
+    assert win(o, "H5 H5 H4 H4", "HA HA H8 H8") == 0     # two pairs are not a tractor
+
+
+def test_R2_4_equal_cards_the_earlier_play_wins():
+    o = order(level=10, trump="S")
+    assert win(o, "H10", "C10", "D10") == 0              # off-suit level cards rank equal
+    assert win(o, "HA HA", "HA HA") == 0
+
+
+def test_R5_2_ruff_with_trumps_beats_the_led_suit():
+    o = order(level=10, trump="S")
+    assert win(o, "HA", "S3") == 1
+    assert win(o, "HA", "H10") == 1                      # a level card is a trump
+
+
+def test_R5_2_seed_99_88_7_2_ruffs_AK_55_44_but_not_AA_55_44():
+    o = order(level=10, trump="S")
+    assert win(o, "HA HK H5 H5 H4 H4", "S9 S9 S8 S8 S7 S2") == 1
+    assert win(o, "HA HA H5 H5 H4 H4", "S9 S9 S8 S8 S7 S2") == 0
+
+
+def test_R5_2_seed_9_77_ruffs_5_44_and_88_4_over_ruffs():
+    o = order(level=10, trump="S")
+    assert win(o, "H5 H4 H4", "S9 S7 S7") == 1
+    assert win(o, "H5 H4 H4", "S9 S7 S7", "S8 S8 S4") == 2
+
+
+def test_R5_3_seed_lead_5_6_7_ruff_9_77_then_88_4_does_not_over_ruff():
+    o = order(level=10, trump="S")
+    assert win(o, "H5 H6 H7", "S9 S7 S7", "S8 S8 S4") == 1
+
+
+def test_R5_2_ruff_without_the_pair_is_a_discard():
+    o = order(level=10, trump="S")
+    assert win(o, "H5 H5", "S9 S8") == 0
+    assert win(o, "H5 H5", "S9 S8", "S3 S3") == 2
+
+
+def test_R5_2_mixed_trump_and_plain_cards_cannot_win():
+    o = order(level=10, trump="S")
+    assert win(o, "H5 H4", "SA C3") == 0
+
+
+def test_R5_2_trump_lead_followed_by_higher_trumps():
+    o = order(level=10, trump="S")
+    assert win(o, "S3 S3", "BJ BJ", "LJ LJ") == 1
+    assert win(o, "S10 S10 H10 H10", "BJ BJ LJ LJ") == 1
+
+
+def test_R3_6_four_decks_quad_takes_a_two_pair_tractor():
+    o = order("four-decks", level=10, trump="S")
+    assert win(o, "HA HA HK HK", "H3 H3 H3 H3") == 1
+    assert win(o, "H3 H3 H3 H3", "HA HA HK HK") == 0     # not the other way round
+
+
+def test_R3_6_four_decks_wider_run_of_the_same_cards_beats_a_pair_run():
+    o = order("four-decks", level=10, trump="S")
+    assert win(o, "HA HA HK HK HQ HQ", "H3 H3 H3 H4 H4 H4") == 1
+    assert win(o, "HA HA HK HK HQ HQ HJ HJ", "H3 H3 H3 H3 H4 H4 H4 H4") == 1
+    # three decks: a Titanic is not the shape of a six-card pair tractor
+    o3 = order("three-decks", level=10, trump="S")
+    assert win(o3, "HA HA HK HK HQ HQ", "H3 H3 H3 H4 H4 H4") == 0
+
+
+def test_R5_4_points_of_the_trick():
+    plays = [Play(0, tuple(parse_cards("H5 HK"))), Play(1, tuple(parse_cards("H10 H3")))]
+    assert trick_points(plays) == 25
+    assert trick_points([tuple(parse_cards("LJ BJ S2"))]) == 0
+
+
+def test_lead_candidates_lists_every_single_unit():
+    o = order(level=10, trump="S")
+    got = {" ".join(map(str, c)) for c in lead_candidates(tuple(parse_cards("H9 H9 HJ HJ H3")), o)}
+    assert got == {"H9", "HJ", "H3", "H9 H9", "HJ HJ", "HJ HJ H9 H9"}
