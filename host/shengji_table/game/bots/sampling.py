@@ -108,6 +108,22 @@ def shape_follow(structure, suit_cards: Sequence[Card], n: int, order, rng: rand
     return play
 
 
+# (order, lead, FollowRule) of the last lead analysed: the followers of one trick share it.  One
+# tuple, swapped whole, so concurrent bots never see a torn entry; the rule is a pure function of
+# (order, lead), so the cache never changes a result.
+_last_rule: list = [(None, None, None)]
+
+
+def _rule(lead, order):
+    """``follow_rule`` of the lead, remembered while the followers of one trick ask for it."""
+    o, l, rule = _last_rule[0]
+    if o is order and l == tuple(lead):
+        return rule
+    rule = follow_rule(lead, order)
+    _last_rule[0] = (order, tuple(lead), rule)
+    return rule
+
+
 def random_follow(lead: Sequence[Card], hand: Sequence[Card], order, rng: random.Random) -> tuple[Card, ...]:
     """One random legal follow to ``lead`` from ``hand`` (R-4.4 – R-4.7).
 
@@ -115,14 +131,16 @@ def random_follow(lead: Sequence[Card], hand: Sequence[Card], order, rng: random
     the hand can supply (:mod:`shengji_table.rules.ladders`): pick one such alternative, place its
     components at random, fill with random cards of the suit.
     """
-    rule = follow_rule(lead, order)
-    n = rule.count
-    suit = rule.suit
+    n = len(lead)
     suit_of = order.suit_of
+    suit = suit_of(lead[0])
     suit_cards = [c for c in hand if suit_of(c) == suit]
     if len(suit_cards) <= n:
         others = [c for c in hand if suit_of(c) != suit]
         return tuple(suit_cards + rng.sample(others, n - len(suit_cards)))
+    if n == 1:
+        return (rng.choice(suit_cards),)
+    rule = _rule(lead, order)
     ladder = rule.ladder
     if ladder[0] == ((),):                      # a lead of singles: any cards of the suit
         return tuple(rng.sample(suit_cards, n))
