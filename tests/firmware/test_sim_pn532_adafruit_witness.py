@@ -1,0 +1,149 @@
+"""The independent check of the PN532 model: Adafruit's ``adafruit_pn532.spi.PN532_SPI`` (a driver we did
+not write, used with real boards) talks to our SimPN532 over a busio-like SPI object.
+
+It must read the firmware version, detect a simulated NTAG's UID and read its pages; it also wakes
+the chip its own way (a 0x00 byte, then SAMConfiguration), polls status while holding CS low, reads
+more bytes than the frame holds, and leaves the power-up MaxRetries (retry forever) in place —
+all behaviours the model has to get right for this to pass.
+"""
+import pytest
+
+pytest.importorskip("adafruit_pn532.spi")
+from adafruit_pn532.spi import PN532_SPI  # noqa: E402
+
+from shengji_table.sim.pn532_model import SimNTAG, SimPN532  # noqa: E402
+
+UID = bytes.fromhex("04a1b2c3d4e5f6")
+USER = b"SJ1:HA:0001\x00\x00\x00\x00\x00" + b"second row data!"
+
+
+class SimDigitalInOut:
+    """Just enough of ``digitalio.DigitalInOut`` for ``adafruit_bus_device.SPIDevice``: NSS edges."""
+
+    def __init__(self, chip):
+        self.chip = chip
+        self._value = True
+
+    def switch_to_output(self, value=False, drive_mode=None):
+        self.value = value
+
+    @property
+    def value(self):
+        return self._value
+
+    @value.setter
+    def value(self, v):
+        v = bool(v)
+        if v != self._value:
+            if v:
+                self.chip.deselect()
+            else:
+                self.chip.select()
+        self._value = v
+
+
+class SimBusioSPI:
+    """Just enough of ``busio.SPI`` (MSB first, mode 0): routes each byte to the chip."""
+
+    def __init__(self, chip):
+        self.chip = chip
+        self.locked = False
+        self.configured = None
+
+    def try_lock(self):
+        if self.locked:
+            return False
+        self.locked = True
+        return True
+
+    def unlock(self):
+        self.locked = False
+
+    def configure(self, *, baudrate=100000, polarity=0, phase=0, bits=8):
+        self.configured = (baudrate, polarity, phase, bits)
+
+    def _x(self, b):
+        assert self.locked
+        r = self.chip.exchange(b)
+        return 0 if r is None else r
+
+    def write(self, buf, *, start=0, end=None):
+        for b in bytes(buf)[start:end]:
+            self._x(b)
+
+    def readinto(self, buf, *, start=0, end=None, write_value=0):
+        end = len(buf) if end is None else end
+        for i in range(start, end):
+            buf[i] = self._x(write_value)
+
+    def write_readinto(self, out, into, *, out_start=0, out_end=None, in_start=0, in_end=None):
+        out = bytes(out)[out_start:out_end]
+        in_end = len(into) if in_end is None else in_end
+        assert len(out) == in_end - in_start
+        for k, b in enumerate(out):
+            into[in_start + k] = self._x(b)
+
+
+@pytest.fixture
+def chip_and_driver():
+    chip = SimPN532("witness")
+    chip.log = []
+    bus = SimBusioSPI(chip)
+    driver = PN532_SPI(bus, SimDigitalInOut(chip))  # its __init__ wakes the chip, SAM, firmware version
+    assert bus.configured[1:3] == (0, 0)  # mode 0
+    return chip, driver
+
+
+def test_sim_adafruit_reads_firmware_version(chip_and_driver):
+    chip, pn = chip_and_driver
+    assert pn.firmware_version == (0x32, 0x01, 0x06, 0x07)
+    assert chip.sam_ok  # Adafruit configured SAM through our model
+
+
+def test_sim_adafruit_sends_the_frames_we_expect(chip_and_driver):
+    chip, pn = chip_and_driver
+    frames = [f.hex() for f in chip.log]
+    # Adafruit's wake-up byte (0x00 after the prefix slot) is not a frame; SAM and GetFirmwareVersion are.
+    assert "0000ff05fbd4140114010200" in frames
+    assert "0000ff02fed4022a00" in frames
+    assert chip.bad_frames == 0
+
+
+def test_sim_adafruit_no_card_times_out(chip_and_driver):
+    chip, pn = chip_and_driver
+    # MaxRetries is still the power-up 0xFF: the chip keeps trying and Adafruit's own timeout ends it.
+    assert pn.read_passive_target(timeout=0.05) is None
+    assert chip.max_retries == 0xFF
+
+
+def test_sim_adafruit_detects_ntag_uid_and_reads_pages(chip_and_driver):
+    chip, pn = chip_and_driver
+    chip.place(SimNTAG(UID, USER, kind=213))
+    uid = pn.read_passive_target(timeout=0.5)
+    assert bytes(uid) == UID
+    pages = b"".join(bytes(pn.ntag2xx_read_block(p)) for p in range(4, 12))
+    assert pages == USER
+    cc = pn.ntag2xx_read_block(3)
+    assert bytes(cc) == b"\xe1\x10\x12\x00"  # NTAG213 capability container
+
+
+def test_sim_adafruit_card_lifted_and_replaced(chip_and_driver):
+    chip, pn = chip_and_driver
+    tag = SimNTAG(UID)
+    chip.place(tag)
+    assert bytes(pn.read_passive_target(timeout=0.5)) == UID
+    chip.lift(tag)
+    assert pn.read_passive_target(timeout=0.05) is None
+    other = SimNTAG(bytes.fromhex("04112233445566"))
+    chip.place(other)
+    assert bytes(pn.read_passive_target(timeout=0.5)) == other.uid
+
+
+def test_sim_adafruit_writes_ntag_page(chip_and_driver):
+    chip, pn = chip_and_driver
+    tag = SimNTAG(UID, kind=216)
+    chip.place(tag)
+    assert pn.read_passive_target(timeout=0.5)
+    assert pn.ntag2xx_write_block(4, b"SJ1:") is True
+    assert tag.user_memory()[:4] == b"SJ1:"
+    assert bytes(pn.ntag2xx_read_block(4)) == b"SJ1:"
