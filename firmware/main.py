@@ -16,8 +16,6 @@ import json
 import sys
 import time
 
-import micropython
-
 FIRMWARE = b"0.1.0"
 WDT_MS = 5000           # RP2040 maximum is 8388 ms; one loop step takes a few tens of ms
 ESCAPE_SEAT = 0
@@ -79,6 +77,7 @@ def build(machine, board, sim):
 def main(board_path="board.json", build_path="build.json", stream=None, max_steps=-1):
     """Run the table.  ``stream``/``max_steps`` exist for tests; on the Pico both keep defaults."""
     import machine
+    import micropython
     import neopixel
 
     import board as board_file

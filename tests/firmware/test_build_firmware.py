@@ -149,7 +149,7 @@ def test_build_mpremote_commands_remove_stale_sources_then_copy(tmp_path):
     build = build_firmware(REPO_ROOT / "boards" / "table-4.json", tmp_path / "out")
     cleanup, copy, reset = mpremote_commands(build, "/dev/ttyACM0")
     assert cleanup[:4] == ["mpremote", "connect", "/dev/ttyACM0", "exec"]
-    assert "'scan.py'" in cleanup[4] and "'main.py'" not in cleanup[4]
+    assert '"scan.py"' in cleanup[4] and '"main.py"' not in cleanup[4]
     compile(cleanup[4], "cleanup", "exec")  # the snippet the Pico runs is valid Python
     assert copy[3:5] == ["fs", "cp"] and copy[-1] == ":" and copy[5:-1] == [str(p) for p in build.files]
     assert reset[3:] == ["reset"]

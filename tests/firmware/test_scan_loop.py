@@ -1,0 +1,253 @@
+"""The scan loop in CPython against simulated PN532s (sim/pn532_model behind the fake machine.SPI):
+taps are debounced per reader, one RF field at a time, readers in turn, dead readers reported while
+the others keep working, buttons debounced, rings drawn from RING frames, snapshots answered."""
+import json
+import sys
+
+import pytest
+
+from shengji_table.sim.hw import machine, neopixel, world
+from shengji_table.sim.micropython import FIRMWARE_DIR, REPO_ROOT
+from shengji_table.sim.pn532_model import SimNTAG, SimPN532
+
+# Appended, not prepended: firmware module names must not shadow installed packages (e.g. Blinka's `board`).
+if str(FIRMWARE_DIR) not in sys.path:
+    sys.path.append(str(FIRMWARE_DIR))
+import protocol as P  # noqa: E402
+import rings as R  # noqa: E402
+from link import Link  # noqa: E402
+from pn532 import PN532  # noqa: E402
+from reader import Reader  # noqa: E402
+from scan import Button, Scanner  # noqa: E402
+
+UID = bytes.fromhex("04112233445566")
+UID2 = bytes.fromhex("04aabbccddeeff")
+CODE = b"SJ01H2\x00\x00" + bytes(8)
+
+
+class Wire:
+    """The link's stream: frames from the host queued in ``inp``; the Pico's bytes kept in ``out``."""
+
+    def __init__(self):
+        self.inp = bytearray()
+        self.out = bytearray()
+        self.dec = P.Decoder(P.TO_HOST)
+        self.w = P.Writer(b"HOST")
+        self.buf = bytearray(P.MAX_FRAME)
+
+    def readinto(self, buf):
+        n = min(len(buf), len(self.inp))
+        buf[:n] = self.inp[:n]
+        del self.inp[:n]
+        return n
+
+    def write(self, buf, n):
+        self.out += bytes(buf[:n])
+
+    def frames(self, typ=None):
+        """Decoded frames the Pico sent, as (type name, seq, fields); resends included."""
+        out = []
+        for b in self.out:
+            if self.dec.push(b):
+                out.append((P.NAMES[self.dec.typ], self.dec.seq, P.decode(self.dec.typ, bytes(self.dec.payload[:self.dec.length]))))
+        self.out.clear()
+        self._seen = getattr(self, "_seen", []) + out
+        return [f for f in self._seen if typ is None or f[0] == typ]
+
+    def events(self, typ):
+        """Distinct reliable events of ``typ`` (a resend carries the same seq)."""
+        seen = {}
+        for name, seq, fields in self.frames(typ):
+            seen.setdefault(seq, fields)
+        return [seen[s] for s in sorted(seen)]
+
+    def send(self, encode, *args):
+        n = encode(self.w, self.buf, 1, *args)
+        self.inp += self.buf[:n]
+
+
+class Table:
+    """A table-4 board wired to simulated chips, with the real driver, readers, scanner and link."""
+
+    def __init__(self, board="table-4.json"):
+        self.raw = json.loads((REPO_ROOT / "boards" / board).read_text())
+        world.setup_board(self.raw)
+        seats = self.raw["seats"]
+        order = sorted(self.raw["readers"], key=lambda r: seats if r["seat"] == "centre" else r["seat"])
+        spi = machine.SPI(0, baudrate=1_000_000)
+        self.readers = []
+        for r in order:
+            cs = machine.Pin(r["cs"], machine.Pin.OUT, value=1)
+            rst = machine.Pin(r["rst"], machine.Pin.OUT, value=1) if r.get("rst") is not None else None
+            self.readers.append(Reader(r["name"], PN532(spi, cs, rst)))
+        self.names = [r["name"] for r in order]
+        buttons = sorted(self.raw["buttons"], key=lambda b: b["seat"])
+        self.button_pins = [b["pin"] for b in buttons]
+        self.buttons = [Button(machine.Pin(b["pin"], machine.Pin.IN, machine.Pin.PULL_UP)) for b in buttons]
+        ring_list = sorted(self.raw["leds"]["rings"], key=lambda x: seats if x["seat"] == "centre" else x["seat"])
+        self.spans = [(x["first"], x["count"]) for x in ring_list]
+        self.led_pin = self.raw["leds"]["pin"]
+        pixels = max(a + b for a, b in self.spans)
+        self.np = neopixel.NeoPixel(machine.Pin(self.led_pin), pixels)
+        self.t = 0
+        self.scanner = Scanner(self.readers, self.buttons, self.spans, self.np, "GRB", bright=256)
+        self.wire = Wire()
+        self.link = Link(self.wire, lambda: self.t, self.scanner.on_ring, None, firmware=b"0.1.0",
+                         board=b"table-4", rings=len(self.spans), boot_id=b"\x01\x02\x03\x04")
+        self.scanner.attach(self.link)
+        self.scanner.start(self.t)
+
+    def run(self, steps, dt=10):
+        for _ in range(steps):
+            self.t += dt
+            self.scanner.step(self.t)
+
+    def place(self, index, uid=UID, code=CODE):
+        world.place(self.names[index], SimNTAG(uid, code))
+
+    def lift(self, index):
+        world.lift(self.names[index])
+
+
+@pytest.fixture
+def table():
+    return Table()
+
+
+def test_scan_card_held_is_one_tap_and_retap_is_a_second(table):
+    table.run(10)
+    table.place(2)
+    table.run(40)                      # 8 laps of the 5 readers, card held throughout
+    taps = table.wire.events("TAP")
+    assert taps == [(2, UID, CODE)]
+    table.lift(2)
+    table.run(20)
+    assert len(table.wire.events("TAP")) == 1
+    table.place(2)
+    table.run(10)
+    assert table.wire.events("TAP") == [(2, UID, CODE), (2, UID, CODE)]
+
+
+def test_scan_one_rf_field_at_a_time(table):
+    for i in range(5):
+        table.place(i, uid=bytes([4, i, 2, 3, 4, 5, 6]))
+    SimPN532.fields_max = 0
+    for _ in range(25):
+        table.run(1)
+        assert len(world.fields_on()) <= 1
+    assert SimPN532.fields_max == 1
+    assert world.spi_conflicts == 0
+
+
+def test_scan_readers_are_polled_in_turn(table):
+    for i in range(5):
+        table.place(i, uid=bytes([4, i, 2, 3, 4, 5, 6]))
+    table.run(5)                       # one lap: each reader exactly once, in index order
+    assert [t[0] for t in table.wire.events("TAP")] == [0, 1, 2, 3, 4]
+
+
+def test_scan_card_swap_on_one_reader_is_a_new_tap(table):
+    table.place(1)
+    table.run(5)
+    table.lift(1)
+    table.place(1, uid=UID2)
+    table.run(5)
+    assert [t[1] for t in table.wire.events("TAP")] == [UID, UID2]
+
+
+def test_scan_tag_without_ntag_memory_sends_uid_only(table):
+    from shengji_table.sim.pn532_model import SimTag
+    world.place(table.names[3], SimTag(UID[:4]))
+    table.run(5)
+    assert table.wire.events("TAP") == [(3, UID[:4], None)]
+
+
+def test_scan_dead_reader_is_reported_and_others_keep_working(table):
+    world.reader("seat1").alive = False
+    table.run(30)
+    readers = table.wire.events("READER")
+    assert (1, P.READER_DEAD, bytes(4)) in readers
+    table.place(3)
+    table.run(10)
+    assert table.wire.events("TAP") == [(3, UID, CODE)]
+    status, _ = table.scanner.snapshot()
+    assert list(status) == [P.READER_ALIVE, P.READER_DEAD, P.READER_ALIVE, P.READER_ALIVE, P.READER_ALIVE]
+    world.reader("seat1").alive = True
+    table.run(200, dt=50)              # back-off retries bring it back
+    assert table.wire.events("READER")[-1][:2] == (1, P.READER_ALIVE)
+
+
+def test_scan_button_press_long_press_release(table):
+    pin = table.button_pins[2]
+    table.run(5)
+    world.press(pin)
+    table.run(3)                       # 30 ms: settled, PRESS
+    assert table.wire.events("BUTTON") == [(2, P.PRESS)]
+    table.run(90)                      # held 900 ms: LONG_PRESS once
+    assert table.wire.events("BUTTON") == [(2, P.PRESS), (2, P.LONG_PRESS)]
+    _, buttons = table.scanner.snapshot()
+    assert buttons[2] == P.BUTTON_HELD
+    world.release(pin)
+    table.run(5)
+    assert table.wire.events("BUTTON") == [(2, P.PRESS), (2, P.LONG_PRESS), (2, P.RELEASE)]
+
+
+def test_scan_button_bounce_is_not_a_press(table):
+    pin = table.button_pins[0]
+    table.run(2)
+    for _ in range(5):
+        world.press(pin)
+        table.run(1, dt=5)
+        world.release(pin)
+        table.run(1, dt=5)
+    table.run(10)
+    assert table.wire.events("BUTTON") == []
+
+
+def ring_pixels(table, index):
+    buf = world.pixels(table.led_pin)
+    first, count = table.spans[index]
+    return [(buf[3 * i + 1], buf[3 * i], buf[3 * i + 2]) for i in range(first, first + count)]
+
+
+def test_scan_ring_command_is_drawn_on_its_ring_only(table):
+    table.wire.send(P.encode_ring, 1, R.PENDING, 0, 200, 0, 3, 0)
+    table.run(5)
+    assert ring_pixels(table, 1) == [(0, 200, 0)] * 3 + [(0, 0, 0)] * 9
+    for other in (0, 2, 3, 4):
+        assert set(ring_pixels(table, other)) == {(0, 0, 0)}
+
+
+def test_scan_animated_ring_keeps_moving_while_readers_are_scanned(table):
+    table.wire.send(P.encode_ring, 0, R.TURN, 0, 0, 255, 0, 1200)
+    table.place(4)
+    writes = world.pixel_writes(table.led_pin)
+    heads = set()
+    for _ in range(30):
+        table.run(2)                   # 20 ms a step pair, 40 ms a frame
+        heads.add(max(range(12), key=lambda i: ring_pixels(table, 0)[i][2]))
+    assert world.pixel_writes(table.led_pin) - writes >= 14   # a frame every 40 ms of 600 ms
+    assert len(heads) >= 5                                      # the comet moved
+    assert table.wire.events("TAP") == [(4, UID, CODE)]         # and the scan went on
+
+
+def test_scan_repeated_ring_state_does_not_restart_or_redraw(table):
+    table.wire.send(P.encode_ring, 3, R.SOLID, 9, 9, 9, 0, 0)
+    table.run(5)
+    writes = world.pixel_writes(table.led_pin)
+    table.wire.send(P.encode_ring, 3, R.SOLID, 9, 9, 9, 0, 0)
+    table.run(10)
+    assert world.pixel_writes(table.led_pin) == writes
+
+
+def test_scan_snapshot_request_is_answered(table):
+    world.reader("centre").alive = False
+    table.run(20)
+    world.press(table.button_pins[1])
+    table.run(5)
+    table.wire.send(P.encode_snapshot_request)
+    table.run(1)
+    snaps = table.wire.frames("SNAPSHOT")
+    assert len(snaps) == 1
+    text = repr(snaps[0][2])
+    assert "b'\\x01\\x01\\x01\\x01\\x02'" in text and "b'\\x00\\x01\\x00\\x00'" in text
