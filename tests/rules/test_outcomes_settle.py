@@ -49,49 +49,62 @@ def test_r8_settlement_boundaries_every_preset(preset):
     assert rs.step == 20 * rs.decks and rs.takeover == 2 * rs.step
 
 
-def test_r8_1_seed_000_two_deck_table():
-    """R-8.1 (seed 000 記分規則, two decks): 0 → +3; <40 → +2; 40–79 → +1; 80–119 → swap;
-    120–159 → attackers +1; 160–199 → +2; then one more per 40."""
-    rs = Ruleset.from_preset("classic")
-    assert outcome(rs, 0) == (3, 0, False)
-    assert outcome(rs, 30) == (2, 0, False)
-    assert outcome(rs, 60) == (1, 0, False)
-    assert outcome(rs, 100) == (0, 0, True)
-    assert outcome(rs, 140) == (0, 1, True)
-    assert outcome(rs, 180) == (0, 2, True)
+# Every row of the seeds' settlement tables, each its own test: (seed and table, preset, options,
+# points, (declarers up, attackers up, take-over), rule id).
+SEED_ROWS = [
+    # seed 000 兩副牌 記分規則 (also seed 001): R-8.1, s = 40
+    ("000-two-decks 0 連升3", "classic", {}, 0, (3, 0, False), "R-8.1"),
+    ("000-two-decks 不滿40 連升2", "classic", {}, 30, (2, 0, False), "R-8.1"),
+    ("000-two-decks 40-79 升1", "classic", {}, 60, (1, 0, False), "R-8.1"),
+    ("000-two-decks 80-119 輪換莊家", "classic", {}, 100, (0, 0, True), "R-8.1"),
+    ("000-two-decks 120-159 抓分方升1", "classic", {}, 140, (0, 1, True), "R-8.1"),
+    ("000-two-decks 160-199 抓分方升2", "classic", {}, 180, (0, 2, True), "R-8.1"),
+    ("000-two-decks 以後每40分", "classic", {}, 200, (0, 3, True), "R-8.1"),
+    # seed 000 一副牌 四花色/兩色: the two-deck table with every mark halved (s = 20)
+    ("000-one-deck 0", "one-deck", {}, 0, (3, 0, False), "R-8.1"),
+    ("000-one-deck 不滿20", "one-deck", {}, 15, (2, 0, False), "R-8.1"),
+    ("000-one-deck 20-39", "one-deck-two-colour", {}, 30, (1, 0, False), "R-8.1"),
+    ("000-one-deck 40-59 輪換", "one-deck-two-colour", {}, 50, (0, 0, True), "R-8.1"),
+    ("000-one-deck 60-79 升1", "one-deck", {}, 70, (0, 1, True), "R-8.1"),
+    # seed 000 三副牌 記分規則: 0 大光 +3, 不足60 小光 +2, 120 上台, 180 +1, 240 +2
+    ("000-three-decks 大光", "three-decks", {}, 0, (3, 0, False), "R-8.1"),
+    ("000-three-decks 小光", "three-decks", {}, 55, (2, 0, False), "R-8.1"),
+    ("000-three-decks 60-119", "three-decks", {}, 90, (1, 0, False), "R-8.1"),
+    ("000-three-decks 120上台", "three-decks", {}, 120, (0, 0, True), "R-8.1"),
+    ("000-three-decks 180上台+1", "three-decks", {}, 180, (0, 1, True), "R-8.1"),
+    ("000-three-decks 240上台+2", "three-decks", {}, 240, (0, 2, True), "R-8.1"),
+    # seed 000 四副牌 勝負規則: R-8.2, s = 80
+    ("000-four-decks 負分大光", "four-decks", {}, -40, (3, 0, False), "R-8.2"),
+    ("000-four-decks 0大光", "four-decks", {}, 0, (3, 0, False), "R-8.2"),
+    ("000-four-decks 不滿80", "four-decks", {}, 79, (2, 0, False), "R-8.2"),
+    ("000-four-decks 80-159", "four-decks", {}, 159, (1, 0, False), "R-8.2"),
+    ("000-four-decks 160-239 下台升1", "four-decks", {}, 160, (0, 1, True), "R-8.2"),
+    ("000-four-decks 240-319 升2", "four-decks", {}, 240, (0, 2, True), "R-8.2"),
+    ("000-four-decks 不做封頂", "four-decks", {}, 800, (0, 9, True), "R-8.2"),
+    # seed 002 勝負判定, two decks: R-8.2
+    ("002-two-decks 0 連升3", "classic", {"scoring": "takeover-plus-one"}, 0, (3, 0, False), "R-8.2"),
+    ("002-two-decks 不滿40 連升2", "classic", {"scoring": "takeover-plus-one"}, 35, (2, 0, False), "R-8.2"),
+    ("002-two-decks 40-79 升1", "classic", {"scoring": "takeover-plus-one"}, 40, (1, 0, False), "R-8.2"),
+    ("002-two-decks 80-119 抓分方升1", "classic", {"scoring": "takeover-plus-one"}, 80, (0, 1, True), "R-8.2"),
+    ("002-two-decks 120-159 連升2", "classic", {"scoring": "takeover-plus-one"}, 120, (0, 2, True), "R-8.2"),
+    ("002-two-decks 每40多升1", "classic", {"scoring": "takeover-plus-one"}, 160, (0, 3, True), "R-8.2"),
+    # seed 002 勝負判定, one deck: R-8.3
+    ("002-one-deck 0 連升2", "one-deck", {"scoring": "one-deck-hundred"}, 0, (2, 0, False), "R-8.3"),
+    ("002-one-deck 不滿40 升1", "one-deck", {"scoring": "one-deck-hundred"}, 35, (1, 0, False), "R-8.3"),
+    ("002-one-deck 40-79 不升級 輪換", "one-deck", {"scoring": "one-deck-hundred"}, 60, (0, 0, True), "R-8.3"),
+    ("002-one-deck 80-95 升1", "one-deck", {"scoring": "one-deck-hundred"}, 95, (0, 1, True), "R-8.3"),
+    ("002-one-deck 100 升2", "one-deck", {"scoring": "one-deck-hundred"}, 100, (0, 2, True), "R-8.3"),
+    # issue 2 example: 85 captured + 40 kitty bonus
+    ("issue-2 settle example", "classic", {}, 125, (0, 1, True), "R-8.1"),
+]
 
 
-def test_r8_1_seed_000_three_deck_table():
-    """R-8.1 (seed 000 三副牌記分: 0 大光 +3, 不足60 小光 +2, 120 上台, 180 +1, 240 +2)."""
-    rs = Ruleset.from_preset("three-decks")
-    assert outcome(rs, 0) == (3, 0, False)
-    assert outcome(rs, 55) == (2, 0, False)
-    assert outcome(rs, 90) == (1, 0, False)
-    assert outcome(rs, 120) == (0, 0, True)
-    assert outcome(rs, 180) == (0, 1, True)
-    assert outcome(rs, 240) == (0, 2, True)
-
-
-def test_r8_2_seed_000_four_deck_table():
-    """R-8.2 (seed 000 四副牌勝負規則): 0 or negative → +3; <80 → +2; 80–159 → +1;
-    160–239 → take over, attackers +1; 240–319 → +2; +1 per 80 more, no cap."""
-    rs = Ruleset.from_preset("four-decks")
-    assert rs.scoring == "takeover-plus-one"
-    assert outcome(rs, -40) == (3, 0, False)
-    assert outcome(rs, 79) == (2, 0, False)
-    assert outcome(rs, 159) == (1, 0, False)
-    assert outcome(rs, 160) == (0, 1, True)
-    assert outcome(rs, 240) == (0, 2, True)
-    assert outcome(rs, 800) == (0, 9, True)
-
-
-def test_r8_2_seed_002_two_decks_takeover_plus_one():
-    """R-8.2 (seed 002 勝負判定, two decks): 80–119 → attackers +1; 120–159 → +2."""
-    rs = Ruleset.from_preset("classic", scoring="takeover-plus-one")
-    for p, want in {0: (3, 0, False), 35: (2, 0, False), 40: (1, 0, False), 75: (1, 0, False),
-                    80: (0, 1, True), 115: (0, 1, True), 120: (0, 2, True), 160: (0, 3, True)}.items():
-        assert outcome(rs, p) == want, p
-    assert settle(rs, 80).rule == "R-8.2"
+@pytest.mark.parametrize("source,preset,options,points,want,rule", SEED_ROWS, ids=[r[0] for r in SEED_ROWS])
+def test_r8_seed_table_row(source, preset, options, points, want, rule):
+    """R-8.1 / R-8.2 / R-8.3: one row of a seed's settlement table (the id names seed and row)."""
+    rs = Ruleset.from_preset(preset, **options)
+    assert outcome(rs, points) == want
+    assert settle(rs, points).rule == rule
 
 
 def test_r8_3_seed_002_one_deck_hundred_every_boundary():
@@ -103,12 +116,6 @@ def test_r8_3_seed_002_one_deck_hundred_every_boundary():
     for p, want in table.items():
         assert outcome(rs, p) == want, p
     assert settle(rs, 50).rule == "R-8.3" and "passes" in settle(rs, 50).reason
-
-
-def test_r8_issue_example_settlement():
-    """R-8.1 (issue 2 example): 85 captured + 40 kitty bonus = 125 → attackers take over, +1."""
-    rs = Ruleset.from_preset("classic")
-    assert outcome(rs, 125) == (0, 1, True)
 
 
 def test_r8_settle_rejects_non_integer_points():

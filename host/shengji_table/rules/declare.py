@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Optional, Sequence
 
-from .cards import BIG_JOKER_RANK, JOKER, SMALL_JOKER_RANK, Card, parse_card
+from .cards import BIG_JOKER_RANK, JOKER, Card, parse_card
 from .ruleset import Ruleset, level_text
 
 __all__ = [
@@ -142,16 +142,15 @@ def declaration_strength(ruleset: Ruleset, level: int, cards: Sequence[Card]):
             raise ValueError("with two decks a declaration is one or two level cards")
         rung = n - 1
     elif ladder == "three-decks":
-        rung = {1: 0, 2: 1, 3: 3}[n] if n <= 3 else None
-        if rung is None:
+        if n > 3:
             raise ValueError("with three decks a declaration is one, two or three level cards")
+        rung = {1: 0, 2: 1, 3: 3}[n]
     else:  # four decks: strength is the count alone
         rung = n - 1
     most = max(cards.count(c) for c in cards)
     if most > ruleset.decks:
         raise ValueError(f"{most} copies of one card do not exist in {ruleset.decks} deck(s)")
-    # With two colours the suit order option compares colours: red (♥♦) above black (♣♠)?  The seed
-    # order is per suit; for colours we take the higher suit of the colour (♠ for black, ♥ for red).
+    # With two colours the suit order compares the colour's name: black (S) above red (H).
     sub = _SUIT_ORDER[trump] if ruleset.suit_order_overcall else 0
     return trump, (rung, sub)
 

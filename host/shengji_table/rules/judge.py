@@ -131,7 +131,7 @@ def _int(sit: Mapping, key: str, required: bool = True):
 def _check_copies(ruleset: Ruleset, groups, what: str) -> None:
     """No face may appear more often than the decks hold (R-1.1).  ``groups`` are card lists that
     are physically distinct (e.g. one per seat)."""
-    total = Counter()
+    total: Counter = Counter()
     for cards in groups:
         total.update(cards)
     for card, n in total.items():

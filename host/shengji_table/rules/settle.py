@@ -271,9 +271,7 @@ def share_levels(settlement: Settlement, declarers: Sequence[int], attackers: Se
     booty, owner = 0, None
     k = settlement.declarers_levels
     if k:
-        head = declarers[0]
-        if last_trick_seat in declarers[1:]:
-            head = last_trick_seat
+        head = last_trick_seat if last_trick_seat is not None and last_trick_seat in declarers[1:] else declarers[0]
         if split == "hard":
             order = [head] + [s for s in declarers if s != head]
             for seat, r in zip(order, dec_r):
@@ -283,11 +281,11 @@ def share_levels(settlement: Settlement, declarers: Sequence[int], attackers: Se
             for seat in declarers:
                 levels[seat] = k
             booty = (sum(dec_r) - len(declarers)) * k
-            owner = last_trick_seat if last_trick_seat in declarers else declarers[0]
+            owner = last_trick_seat if last_trick_seat is not None and last_trick_seat in declarers else declarers[0]
             why = f"each declarer goes up {_lv(k)}; {_lv(booty)} of booty for seat {owner} to hand out."
     else:
         k = settlement.attackers_levels
-        head = last_trick_seat if last_trick_seat in attackers else attackers[0]
+        head = last_trick_seat if last_trick_seat is not None and last_trick_seat in attackers else attackers[0]
         order = [head] + [s for s in attackers if s != head]
         for seat, r in zip(order, att_r):
             levels[seat] = r * k
