@@ -91,6 +91,11 @@ class Driver:
                     elif not isinstance(d, dv.Pass):
                         raise DriverError(f"seat {seat} answered {d!r} to a declare question")
         self.send(ev.CloseDeclarations())
+        return self.finish_hand()
+
+    def finish_hand(self):
+        """Play the current hand from wherever it is (after the draw) to its end."""
+        hand = self.match.hand
         while hand.phase != "over":
             ph = hand.phase
             if ph == "bidding":
