@@ -1,0 +1,180 @@
+"""The firmware under the REAL MicroPython interpreter (unix port), with only machine/neopixel/rp2
+replaced by the simulated devices: a card on reader 2 gives one TAP, lift and tap again gives a
+second; main.py boots, feeds its watchdog, honours the seat-0 REPL escape, and a sim build takes
+its cards from SIM frames on the link."""
+import json
+
+import pytest
+
+from shengji_table.sim.micropython import FIRMWARE_DIR, REPO_ROOT, run_micropython
+
+pytestmark = pytest.mark.micropython
+
+SIM = REPO_ROOT / "host" / "shengji_table" / "sim"
+PATH = [SIM / "hw", SIM, FIRMWARE_DIR]
+
+# Shared by the scripts below: a link stream that hands the firmware scripted host frames, one
+# batch per link poll, and keeps what the firmware writes; and a printer of the decoded frames.
+PRELUDE = r'''
+import json, time
+import machine, neopixel, world
+import protocol as P
+import board as board_file
+
+class Wire:
+    def __init__(self, batches=()):
+        self.batches = list(batches)   # per poll: bytes the host sends (b"" = nothing)
+        self.pending = bytearray()
+        self.out = bytearray()
+        self.polls = 0
+    def readinto(self, buf):
+        if not self.pending:
+            if self.polls < len(self.batches):
+                self.pending = bytearray(self.batches[self.polls])
+            self.polls += 1
+            if not self.pending:
+                return 0
+        n = min(len(buf), len(self.pending))
+        for i in range(n):
+            buf[i] = self.pending[i]
+        self.pending = self.pending[n:]
+        return n
+    def write(self, buf, n):
+        self.out.extend(buf[:n])
+
+def report(wire):
+    d = P.Decoder(P.TO_HOST)
+    seen = {}
+    for x in wire.out:
+        if d.push(x):
+            name = P.NAMES[d.typ]
+            if d.seq and d.seq in seen:
+                continue               # a resend of an event already seen
+            seen[d.seq] = 1
+            f = P.decode(d.typ, d.payload[:d.length])
+            if name == "TAP":
+                f = [f[0], f[1].hex(), f[2].hex() if f[2] else None]
+            elif name in ("READER", "BUTTON"):
+                f = [f[0], f[1]]
+            else:
+                f = None
+            print(json.dumps([name, f]))
+'''
+
+TAP_SCRIPT = PRELUDE + r'''
+from pn532_model import SimNTAG
+import main as fw
+from scan import Scanner
+from link import Link
+
+raw = json.load(open("boards/table-4.json"))
+world.setup_board(raw)
+b = board_file.Board(raw)
+readers, buttons, _ = fw.build(machine, b, False)
+px = neopixel.NeoPixel(machine.Pin(b.led_pin), b.pixels)
+sc = Scanner(readers, buttons, b.rings, px, b.led_order)
+wire = Wire()
+link = Link(wire, time.ticks_ms, sc.on_ring, None, firmware=b"0.1.0", board=b"table-4", rings=len(b.rings))
+sc.attach(link)
+sc.start(time.ticks_ms())
+
+def run(n):
+    for _ in range(n):
+        sc.step(time.ticks_ms())
+
+card = SimNTAG(bytes.fromhex("04a1b2c3d4e5f6"), b"SJ01S-A1" + bytes(8))
+run(10)
+world.place("seat2", card)
+run(40)          # the card stays on the reader for 8 laps
+world.lift("seat2")
+run(15)
+world.place("seat2", card)
+run(15)
+report(wire)
+print(json.dumps(["fields_max", world.SimPN532.fields_max]))
+'''
+
+
+def frames(stdout: bytes):
+    return [json.loads(line) for line in stdout.decode().splitlines() if line.startswith("[")]
+
+
+def of(out, name):
+    """The fields of every printed record called ``name``."""
+    return [rec[1] for rec in out if rec[0] == name]
+
+
+def test_scan_micropython_card_on_reader_2_taps_once_then_again():
+    out = frames(run_micropython(TAP_SCRIPT, path=PATH, timeout=60).stdout)
+    taps = of(out, "TAP")
+    code = (b"SJ01S-A1" + bytes(8)).hex()
+    assert taps == [[2, "04a1b2c3d4e5f6", code], [2, "04a1b2c3d4e5f6", code]]
+    assert of(out, "READER") == [[i, 1] for i in range(5)]   # all alive at start
+    assert ["fields_max", 1] in out
+
+
+MAIN_SCRIPT = PRELUDE + r'''
+import main as fw
+raw = json.load(open("boards/table-4.json"))
+world.setup_board(raw)
+if ESCAPE:
+    world.press(raw["buttons"][0]["pin"])
+wire = Wire(BATCHES)
+result = fw.main("boards/table-4.json", BUILD, stream=wire, max_steps=STEPS)
+print(json.dumps(["result", result if isinstance(result, str) else "ran"]))
+print(json.dumps(["wdt", None if world.wdt is None else world.wdt[2], world.wdt_fired]))
+report(wire)
+'''
+
+
+def run_main(tmp_path, *, sim=False, escape=False, steps=60, batches=()):
+    build = tmp_path / "build.json"
+    build.write_text(json.dumps({"sim": sim, "board": "table-4"}))
+    script = (f"ESCAPE = {escape}\nBUILD = {str(build)!r}\nSTEPS = {steps}\nBATCHES = {list(batches)!r}\n"
+              + MAIN_SCRIPT)
+    return frames(run_micropython(script, path=PATH, timeout=60).stdout)
+
+
+def test_scan_micropython_main_boots_and_feeds_the_watchdog(tmp_path):
+    out = run_main(tmp_path, steps=60)
+    assert ["result", "ran"] in out
+    wdt = next(f for f in out if f[0] == "wdt")
+    assert wdt[1] >= 60 and wdt[2] is False        # fed every step, never starved
+    assert out[2][0] == "HELLO"
+    assert of(out, "READER") == [[i, 1] for i in range(5)]
+
+
+def test_scan_micropython_seat0_button_at_boot_escapes_to_the_repl(tmp_path):
+    out = run_main(tmp_path, escape=True)
+    assert out[0] == ["result", "escape"]
+    assert out[1] == ["wdt", None, False]          # no watchdog started: the REPL stays usable
+    assert len(out) == 2                           # and nothing was sent on the link
+
+
+def _host_frames():
+    """SIM frames as the host encodes them (CPython, the same protocol module)."""
+    import sys
+    if str(FIRMWARE_DIR) not in sys.path:
+        sys.path.append(str(FIRMWARE_DIR))
+    import protocol as P
+    w = P.Writer(b"HOST")
+    buf = bytearray(P.MAX_FRAME)
+
+    def enc(f, *args):
+        n = f(w, buf, 1, *args)
+        return bytes(buf[:n])
+    uid = bytes.fromhex("04010203040506")
+    return {"place": enc(P.encode_sim_place, 2, uid, b"SJ01D-10" + bytes(8)),
+            "lift": enc(P.encode_sim_lift, 2),
+            "press": enc(P.encode_sim_button, 1, True),
+            "release": enc(P.encode_sim_button, 1, False)}
+
+
+def test_scan_micropython_sim_build_takes_cards_from_sim_frames(tmp_path):
+    f = _host_frames()
+    batches = [b""] * 5 + [f["place"]] + [b""] * 20 + [f["lift"]] + [b""] * 15 + [f["place"]] + [b""] * 10 \
+        + [f["press"]] + [b""] * 40 + [f["release"]]   # each step sleeps >= 1 ms (ACK gap): > 20 ms settle
+    out = run_main(tmp_path, sim=True, steps=len(batches) + 40, batches=batches)
+    taps = of(out, "TAP")
+    assert [t[:2] for t in taps] == [[2, "04010203040506"], [2, "04010203040506"]]
+    assert of(out, "BUTTON") == [[1, 1], [1, 3]]   # PRESS, RELEASE
