@@ -1,0 +1,98 @@
+"""The JSON match record: every event in order with the ruleset; replay gives the identical state
+and the identical record, bit for bit; bad records get a clear error (and exit 2 from the CLI)."""
+import json
+
+import pytest
+
+from shengji_table.cli import main as cli_main
+from shengji_table.game import events as ev
+from shengji_table.game.bots import make_bot
+from shengji_table.game.driver import run_match
+from shengji_table.game.export import export_text
+from shengji_table.game.match import Match
+from shengji_table.game.record import RecordError, dumps, from_record, loads, replay, to_record
+from shengji_table.rules.ruleset import Ruleset
+
+
+def played(preset, hands=2, kind="random"):
+    rs = Ruleset.from_preset(preset)
+    m = Match(rs)
+    run_match(m, [make_bot(kind, i) for i in range(rs.players)], range(100, 100 + hands))
+    return m
+
+
+@pytest.mark.parametrize("preset", ["classic", "find-friend-5", "three-players", "four-decks"])
+def test_record_replay_identical_state_and_record(preset):
+    m = played(preset)
+    text = dumps(to_record(m, seats=["bot"] * m.players))
+    again, seats = from_record(loads(text))
+    assert again.snapshot() == m.snapshot()
+    assert dumps(to_record(again, seats=seats)) == text          # bit for bit
+
+
+def test_record_every_event_round_trips_through_json():
+    m = played("classic", hands=1)
+    for e in m.events:
+        data = json.loads(json.dumps(e.to_json()))
+        assert ev.event_from_json(data) == e
+
+
+def test_record_rejects_bad_records():
+    m = played("classic", hands=1)
+    rec = to_record(m)
+    with pytest.raises(RecordError, match="format"):
+        from_record({**rec, "format": "x"})
+    with pytest.raises(RecordError, match="ruleset"):
+        from_record({**rec, "ruleset": {"preset": "nope"}})
+    bad = json.loads(json.dumps(rec))
+    bad["events"][5] = {"type": "tap", "seat": 9}
+    with pytest.raises(RecordError, match="event 5"):
+        from_record(bad)
+    bad = json.loads(json.dumps(rec))
+    bad["events"][3]["copy"] = "ZZ#1"
+    with pytest.raises(RecordError, match="event 3"):
+        from_record(bad)
+    bad = json.loads(json.dumps(rec))
+    bad["events"].insert(3, bad["events"][2])                    # a card drawn twice: refused on replay
+    with pytest.raises(RecordError, match="does not replay"):
+        from_record(bad)
+    bad = json.loads(json.dumps(rec))
+    bad["summary"]["levels"] = [9, 9, 9, 9]
+    with pytest.raises(RecordError, match="summary"):
+        from_record(bad)
+    with pytest.raises(RecordError, match="not JSON"):
+        loads("{nope")
+
+
+def test_record_cli_play_then_replay(tmp_path, capsys):
+    path = tmp_path / "m.json"
+    assert cli_main(["play", "--preset", "classic", "--seed", "7", "--hands", "1", "--record", str(path)]) == 0
+    shown = capsys.readouterr().out
+    assert "trick  1" in shown and "Attackers captured" in shown
+    assert cli_main(["replay", str(path)]) == 0
+    replayed = capsys.readouterr().out
+    # the replay prints the same tricks and settlement
+    tricks = [l for l in shown.splitlines() if l.strip().startswith(("trick", "Attackers"))]
+    assert tricks == [l for l in replayed.splitlines() if l.strip().startswith(("trick", "Attackers"))]
+
+
+def test_record_cli_replay_bad_file_exits_2(tmp_path, capsys):
+    p = tmp_path / "bad.json"
+    p.write_text("[1, 2")
+    assert cli_main(["replay", str(p)]) == 2
+    assert "not JSON" in capsys.readouterr().err
+    p.write_text('{"format": "something else"}')
+    assert cli_main(["replay", str(p)]) == 2
+    assert "not a match record" in capsys.readouterr().err
+    assert cli_main(["replay", str(tmp_path / "missing.json")]) == 2
+
+
+def test_record_export_is_pbn_like():
+    m = played("classic", hands=1)
+    text = export_text(m, ["a", "b", "c", "d"])
+    assert text.startswith('[Event "shengji-table match"]')
+    assert '[Hand "1"]' in text and "{Trick 1}" in text and "[Result " in text
+    hand = m.played_hands[0]
+    assert text.count("{Trick ") == len(hand.tricks)
+    for seat in range(4):
+        assert f"[Hand{seat} " in text

@@ -1,0 +1,86 @@
+"""Referee actions (R-10): undo the last play (R-10.4, logged), award a penalty (R-10.1), end a hand
+by ruling (R-10.2 / R-10.3) — each with a reason, each in the record."""
+from shengji_table.game import events as ev
+from shengji_table.game.bots import make_bot
+from shengji_table.game.driver import Driver
+from shengji_table.game.effects import Announce, Refusal
+from shengji_table.game.record import replay, to_record
+
+
+def ready(table, **opts):
+    t = table("classic", {0: "H2 SA SK", 1: "S3 S4", 2: "S5", 3: "S6"}, **opts)
+    t.draw(1)
+    t.declare(0, "H2")
+    t.draw()
+    t.close()
+    t.bury()
+    return t
+
+
+def test_referee_undo_not_allowed_by_default_r10_4(table):
+    t = ready(table)
+    t.play(0, "SA")
+    out = t.send(ev.RefereeUndo("misplay"))
+    assert isinstance(out[0], Refusal) and out[0].rule == "R-10.4"
+
+
+def test_referee_undo_last_play_is_logged_and_restores_state(table):
+    t = ready(table, referee_undo=True)
+    t.play(0, "SA")
+    t.play(1, "S3")
+    before = t.match.snapshot()
+    t.play(2, "S5")
+    out = t.ok(ev.RefereeUndo("seat 2 tapped the wrong card"))
+    assert any(isinstance(e, Announce) and e.kind == "undo" and "wrong card" in e.text for e in out)
+    after = t.match.snapshot()
+    assert after["hand"]["undone"] == [[2, ["S5#1"], "seat 2 tapped the wrong card"]]
+    after["hand"]["undone"] = []
+    assert after == before                       # exactly as before the undone play
+    t.play(2, "S5")                              # the seat plays again
+    assert len(t.hand.trick) == 3
+    # the record keeps the play AND the undo; replaying gives the same state
+    rec = to_record(t.match)
+    assert [e["type"] for e in rec["events"]].count("referee_undo") == 1
+    assert replay(rec).snapshot() == t.match.snapshot()
+
+
+def test_referee_undo_across_a_finished_trick(table):
+    t = ready(table, referee_undo=True)
+    t.play(0, "SA")
+    t.play(1, "S3")
+    t.play(2, "S5")
+    t.play(3, "S6")
+    assert len(t.hand.tricks) == 1
+    t.ok(ev.RefereeUndo("last card of the trick was a mistake"))
+    assert len(t.hand.tricks) == 0 and len(t.hand.trick) == 3 and t.hand.turn == 3
+
+
+def test_referee_penalty_counts_in_settlement_r10_1(table):
+    t = ready(table)
+    t.ok(ev.RefereePenalty(1, 20, "seat 1 exposed a card"))      # an attacker: −20 for the attackers
+    t.ok(ev.RefereePenalty(2, 10, "seat 2 talked about the cards"))  # a declarer: +10
+    Driver(t.match, [make_bot("random", i) for i in range(4)]).finish_hand()
+    r = t.match.summaries[-1]["result"]
+    assert r["penalty"] == -10
+    assert r["attackers_points"] == r["captured"] + r["bonus"] - 10
+
+
+def test_referee_end_hand_by_ruling_r10_2(table):
+    t = ready(table)
+    t.play(0, "SA")
+    out = t.ok(ev.RefereeEndHand(2, "R-10.2", "seat 2 revoked in trick 1"))
+    r = t.hand.result
+    assert r.ruling == "R-10.2" and r.at_fault == 2
+    assert r.settlement.takeover and r.settlement.attackers_levels == 0   # declarers at fault
+    assert "seat 2 revoked" in r.settlement.reason
+    assert t.match.dealer == 1                                         # R-8.5 after a take-over
+    out = t.send(ev.RefereeEndHand(2, "R-9", "no such ruling"))
+    assert isinstance(out[0], Refusal)
+
+
+def test_referee_end_hand_against_attacker_r10_3(table):
+    t = ready(table)
+    t.ok(ev.RefereeEndHand(3, "R-10.3", "seat 3 holds 26 cards"))
+    s = t.hand.result.settlement
+    assert s.declarers_levels == 1 and not s.takeover
+    assert t.match.levels == [3, 2, 3, 2] and t.match.dealer == 2      # R-8.5: the dealer's partner
