@@ -11,7 +11,7 @@ import pytest
 from shengji_table.game.bots import make_bot
 from shengji_table.game.bots.call_policy import choose_bid, choose_declaration
 from shengji_table.game.bots.scenario import bury_view, play_view
-from shengji_table.game.view import Bid, CallFriend, Declare, Expect, Pass, PlayCards
+from shengji_table.game.view import Bid, CallFriend, Declare, Expect, Pass, PlayCards, TrickView
 from shengji_table.rules.cards import Card, parse_card, parse_cards
 from shengji_table.rules.follow import check_follow
 from shengji_table.rules.order import TrumpOrder
@@ -180,3 +180,37 @@ def test_bots_heuristic_calls_a_side_ace_it_does_not_fully_hold():
     assert call.card.rank == 14 and not view.order.is_trump(call.card)
     assert held[call.card] < rs.decks
     assert call.nth == held[call.card] + 1
+
+
+# ---- what the bot remembers ----------------------------------------------------------------
+
+def _trick(*plays):
+    from shengji_table.rules.trick import Play
+    ps = tuple(Play(s, tuple(parse_cards(c))) for s, c in plays)
+    return TrickView(ps, ps[0].seat, sum(c.points for p in ps for c in p.cards))
+
+
+def test_bots_heuristic_does_not_feed_points_an_opponent_can_ruff_R4_4():
+    """Partner's ♥A wins so far, but seat 3 (an opponent, still to play) showed a void in hearts
+    earlier (R-4.4: it discarded on a heart lead): feeding 10 points would hand them over."""
+    hand = "HK H10 H4 C6 C7 D8"
+    trick = [(0, "HA"), (1, "H3")]
+    earlier = _trick((0, "HQ"), (1, "H5"), (2, "H6"), (3, "C2"))
+    without = follow(hand, trick, seat=2)
+    view = play_view(CLASSIC, 2, "S", 2, hand, trick, tricks=[earlier])
+    with_void = Counter(str(c) for c in BOT.choose(view).cards)
+    assert sum(parse_card(c).points for c in without) == 10       # no void known: feeds
+    assert with_void == Counter(["H4"])                          # void known: keeps its points
+
+
+def test_bots_heuristic_friend_knows_its_own_side():
+    """Find-a-friend (§9): seat 2 holds the called first ♣A, so the dealer (seat 0) is its side:
+    it feeds points to the dealer's winning ♦A rather than keeping them back."""
+    rs = Ruleset.from_preset("find-friend-4")
+    hand = "CA DK D4 H6 H7 H8"
+    view = play_view(rs, 2, "S", 3, hand, [(0, "DA"), (1, "D3"), (2, "D5")], declarers=[0])
+    view = dataclasses.replace(view, friend_calls=((parse_card("CA"), 1),))
+    fed = Counter(str(c) for c in BOT.choose(view).cards)
+    assert fed == Counter(["DK"])
+    stranger = dataclasses.replace(view, friend_calls=((parse_card("HA"), 1),))
+    assert Counter(str(c) for c in BOT.choose(stranger).cards) == Counter(["D4"])

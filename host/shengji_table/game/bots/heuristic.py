@@ -14,9 +14,11 @@ has the same constructor).
 """
 from __future__ import annotations
 
+from collections import Counter
+
 from ..view import Bid, Bury, CallFriend, Declare, FriendCall, NameTrump, Pass, PlayCards, SeatView
 from . import call_policy, kitty_policy, play_policy
-from .knowledge import unseen_cards
+from .knowledge import known_voids, unseen_cards
 
 __all__ = ["HeuristicBot", "teammates_of", "seen_cards", "situation"]
 
@@ -25,9 +27,10 @@ def teammates_of(view: SeatView) -> frozenset:
     """Seats known to be on this seat's side (itself included).
 
     Fixed partnerships alternate seats (4 players: 0 2 | 1 3; 6 players: 0 2 4 | 1 3 5).  With
-    find-a-friend or solo play the dealer's side is ``view.declarers``; everybody else attacks
-    together — as far as the attackers know, which until every friend is revealed is only
-    themselves.
+    find-a-friend or solo play the dealer's side is ``view.declarers``, plus this seat when it holds
+    a called copy that is still to come (it will be the friend when it plays it); everybody else
+    attacks together — as far as an attacker knows, which until every call is settled is only
+    itself.
     """
     me = view.seat
     rs = view.ruleset
@@ -36,26 +39,32 @@ def teammates_of(view: SeatView) -> frozenset:
     declarers = frozenset(view.declarers)
     if me in declarers:
         return declarers
-    all_known = rs.teams == "solo" or len(declarers) >= 1 + rs.friend_calls
-    if all_known and declarers:
+    if rs.teams == "solo" and declarers:
+        return frozenset(s for s in range(view.players) if s not in declarers)
+    played = Counter(seen_cards(view, include_kitty=False))
+    held = Counter(view.hand)
+    pending = [(card, nth) for card, nth in view.friend_calls if played[card] < nth]
+    if any(nth <= played[card] + held[card] for card, nth in pending):
+        return declarers | {me} | ({view.dealer} if view.dealer is not None else set())
+    if view.friend_calls and not pending and declarers:
         return frozenset(s for s in range(view.players) if s not in declarers)
     return frozenset((me,))
 
 
-def seen_cards(view: SeatView) -> list:
-    """Every card this seat has seen leave the unknown: played cards, the kitty it holds or buried,
-    kitty cards shown to all."""
+def seen_cards(view: SeatView, include_kitty: bool = True) -> list:
+    """Every card this seat has seen leave the unknown: played cards, and (``include_kitty``) the
+    kitty it holds or buried."""
     seen = [c for t in view.tricks for p in t.plays for c in p.cards]
     seen.extend(c for p in view.trick for c in p.cards)
-    if view.kitty is not None and view.phase == "playing":
+    if include_kitty and view.kitty is not None and view.phase == "playing":
         seen.extend(view.kitty)
     return seen
 
 
 def situation(view: SeatView) -> play_policy.TrickSituation:
     """The play policy's input, built from the view."""
-    shown = list(view.shown_kitty) if view.kitty is None else []
-    unseen = unseen_cards(view.ruleset.decks, view.hand, seen_cards(view) + shown)
+    # Kitty cards shown to all (three players) stay "unseen": the dealer may have taken them up.
+    unseen = unseen_cards(view.ruleset.decks, view.hand, seen_cards(view))
     return play_policy.TrickSituation(
         seat=view.seat,
         hand=tuple(view.hand),
@@ -66,6 +75,7 @@ def situation(view: SeatView) -> play_policy.TrickSituation:
         unseen=tuple(unseen),
         throws_allowed=view.ruleset.throws == "allowed",
         declarer_side=view.is_declarer(),
+        voids=known_voids([t.plays for t in view.tricks] + [view.trick], view.order),
     )
 
 

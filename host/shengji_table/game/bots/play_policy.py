@@ -49,6 +49,7 @@ class TrickSituation:
     ``teammates``: seats known to be on this seat's side (this seat included).
     ``unseen``: every copy this seat cannot account for (other hands and an unknown kitty).
     ``declarer_side``: whether this seat is on the dealer's side.
+    ``voids``: ``{seat: suits}`` each seat has shown it is void in (see ``knowledge.known_voids``).
     """
 
     seat: int
@@ -60,6 +61,19 @@ class TrickSituation:
     unseen: tuple
     throws_allowed: bool = True
     declarer_side: bool = False
+    voids: dict = field(default_factory=dict)
+
+    def opponents_after_me(self) -> list:
+        """Opponents (as far as known) who still play in this trick after this seat."""
+        later = self.players - len(self.plays) - 1
+        seats = ((self.seat + k) % self.players for k in range(1, later + 1))
+        return [s for s in seats if s not in self.teammates]
+
+    def ruff_threat(self, suit: str, seats) -> bool:
+        """Whether one of ``seats`` has shown a void in plain ``suit`` and may still hold trumps."""
+        if suit == "T":
+            return False
+        return any(suit in self.voids.get(s, ()) and "T" not in self.voids.get(s, ()) for s in seats)
 
 
 # ---- card values ------------------------------------------------------------------------------
@@ -143,11 +157,16 @@ def choose_lead(sit: TrickSituation) -> tuple:
     mine = _suit_split(sit.hand, order)
     unseen = _suit_split(sit.unseen, order)
 
-    # 1. A throw that cannot fail: two or more units of one suit, none beatable by unseen cards.
+    # 1. A throw that cannot fail: two or more units of one suit, none beatable by unseen cards,
+    #    in a suit no opponent is known to be able to ruff.
+    opponents = [s for s in range(sit.players) if s not in sit.teammates]
     safe_units_by_suit = {}
     for suit, cards in mine.items():
         units = decompose(cards, order)
-        safe = [u for u in units if not unit_beatable(u, unseen.get(suit, ()), order)]
+        if sit.ruff_threat(suit, opponents):
+            safe = []
+        else:
+            safe = [u for u in units if not unit_beatable(u, unseen.get(suit, ()), order)]
         safe_units_by_suit[suit] = (units, safe)
     if sit.throws_allowed:
         best = None
@@ -302,10 +321,20 @@ def choose_follow(sit: TrickSituation) -> tuple:
     plays = list(sit.plays)
     best_i = winning_index(plays, order)
     partner_winning = plays[best_i].seat in sit.teammates
-    still_to_play = sit.players - len(plays) - 1
     on_table = trick_points(plays)
     unseen = _suit_split(sit.unseen, order)
-    partner_safe = partner_winning and (still_to_play == 0 or not _play_beatable(plays[best_i].cards, unseen, order))
+    # Safe: no opponent plays after this seat, or none can beat the play in its suit nor ruff it.
+    later = sit.opponents_after_me()
+    ruff_risk = sit.ruff_threat(order.suit_of(plays[0].cards[0]), later)
+
+    def safe(cards) -> bool:
+        if not later:
+            return True
+        if ruff_risk and order.suit_of(cards[0]) != "T":
+            return False
+        return not _play_beatable(cards, unseen, order)
+
+    partner_safe = partner_winning and safe(plays[best_i].cards)
 
     best, best_score = None, None
     for cand in follow_candidates(sit):
@@ -315,9 +344,8 @@ def choose_follow(sit: TrickSituation) -> tuple:
         if partner_safe:
             score = FEED_WEIGHT * pts - cost
         elif wins:
-            safe = still_to_play == 0 or not _play_beatable(cand, unseen, order)
             gain = CAPTURE_WEIGHT * (on_table + pts) + LEAD_BONUS
-            score = (gain if safe else 0.5 * gain) - cost
+            score = (gain if safe(cand) else 0.5 * gain) - cost
             if partner_winning:  # taking over from a partner who might lose the trick
                 score -= LEAD_BONUS
         else:
