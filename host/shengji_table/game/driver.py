@@ -58,7 +58,7 @@ class Driver:
     def _copies(self, seat: int, faces, exclude=()) -> list:
         """Physical copies in ``seat``'s hand for these faces (lowest deck first)."""
         pool = {}
-        for c in self.match.hand.hand_copies(seat):
+        for c in self.match.hand.hands[seat]:
             if c not in exclude:
                 pool.setdefault(c.card, []).append(c)
         out = []

@@ -137,6 +137,7 @@ class Hand:
         self._log: list = []                             # accepted events (for referee undo)
         self._play_start: Optional[int] = None           # index in _log where the last committed play began
         self._entry_start: Optional[int] = None
+        self._trick_views: tuple = ()                    # finished tricks as the views show them
         self._init_dealer, self._init_first = dealer, first_seat   # for rebuilding on referee undo
 
     # ------------------------------------------------------------------ queries
@@ -160,8 +161,8 @@ class Hand:
         return [c.card for c in self.hands[seat]]
 
     def hand_copies(self, seat: int) -> tuple:
-        """The copies seat ``seat`` holds (scanned), in a stable order."""
-        return tuple(sorted(self.hands[seat]))
+        """The copies seat ``seat`` holds (scanned), in a stable order (face index, then deck)."""
+        return tuple(sorted(self.hands[seat], key=hash))   # CardCopy's hash is index·8 + deck
 
     def lead_count(self) -> int:
         return len(self.trick[0][1]) if self.trick else 0
@@ -655,6 +656,7 @@ class Hand:
         winner = self.trick[wi][0]
         pts = trick.trick_points(plays)
         self.tricks.append((tuple(self.trick), winner, pts))
+        self._trick_views += (TrickView(tuple(plays), winner, pts),)
         self.won[winner] += pts
         self.trick = []
         self.leader = self.turn = winner
@@ -852,11 +854,10 @@ class Hand:
             ruleset=self.ruleset, seat=seat, players=self.players, phase=self.phase, level=self.level,
             levels=self.levels, trump=self.trump if self.order is not None else
             (self.standing.trump if self.standing is not None and not self.ruleset.hidden_declarations else None),
-            order=self.order, hand=tuple(c.card for c in self.hand_copies(seat)),
+            order=self.order, hand=tuple(c.card for c in sorted(self.hands[seat], key=hash)),
             trick=tuple(Play(s, tuple(c.card for c in cards)) for s, cards in self.trick),
             leader=self.leader,
-            tricks=tuple(TrickView(tuple(Play(s, tuple(c.card for c in cards)) for s, cards in plays), w, p)
-                         for plays, w, p in self.tricks),
+            tricks=self._trick_views,
             points=tuple(self.won), attackers_points=self.attackers_points() if self.dealer is not None else 0,
             dealer=self.dealer, declarers=frozenset(self.declarers()), friend_calls=self.friend_calls,
             kitty=tuple(c.card for c in (self.buried if self.phase != "burying" else self.kitty)) if holds_kitty else None,
