@@ -32,7 +32,7 @@ go into caller-supplied buffers.
 try:
     from micropython import const
 except ImportError:  # CPython
-    def const(x):
+    def const(x):  # type: ignore[misc]
         return x
 
 try:
@@ -40,13 +40,13 @@ try:
 except ImportError:  # CPython: same names, same meaning
     import time as _time
 
-    def ticks_ms():
-        return int(_time.monotonic() * 1000)
+    def ticks_ms():  # type: ignore[no-redef]
+        return int(_time.monotonic() * 1000)  # type: ignore[attr-defined]
 
-    def ticks_diff(a, b):
+    def ticks_diff(a, b):  # type: ignore[no-redef]
         return a - b
 
-    def sleep_ms(ms):
+    def sleep_ms(ms):  # type: ignore[no-redef,misc]
         _time.sleep(ms / 1000)
 
 # Bit reversal of every byte value: REV[b] is b with bit 7..0 mirrored (LSB-first wire <-> MSB SPI).

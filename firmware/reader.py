@@ -25,7 +25,7 @@ No allocation in the steady state: ``uid`` and ``code`` are allocated once.
 try:
     from micropython import const
 except ImportError:  # CPython
-    def const(x):
+    def const(x):  # type: ignore[misc]
         return x
 
 try:
@@ -33,13 +33,13 @@ try:
 except ImportError:  # CPython
     import time as _time
 
-    def ticks_ms():
-        return int(_time.monotonic() * 1000)
+    def ticks_ms():  # type: ignore[no-redef]
+        return int(_time.monotonic() * 1000)  # type: ignore[attr-defined]
 
-    def ticks_add(a, b):
+    def ticks_add(a, b):  # type: ignore[no-redef,misc]
         return a + b
 
-    def ticks_diff(a, b):
+    def ticks_diff(a, b):  # type: ignore[no-redef]
         return a - b
 
 from pn532 import (FIRST_USER_PAGE, READ_BYTES, RESET_BOOT_MS, RESET_LOW_MS, UID_MAX, PN532CommandError,
