@@ -97,8 +97,48 @@ def _fit_runs(counts, order, runs, groups) -> bool:
     return False
 
 
+def _cheap_bounds_fail(counts: dict, components, order) -> bool:
+    """Necessary conditions, checked before any search: enough wide groups, pair slots and runs."""
+    need4 = need3 = need2 = 0
+    for w, n in components:
+        if w >= 4:
+            need4 += n
+        if w >= 3:
+            need3 += n
+        if w >= 2:
+            need2 += n * (w // 2)
+    if need2 == 0:
+        return False
+    have4 = have3 = have2 = 0
+    for c in counts.values():
+        have2 += c // 2
+        if c >= 3:
+            have3 += 1
+            if c >= 4:
+                have4 += 1
+    if need2 > have2 or need3 > have3 or need4 > have4:
+        return True
+    # every run needs that many adjacent positions holding a wide enough group
+    rank = order._rank
+    for w, n in components:
+        if n < 2:
+            continue
+        positions = sorted({rank[g] for g, c in counts.items() if c >= w})
+        best = run = 0
+        prev = None
+        for p in positions:
+            run = run + 1 if prev is not None and p == prev + 1 else 1
+            best = max(best, run)
+            prev = p
+        if best < n:
+            return True
+    return False
+
+
 def realizable(counts: dict, components, order) -> bool:
     """Whether ``components`` (``(width, length)`` pairs; singles ignored) fit in ``counts`` at once."""
+    if _cheap_bounds_fail(counts, components, order):
+        return False
     runs, groups = _split(components)
     if not runs:
         return _groups_ok(counts, groups)
