@@ -1,0 +1,186 @@
+"""Firmware figures, measured under the real MicroPython interpreter (unix port) with the simulated
+PN532s, LEDs and buttons standing in for the hardware:
+
+* heap bytes allocated per idle scan cycle (all readers polled once, no card; target 0), measured
+  with ``gc.mem_alloc()`` deltas while the collector is disabled;
+* peak heap in use during a scan run with cards tapped (target < 64 KB), and what of it is the
+  firmware (the simulated chips and the fake hardware live in the same heap here, not on a Pico);
+* the scan cycle's time budget per reader, computed from the PN532 timings the driver uses
+  (pn532.py: ACK gap, ACK/reply timeouts, status poll interval, MaxRetries) and the SPI clock of
+  the board file: typical (chip answers at its first chance) and worst case (every timeout).
+
+The unix port is 64-bit, so object sizes are up to twice a Pico's: the heap figures are upper bounds.
+"""
+import json
+import pathlib
+import sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "host"))
+
+from shengji_table.sim.micropython import FIRMWARE_DIR, REPO_ROOT, run_micropython  # noqa: E402
+
+SIM = REPO_ROOT / "host" / "shengji_table" / "sim"
+BOARD = "boards/table-4.json"
+CYCLES = 200
+
+SCRIPT = r'''
+import gc, json, time
+gc.collect()
+heap_start = gc.mem_alloc()
+import machine, neopixel, world
+from pn532_model import SimNTAG
+import pn532
+import board as board_file
+raw = json.load(open(BOARD))
+world.setup_board(raw)
+cards = [SimNTAG(bytes([4, i, 0x10, 0x20, 0x30, 0x40, 0x50]), b"SJ01" + bytes([i]) + bytes(11)) for i in range(40)]
+gc.collect()
+heap_sim = gc.mem_alloc()
+
+import main as fw
+from scan import Scanner
+from link import Link
+
+class Null:
+    def readinto(self, buf):
+        return 0
+    def write(self, buf, n):
+        pass
+
+b = board_file.Board(raw)
+readers, buttons, _ = fw.build(machine, b, False)
+px = neopixel.NeoPixel(machine.Pin(b.led_pin), b.pixels)
+sc = Scanner(readers, buttons, b.rings, px, b.led_order)
+link = Link(Null(), time.ticks_ms, sc.on_ring, None, firmware=b"0.1.0", board=b"bench", rings=len(b.rings))
+sc.attach(link)
+sc.start(time.ticks_ms())
+n = len(readers)
+# Warm up for 1.5 s: every periodic path (heartbeat, resend, host timeout) has run once.
+t0 = time.ticks_ms()
+while time.ticks_diff(time.ticks_ms(), t0) < 1500:
+    sc.step(time.ticks_ms())
+link.pending = 0                             # nobody ACKs here: stop resending the boot events
+
+# 1. Allocation per idle cycle, collector off.
+t0 = time.ticks_us()
+gc.collect()
+gc.disable()
+before = gc.mem_alloc()
+for _ in range(CYCLES * n):
+    sc.step(time.ticks_ms())
+elapsed = time.ticks_diff(time.ticks_us(), t0)
+idle_alloc = gc.mem_alloc() - before
+gc.enable()
+
+# 2. Peak heap in use while cards are tapped: before each step the heap holds only live objects
+# (collect), during the step nothing is freed (collector off), so the step's peak is the figure.
+gc.collect()
+live_firmware = gc.mem_alloc() - heap_sim
+peak = 0
+worst_step = 0
+names = [r["name"] for r in raw["readers"]]
+
+def measured_step():
+    global peak, worst_step
+    gc.collect()
+    gc.disable()
+    a = gc.mem_alloc()
+    sc.step(time.ticks_ms())
+    m = gc.mem_alloc()
+    gc.enable()
+    peak = max(peak, m)
+    worst_step = max(worst_step, m - a)
+
+for k in range(40):
+    world.place(names[k % len(names)], cards[k])
+    for _ in range(3 * n):
+        measured_step()
+    world.lift(names[k % len(names)])
+    for _ in range(2 * n):
+        measured_step()
+gc.collect()
+print(json.dumps({
+    "idle_alloc": idle_alloc, "cycles": CYCLES, "readers": n, "sim_us_per_step": elapsed // (CYCLES * n),
+    "taps": sc.tap_count, "heap_interpreter": heap_start, "heap_sim": heap_sim - heap_start,
+    "live_firmware": live_firmware, "peak": peak, "worst_step": worst_step, "after": gc.mem_alloc(),
+    "free_plus_alloc": gc.mem_free() + gc.mem_alloc(),
+    "timing": {"ACK_GAP_MS": pn532.ACK_GAP_MS, "ACK_TIMEOUT_MS": pn532.ACK_TIMEOUT_MS,
+               "REPLY_TIMEOUT_MS": pn532.REPLY_TIMEOUT_MS, "POLL_INTERVAL_MS": pn532.POLL_INTERVAL_MS,
+               "MAX_RETRIES": pn532.MAX_RETRIES_DEFAULT},
+    "baudrate": b.baudrate, "pixels": b.pixels,
+}))
+'''
+
+# Chip-side processing the driver cannot know (assumptions, stated so the figure can be checked on a
+# real table): one passive activation attempt with no card in the field, a READ answered by an NTAG
+# (NTAG21x datasheet: a few hundred µs at 106 kbps), any other command.
+CHIP_ATTEMPT_MS = 1.0
+CHIP_NTAG_READ_MS = 1.0
+CHIP_COMMAND_MS = 0.5
+WS2812_US_PER_LED = 30          # HARDWARE-NOTES: neopixel.write with interrupts off
+FRAME_MS = 40                   # scan.FRAME_MS
+
+
+def command(name, nparams, reply_len, chip_ms, t, baud):
+    """(typical ms, worst ms) of one PN532 command as pn532.PN532._call runs it."""
+    byte_ms = 8 * 1000 / baud
+    send = (1 + 8 + nparams) * byte_ms             # prefix + 00 00 FF LEN LCS D4 cmd params DCS 00
+    status = 2 * byte_ms                            # prefix 0x02 + status byte
+    ack = 7 * byte_ms                               # prefix 0x03 + 00 00 FF 00 FF 00
+    reply = (1 + 6 + reply_len + 1) * byte_ms       # prefix + head + (LEN - 1 + DCS + 00) ... + TFI
+    gap = t["ACK_GAP_MS"]
+    poll = t["POLL_INTERVAL_MS"]
+    # Typical: ACK ready at the first status read after the gap; the reply after the chip's time,
+    # seen at the next status poll (polls every POLL_INTERVAL_MS).
+    import math
+    waits = math.ceil(chip_ms / poll)
+    typical = send + gap + status + ack + status + waits * (poll + status) + reply
+    worst = send + gap + t["ACK_TIMEOUT_MS"] + ack + t["REPLY_TIMEOUT_MS"] + reply
+    return name, typical, worst
+
+
+def budget(fig):
+    t, baud = fig["timing"], fig["baudrate"]
+    tries = t["MAX_RETRIES"] + 1
+    # reply LEN: TFI + code + data
+    ilpt_empty = command("InListPassiveTarget, no card (%d tries)" % tries, 2, 3, tries * CHIP_ATTEMPT_MS, t, baud)
+    ilpt_card = command("InListPassiveTarget, 7-byte UID", 2, 2 + 13, CHIP_ATTEMPT_MS, t, baud)
+    read = command("InDataExchange NTAG READ (16 bytes)", 3, 2 + 17, CHIP_NTAG_READ_MS, t, baud)
+    release = command("InRelease", 1, 3, CHIP_COMMAND_MS, t, baud)
+    field = command("RFConfiguration field off", 2, 2, CHIP_COMMAND_MS, t, baud)
+    rows = [ilpt_empty, ilpt_card, read, release, field]
+    for name, typ, worst in rows:
+        print(f"   {name:<42} {typ:6.2f} ms typical  {worst:6.1f} ms worst")
+    empty = (ilpt_empty[1] + field[1], ilpt_empty[2] + field[2])
+    card = tuple(ilpt_card[i] + read[i] + release[i] + field[i] for i in (1, 2))
+    print(f"   per reader, no card (poll + field off)      {empty[0]:6.2f} ms typical  {empty[1]:6.1f} ms worst")
+    print(f"   per reader, card (poll+READ+release+off)   {card[0]:6.2f} ms typical  {card[1]:6.1f} ms worst")
+    n = fig["readers"]
+    led = fig["pixels"] * WS2812_US_PER_LED / 1000
+    lap = n * empty[0]
+    print(f"   LED frame ({fig['pixels']} px) {led:.1f} ms every {FRAME_MS} ms while animated")
+    print(f"   scan lap, {n} readers, no card: {lap:.1f} ms typical (+{led:.1f} ms when a frame falls in it); "
+          f"one card arriving: {lap - empty[0] + card[0]:.1f} ms; worst {n * card[1]:.0f} ms < watchdog 5000 ms")
+
+
+def main():
+    proc = run_micropython(f"BOARD = {BOARD!r}\nCYCLES = {CYCLES}\n" + SCRIPT, path=[SIM / "hw", SIM, FIRMWARE_DIR],
+                           timeout=300)
+    fig = json.loads(proc.stdout.decode().strip().splitlines()[-1])
+    print(f"firmware on {BOARD}, MicroPython unix port (64-bit objects: upper bounds for the Pico)")
+    print(f"   heap allocated per idle scan cycle ({fig['readers']} readers): "
+          f"{fig['idle_alloc'] / fig['cycles']:.1f} bytes  ({fig['idle_alloc']} over {fig['cycles']} cycles; target 0)")
+    print(f"   peak heap in use while tapping {fig['taps']} cards: {fig['peak'] / 1024:.1f} KB of which interpreter "
+          f"{fig['heap_interpreter'] / 1024:.1f} KB and simulated chips/world {fig['heap_sim'] / 1024:.1f} KB")
+    fw_peak = fig["peak"] - fig["heap_interpreter"] - fig["heap_sim"]
+    print(f"   firmware's own: {fig['live_firmware'] / 1024:.1f} KB live after start, "
+          f"peak {fw_peak / 1024:.1f} KB (target < 64 KB; a Pico's heap is about 230 KB)")
+    print(f"   most allocated by one step while tapping: {fig['worst_step']} bytes (simulated chips included)")
+    print(f"   one scan step in the simulation: {fig['sim_us_per_step']} µs (host CPU, not a Pico)")
+    print(f"time budget per reader at {fig['baudrate'] / 1e6:g} MHz SPI (driver timings {fig['timing']}):")
+    budget(fig)
+
+
+if __name__ == "__main__":
+    main()
