@@ -170,3 +170,13 @@ out(pixels=hx(world.pixels(22)), fired_early=fired_early, fired=world.check_wdt(
     assert r["pixels"] == "000000020103000000"
     assert r["fired_early"] is False and r["fired"] is True
     assert r["boot"] == 1 and r["lsb"] == "NotImplementedError"
+
+
+def test_sim_micropython_world_apply():
+    results = run("""
+world.reset()
+world.add_reader(17, name="seat0")
+world.apply({"op": "place", "reader": "seat0", "uid": "04a1b2c3d4e5f6", "user": "534a31"})
+out(status=world.apply({"op": "status"}))
+""")
+    assert results[0]["status"]["readers"]["seat0"]["tags"] == ["04a1b2c3d4e5f6"]

@@ -143,3 +143,25 @@ def test_sim_machine_misc():
     assert rp2.bootsel_button() == 0
     world.bootsel = 1
     assert rp2.bootsel_button() == 1
+
+
+def test_sim_world_apply_commands():
+    world.setup_board(load_board("table-4"))
+    assert world.apply({"op": "place", "reader": "seat1", "uid": "04a1b2c3d4e5f6", "user": "534a31", "kind": 215})
+    tag = world.reader("seat1").tags[0]
+    assert tag.kind == 215 and tag.user_memory()[:3] == b"SJ1"
+    world.apply({"op": "place", "reader": "seat2", "uid": "deadbeef"})
+    assert world.reader("seat2").tags[0].uid == bytes.fromhex("deadbeef")
+    world.apply({"op": "alive", "reader": "seat3", "value": False})
+    world.apply({"op": "press", "pin": 3})
+    assert world.pins[3] == 0
+    status = world.apply({"op": "status"})
+    assert status["readers"]["seat1"]["tags"] == ["04a1b2c3d4e5f6"]
+    assert status["readers"]["seat3"]["alive"] is False
+    world.apply({"op": "lift", "reader": "seat1"})
+    assert world.reader("seat1").tags == []
+    assert world.apply({"op": "pixels", "pin": 22}) == {"pixels": None, "writes": 0}
+    with pytest.raises(ValueError):
+        world.apply({"op": "explode"})
+    with pytest.raises(KeyError):
+        world.apply({"op": "lift", "reader": "nobody"})

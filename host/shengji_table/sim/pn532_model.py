@@ -46,8 +46,12 @@ Observation: ``log`` (set to a list: every data-write transaction's bytes, chip 
 ``commands`` (code -> count), ``frames``, ``bad_frames``, ``acks``, ``error_frames``, ``aborts``,
 ``last_ack_gap_us``, ``rf_on``.
 
-The idle path (status polls, an empty InListPassiveTarget, RF off) allocates nothing, so the
-firmware's heap figures measured under MicroPython are the firmware's own.
+The idle path (status polls, an empty InListPassiveTarget, RF off) and the card-held path
+allocate nothing once warmed up, so heap figures measured under MicroPython are the firmware's own.
+
+Section numbers are those of UM0701-02 rev. 02 as cited in public material (frames §6.2.1.x, the
+15 ms ACK rule §6.2.3); the SPI (§6.2.5) and command (§7.x) numbers were not re-checked against the
+PDF here.  What the manual leaves open is marked "model choice".
 """
 
 import time

@@ -18,6 +18,15 @@ Setting up a world from a board file (``boards/*.json``, see BOARD-SCHEMA.md)::
 By hand (no board file): ``add_reader(cs, rst=None, name=None)`` returns the new ``SimPN532``;
 ``set_pin(pin, level)`` drives an input pin (fires ``Pin.irq`` handlers on the edge).
 
+From another process (the host side of a virtual table sends JSON, the MicroPython side applies it)::
+
+    world.apply({"op": "place", "reader": "seat0", "uid": "04a1b2c3d4e5f6", "user": "534a31", "kind": 213})
+    world.apply({"op": "lift", "reader": "seat0"})
+    world.apply({"op": "press", "pin": 2}); world.apply({"op": "release", "pin": 2})
+    world.apply({"op": "alive", "reader": "seat2", "value": False})
+    world.apply({"op": "pixels", "pin": 22})      # -> {"pixels": "hex…", "writes": n}
+    world.apply({"op": "status"})                  # -> readers, fields on, wdt state
+
 Clock: real ``time.ticks_ms`` unless ``use_sim_clock()`` was called, then ``advance(ms)`` moves it;
 the fake WDT judges starvation by this clock (``wdt_fired`` becomes True when a feed came late or
 ``check_wdt()`` finds it overdue).
@@ -238,3 +247,58 @@ def setup_board(board):
     for b in board.get("buttons", ()):
         add_button(b["pin"], 0 if b.get("active", "low") == "low" else 1)
     return dict(readers_by_name)
+
+
+# ---- remote control --------------------------------------------------------------------------
+def _unhex(text):
+    out = bytearray(len(text) // 2)
+    for i in range(len(out)):
+        out[i] = int(text[2 * i:2 * i + 2], 16)
+    return bytes(out)
+
+
+def _hex(data):
+    return "".join("%02x" % b for b in data)
+
+
+def apply(cmd):
+    """Apply one command dict (see the module docstring); returns a result dict.
+
+    Unknown operations and bad arguments raise ValueError/KeyError with the offending field, and
+    change nothing.
+    """
+    op = cmd["op"]
+    if op == "place":
+        uid = _unhex(cmd["uid"])
+        if len(uid) == 7 and cmd.get("kind", 213) != 0:
+            tag = SimNTAG(uid, _unhex(cmd.get("user", "")), cmd.get("kind", 213))
+        else:
+            tag = SimTag(uid)
+        readers_by_name[cmd["reader"]].place(tag)
+        return {"ok": True}
+    if op == "lift":
+        readers_by_name[cmd["reader"]].lift()
+        return {"ok": True}
+    if op == "press":
+        press(cmd["pin"])
+        return {"ok": True}
+    if op == "release":
+        release(cmd["pin"])
+        return {"ok": True}
+    if op == "alive":
+        readers_by_name[cmd["reader"]].alive = bool(cmd["value"])
+        return {"ok": True}
+    if op == "bootsel":
+        global bootsel
+        bootsel = 1 if cmd["value"] else 0
+        return {"ok": True}
+    if op == "pixels":
+        data = pixels(cmd["pin"])
+        return {"pixels": None if data is None else _hex(data), "writes": pixel_writes(cmd["pin"])}
+    if op == "status":
+        return {"readers": {m.name: {"alive": m.alive, "rf_on": m.rf_on, "tags": [_hex(t.uid) for t in m.tags],
+                                     "frames": m.frames, "bad_frames": m.bad_frames}
+                            for m in readers_by_cs.values()},
+                "fields_on": fields_on(), "fields_max": SimPN532.fields_max, "spi_conflicts": spi_conflicts,
+                "wdt_fired": check_wdt(), "resets": resets}
+    raise ValueError("unknown world op: %r" % (op,))
