@@ -8,6 +8,7 @@ API (what ``main.py`` uses)::
                 firmware=b"0.1.0", board=b"table4", boot_id=None)
     link.snapshot_provider = lambda: (reader_status, button_state)   # two bytes-likes
     link.on_host = lambda alive: ...      # optional: host came back / went silent
+    # a host id is never 0; frames from the host id seen before the current one are ignored
     link.send_tap(reader, uid, code=None) # uid / code: bytes-likes; optional uid_len, code_len
     link.send_button(seat, kind)          # protocol.PRESS | LONG_PRESS | RELEASE
     link.send_reader(reader, alive, fw=None)  # fw: 4 bytes of PN532 GetFirmwareVersion
@@ -44,7 +45,7 @@ receive path decodes byte by byte into the decoder's own buffer.
 try:
     from micropython import const
 except ImportError:  # CPython
-    def const(x):
+    def const(x):  # type: ignore[misc]
         return x
 
 from array import array
@@ -102,6 +103,7 @@ class Link:
         # the host we last heard (its session id) and the host seq of the RING applied per ring:
         # a replayed, older RING from the same host must not undo a newer state
         self.host_id = bytearray(4)
+        self._old_host = bytearray(4)
         self._ring_seq = array("H", bytes(2 * rings))
         self.stale = 0
         self._tx = bytearray(P.MAX_FRAME)      # heartbeats and snapshots
@@ -234,15 +236,19 @@ class Link:
 
     def _handle(self, typ, seq, p, n):
         now = self.clock()
-        self._last_rx = now
         dec = self.decoder
         if not dec.same_sender(self.host_id):
+            if dec.same_sender(self._old_host):
+                self.stale += 1     # a late frame from the host that was replaced: ignore it
+                return
             # a (re)started host: take its id, forget the old one's ring order, resend soon
             for k in range(4):
+                self._old_host[k] = self.host_id[k]
                 self.host_id[k] = dec.buf[2 + k]
             for k in range(self.n_rings):
                 self._ring_seq[k] = 0
             self._last_tx = (now - self.resend_ms) & TICKS_MASK
+        self._last_rx = now
         if not self.host_alive:
             self._set_host(True)
         if typ == P.ACK:

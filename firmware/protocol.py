@@ -28,7 +28,7 @@ values (these allocate and are meant for the host; the Pico reads its few fields
 try:
     from micropython import const
 except ImportError:  # CPython
-    def const(x):
+    def const(x):  # type: ignore[misc]
         return x
 
 from array import array
