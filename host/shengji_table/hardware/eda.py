@@ -12,6 +12,7 @@ import contextlib
 import io
 import logging
 import os
+import sys
 import tempfile
 from types import ModuleType
 from typing import Iterator
@@ -33,6 +34,7 @@ def skidl() -> ModuleType:
                 import skidl as module
                 from skidl.logger import erc_logger, rt_logger, stop_log_file_output
                 stop_log_file_output(True)
+                _install_fast_trace()
                 for logger in (rt_logger, erc_logger):
                     for handler in list(logger.handlers):
                         if isinstance(handler, logging.StreamHandler) and not isinstance(
@@ -42,6 +44,32 @@ def skidl() -> ModuleType:
                 os.chdir(here)
         _skidl = module
     return _skidl
+
+
+def _fast_trace() -> list[tuple[str, str]]:
+    """skidl's ``get_skidl_trace`` (where in user code a part or net was made), without
+    ``inspect.stack()``: that reads the source of every frame for each part and net, which makes a
+    table's circuit take seconds under a deep call stack (pytest).  Same result: the callers'
+    (file, line) from the outermost frame inwards, skidl's own frames left out."""
+    import skidl.scriptinfo
+    skidl_dir = os.path.dirname(skidl.scriptinfo.__file__)
+    trace = []
+    frame = sys._getframe(1)
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if not filename.startswith(skidl_dir):
+            trace.append((os.path.abspath(filename), str(frame.f_lineno)))
+        frame = frame.f_back
+    trace.reverse()
+    return trace
+
+
+def _install_fast_trace() -> None:
+    import skidl.circuit
+    import skidl.logger
+    import skidl.node
+    for module in (skidl.circuit, skidl.node, skidl.logger):
+        module.get_skidl_trace = _fast_trace   # each imported the name; replace it where it is used
 
 
 class Message(tuple):

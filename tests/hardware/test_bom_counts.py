@@ -1,0 +1,103 @@
+"""The bill of materials follows the board file: one PN532 per seat plus the centre, one ring per
+ring entry, one button per seat, one reader regulator, and the capacitors and resistors each
+part calls for; the supply line carries the rating of the power budget."""
+import csv
+import io
+
+import pytest
+
+from shengji_table.hardware.board import load_board
+from shengji_table.hardware.bom import COLUMNS, bom_csv, bom_lines
+from shengji_table.hardware.build import BOARDS_DIR, generate
+from shengji_table.hardware.netlist import parse_netlist
+from shengji_table.hardware.power import budget
+
+
+def _rows(csv_text):
+    rows = list(csv.DictReader(io.StringIO(csv_text)))
+    assert rows and list(rows[0]) == list(COLUMNS)
+    return rows
+
+
+def _qty(rows, part, value=None):
+    return sum(int(r["qty"]) for r in rows if r["part"] == part and (value is None or r["value"] == value))
+
+
+@pytest.mark.parametrize("name, seats", [("table-4", 4), ("table-6", 6)])
+def test_bom_counts_follow_the_board_file(generated, name, seats):
+    board, outputs, _ = generated[name]
+    rows = _rows(outputs.files[f"{name}-bom.csv"])
+    readers = seats + 1                                    # every seat, plus the centre
+    rings = len(board.leds.rings)
+    assert _qty(rows, "PN532_Module") == readers
+    (pn532,) = [r for r in rows if r["part"] == "PN532_Module"]
+    assert pn532["seats"].split() == [f"seat{i}" for i in range(seats)] + ["centre"]
+    assert _qty(rows, "WS2812B_Ring") == rings
+    assert _qty(rows, "WS2812B_Ring", "WS2812B ring, 16 LEDs") == 1             # the centre ring
+    assert _qty(rows, "WS2812B_Ring", "WS2812B ring, 12 LEDs") == seats
+    assert _qty(rows, "SW_Push") == seats
+    assert _qty(rows, "RaspberryPi_Pico") == 1
+    assert _qty(rows, "74AHCT125") == 1
+    assert _qty(rows, "AMS1117-3.3") + _qty(rows, "LM1085IT-3.3") == 1        # one reader regulator
+    # capacitors: 100n + 10u per reader, 100u per ring, 100n at the shifter, the regulator's in/out
+    # pair and the 1000u bulk capacitor
+    assert _qty(rows, "C", "100n") == readers + 1
+    assert _qty(rows, "C", "10u") == readers + 1
+    assert _qty(rows, "C", "22u") == 1
+    assert _qty(rows, "CP", "100u") == rings
+    assert _qty(rows, "CP", "1000u") == 1
+    # resistors: a CS pull-up per reader, the LED data series resistor
+    assert _qty(rows, "R", "10k") == readers
+    assert _qty(rows, "R", "330") == 1
+    assert _qty(rows, "ferrite sheet") == readers
+    (supply,) = [r for r in rows if r["part"] == "power supply"]
+    assert supply["value"] == f"5 V {budget(board).supply_a} A"
+
+
+def test_bom_references_are_unique_and_match_the_netlist(generated):
+    for name, (_, outputs, netlist) in generated.items():
+        rows = _rows(outputs.files[f"{name}-bom.csv"])
+        refs = [ref for r in rows for ref in r["references"].split()]
+        assert len(refs) == len(set(refs))
+        assert set(refs) == set(netlist.components)
+        for r in rows:
+            if r["references"]:
+                assert int(r["qty"]) == len(r["references"].split())
+
+
+def test_bom_grows_with_a_board_of_eight_seats(board_copy):
+    """A bigger table than the committed ones: counts and the supply follow the file."""
+    def eight(data):
+        data["name"] = "table-8"
+        data["seats"] = 8
+        data["readers"] = [{"name": f"seat{i}", "seat": i, "cs": cs, "rst": None, "irq": None}
+                           for i, cs in zip(range(8), [17, 6, 7, 8, 9, 10, 11, 12])]
+        data["readers"].append({"name": "centre", "seat": "centre", "cs": 13, "rst": None, "irq": None})
+        data["leds"]["rings"] = [{"seat": i, "first": 12 * i, "count": 12} for i in range(8)] + \
+                                [{"seat": "centre", "first": 96, "count": 16}]
+        data["buttons"] = [{"seat": i, "pin": p, "pull": "up", "active": "low"}
+                           for i, p in zip(range(8), [0, 1, 2, 3, 4, 5, 14, 15])]
+    board = load_board(board_copy("table-6", eight))
+    outputs = generate(board)
+    rows = _rows(outputs.files["table-8-bom.csv"])
+    assert _qty(rows, "PN532_Module") == 9
+    assert _qty(rows, "SW_Push") == 8
+    assert _qty(rows, "WS2812B_Ring") == 9
+    assert _qty(rows, "LM1085IT-3.3") == 1          # 9 x 100 mA: too much heat for the SOT-223 part
+    b = budget(board)
+    assert b.total_ma == 9 * 100 + 112 * 60 + 50
+    (supply,) = [r for r in rows if r["part"] == "power supply"]
+    assert supply["value"] == "5 V 10 A"            # 7670 mA x 1.2 = 9.2 A
+
+
+def test_bom_csv_quotes_and_orders_lines(generated):
+    _, outputs, netlist = generated["table-4"]
+    lines = bom_lines(netlist)
+    text = bom_csv(lines)
+    rows = _rows(text)
+    assert [int(r["item"]) for r in rows] == list(range(1, len(rows) + 1))
+    assert rows[0]["part"] == "RaspberryPi_Pico"             # the controller first
+    assert not any(r["group"] == "off-board" for r in rows)   # without a budget: only the circuit
+    # descriptions with commas survive the CSV round trip
+    assert any("," in r["description"] for r in rows)
+    assert len(parse_netlist(outputs.files["table-4.net"]).components) == sum(int(r["qty"]) for r in rows)

@@ -1,0 +1,83 @@
+"""ERC (skidl's electrical rules check) on the generated circuits: nothing unexplained may remain."""
+import re
+
+import pytest
+
+from shengji_table.hardware import eda
+from shengji_table.hardware.board import load_board
+from shengji_table.hardware.build import BOARDS_DIR, ErcFailed, generate
+from shengji_table.hardware.erc import ACCEPTED_ERC_WARNINGS, run_erc
+from shengji_table.hardware.netlist import ACCEPTED_NETLIST_WARNINGS
+from shengji_table.hardware.schematic import build_schematic
+
+
+@pytest.mark.parametrize("name", ["table-4", "table-6"])
+def test_schematic_erc_passes_with_no_unexplained_warning(generated, name):
+    _, outputs, _ = generated[name]
+    assert outputs.erc.problems == ()
+    # Every accepted warning that did occur is one of the listed patterns, with its reason.
+    for text, why in outputs.erc.accepted:
+        assert why in ACCEPTED_ERC_WARNINGS.values() and why.strip()
+
+
+def test_schematic_accepted_warnings_each_have_a_reason():
+    for table in (ACCEPTED_ERC_WARNINGS, ACCEPTED_NETLIST_WARNINGS):
+        for pattern, reason in table.items():
+            re.compile(pattern)
+            assert len(reason) > 15, f"accepted warning {pattern!r} needs its reason"
+
+
+def _sabotage_dangling_input(schematic):
+    """Add a part whose input hangs on a net of its own (what a forgotten wire looks like)."""
+    sk = eda.skidl()
+    part = sk.Part(tool=sk.SKIDL, name="X", ref="U99", tag="U99", circuit=schematic.circuit,
+                   pins=[sk.Pin(num=1, name="IN", func=sk.Pin.types.INPUT),
+                         sk.Pin(num=2, name="OUT", func=sk.Pin.types.OUTPUT)])
+    net = sk.Net("DANGLING", circuit=schematic.circuit)
+    net += part[1]
+    return part
+
+
+def test_schematic_erc_flags_a_forgotten_wire():
+    schematic = build_schematic(load_board(BOARDS_DIR / "table-4.json"))
+    _sabotage_dangling_input(schematic)
+    report = run_erc(schematic)
+    assert not report.ok
+    texts = " | ".join(text for _, text in report.problems)
+    assert "DANGLING" in texts            # the one-pin net, without a driver
+    assert "Unconnected pin" in texts and "U99" in texts   # the open output
+
+
+def test_schematic_erc_flags_two_outputs_fighting():
+    schematic = build_schematic(load_board(BOARDS_DIR / "table-4.json"))
+    sk = eda.skidl()
+    # A second driver on the LED data line: a push-pull output against the Pico's GPIO and the shifter.
+    part = sk.Part(tool=sk.SKIDL, name="X", ref="U98", tag="U98", circuit=schematic.circuit,
+                   pins=[sk.Pin(num=1, name="OUT", func=sk.Pin.types.PWROUT)])
+    led = next(n for n in schematic.circuit.nets if n.name == "LED_DATA_5V")
+    led += part[1]
+    report = run_erc(schematic)
+    assert not report.ok
+    assert any("LED_DATA_5V" in text or "U98" in text for _, text in report.problems)
+
+
+def test_schematic_accepted_list_only_excuses_what_it_names():
+    schematic = build_schematic(load_board(BOARDS_DIR / "table-4.json"))
+    _sabotage_dangling_input(schematic)
+    report = run_erc(schematic, accepted={r"DANGLING": "test: this net is known to dangle"})
+    # The dangling-net warnings are excused; the open pin of U99 is not.
+    assert report.accepted and all("DANGLING" in text for text, _ in report.accepted)
+    assert report.problems and all("DANGLING" not in text for _, text in report.problems)
+
+
+def test_schematic_build_refuses_to_write_when_erc_fails(monkeypatch, tmp_path):
+    import shengji_table.hardware.build as build
+
+    def broken(board):
+        schematic = build_schematic(board)
+        _sabotage_dangling_input(schematic)
+        return schematic
+    monkeypatch.setattr(build, "build_schematic", broken)
+    with pytest.raises(ErcFailed) as info:
+        generate(load_board(BOARDS_DIR / "table-4.json"))
+    assert "U99" in str(info.value)
