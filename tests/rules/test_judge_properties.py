@@ -37,7 +37,7 @@ def test_r8_settlement_is_monotone_in_points(preset, scoring, p, extra):
 
 
 @given(st.integers(1, 400), st.integers(-50, 900), st.integers(0, 300))
-def test_r9_bidding_settlement_is_monotone(bid, p, extra):
+def test_s9_bidding_settlement_is_monotone(bid, p, extra):
     """§9 bidding: the same monotonicity against any bid."""
     rs = Ruleset.from_preset("three-players")
     assert _rank(settle(rs, p + extra, bid=bid)) <= _rank(settle(rs, p, bid=bid))

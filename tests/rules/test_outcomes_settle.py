@@ -139,7 +139,7 @@ def test_r8_settle_rejects_non_integer_points():
     (115, {55: (4, 0, False), 60: (2, 0, False), 110: (2, 0, False), 115: (0, 1, True), 170: (0, 1, True),
            175: (0, 2, True), 230: (0, 3, True)}),
 ])
-def test_r9_three_players_bidding_seed_examples(bid, table):
+def test_s9_three_players_bidding_seed_examples(bid, table):
     """§9 bidding (seed 000 甲150 / 乙120 / 丙115): reaching b → each attacker +1, +1 per further
     b/2; under b dealer +2, under b/2 +4, no points +6."""
     rs = Ruleset.from_preset("three-players")
@@ -147,7 +147,7 @@ def test_r9_three_players_bidding_seed_examples(bid, table):
         assert outcome(rs, p, bid=bid) == want, (bid, p)
 
 
-def test_r9_three_players_needs_the_bid():
+def test_s9_three_players_needs_the_bid():
     """§9 bidding: settling without the winning bid is an error."""
     with pytest.raises(ValueError, match="bid"):
         settle(Ruleset.from_preset("three-players"), 100)
@@ -245,7 +245,7 @@ def test_r8_4_levels_never_go_below_two():
     (3, 4, ([2, 1, 1], [1, 1, 1, 1])),     # 4打3: 1+1+1+1 = 2+1+1
     (3, 2, ([1, 1, 1], [2, 1])),
 ])
-def test_r9_find_friend_level_rights_seed_examples(declarers, attackers, want):
+def test_s9_find_friend_level_rights_seed_examples(declarers, attackers, want):
     """§9 find a friend, 攻防双方总体级差权平等 (seed 000 and 002 examples)."""
     assert level_rights(declarers, attackers) == want
 
@@ -256,7 +256,7 @@ def test_r9_find_friend_level_rights_seed_examples(declarers, attackers, want):
     # 1 v 4 (no friend): 4, 8, 12
     (100, False, {0: 4}), (50, False, {0: 8}), (0, False, {0: 12}),
 ])
-def test_r9_find_friend_five_players_three_decks_declarer_table(points, friend, want):
+def test_s9_find_friend_five_players_three_decks_declarer_table(points, friend, want):
     """§9 find a friend, seed 000 变异打法 例 2): the declarers' levels for 5 players, 3 decks."""
     rs = Ruleset.from_preset("find-friend-5-three-decks")
     declarers = [0, 3] if friend else [0]
@@ -267,7 +267,7 @@ def test_r9_find_friend_five_players_three_decks_declarer_table(points, friend, 
     assert sum(want.values()) == (3 if friend else 4) * {100: 1, 50: 2, 0: 3}[points]
 
 
-def test_r9_find_friend_attackers_take_over_at_120_each_plus_one_per_60():
+def test_s9_find_friend_attackers_take_over_at_120_each_plus_one_per_60():
     """§9 find a friend, seed 000 例 1): 120 → take over (each gets declaring rights), +0; each 60
     more → every attacker +1 (2 v 3: the attackers go up 3 levels in all)."""
     rs = Ruleset.from_preset("find-friend-5-three-decks")
@@ -277,7 +277,7 @@ def test_r9_find_friend_attackers_take_over_at_120_each_plus_one_per_60():
     assert shares.levels == {0: 0, 3: 0, 1: 1, 2: 1, 4: 1}
 
 
-def test_r9_find_friend_hard_split_friend_keeps_the_bottom():
+def test_s9_find_friend_hard_split_friend_keeps_the_bottom():
     """§9 find a friend, seed 000 例 3) 硬性分配: the friend who won the last trick (保底) gets 2/3."""
     rs = Ruleset.from_preset("find-friend-5-three-decks")
     shares = share_levels(settle(rs, 50), [0, 3], [1, 2, 4], last_trick_seat=3)
@@ -286,7 +286,7 @@ def test_r9_find_friend_hard_split_friend_keeps_the_bottom():
     assert shares.levels[0] == 4 and shares.levels[3] == 2
 
 
-def test_r9_find_friend_elastic_split_booty():
+def test_s9_find_friend_elastic_split_booty():
     """§9 find a friend, seed 000 例 3) 彈性分配: 1/3 each, the last 1/3 is booty for the keeper."""
     rs = Ruleset.from_preset("find-friend-5-three-decks")
     shares = share_levels(settle(rs, 50), [0, 3], [1, 2, 4], last_trick_seat=3, split="elastic")
@@ -304,7 +304,7 @@ def _real_units(cards, level, trump="S", preset="find-friend-5-three-decks"):
 @pytest.mark.parametrize("cards,total", [
     ("HJ", 6), ("HJ HJ", 12), ("HJ HJ HJ", 18), ("SJ SJ HJ HJ", 24), ("SJ SJ SJ HJ HJ HJ", 36),
 ])
-def test_r9_find_friend_dug_with_j_at_level_j(cards, total):
+def test_s9_find_friend_dug_with_j_at_level_j(cards, total):
     """§9 find a friend, seed 000 例 5): declarers at J, kitty dug with ≥120: single J 6, pair 12,
     triple 18, J tractor 24, bulldozer 36 levels; the dealer 2/3, the friend 1/3."""
     rs = Ruleset.from_preset("find-friend-5-three-decks")
@@ -314,7 +314,7 @@ def test_r9_find_friend_dug_with_j_at_level_j(cards, total):
     assert dig_drop(rs, 11, 130, _real_units(cards, 11), has_friend=False).dealer == total
 
 
-def test_r9_find_friend_dug_with_a_at_level_a():
+def test_s9_find_friend_dug_with_a_at_level_a():
     """§9 find a friend, seed 000 例 6): at A, digging with any A (≥120) drops the dealer to J and
     the friend 3 levels; no A in the play, no drop."""
     rs = Ruleset.from_preset("find-friend-5-three-decks")
@@ -324,7 +324,7 @@ def test_r9_find_friend_dug_with_a_at_level_a():
     assert dig_drop(rs, 10, 200, _real_units("HA", 10)) is None
 
 
-def test_r9_find_friend_levels_not_wasted_pass_on():
+def test_s9_find_friend_levels_not_wasted_pass_on():
     """§9 find a friend, 级数不浪费 (seed 000 例 4, J/A/jokers must-play): a dealer at 9 winning 4
     levels stops at J with 2 left; passed to a team-mate at 10 they stop at J too (升到必打的點數
     不能再升); passed to an opponent at 3 they drop to 2 and the rest is not needed (退至2後無須再退)."""

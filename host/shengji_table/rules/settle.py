@@ -112,14 +112,14 @@ def _settle_bidding(p: int, bid: int) -> Settlement:
     half = Fraction(bid, 2)   # b/2 may be fractional (bid 115 → 57.5, seed 000)
     if p >= bid:
         up = 1 + int((p - bid) // half)
-        return Settlement(p, 0, up, True, "R-9 bidding",
+        return Settlement(p, 0, up, True, "§9 bidding",
                           f"attackers took {p}, reaching the bid of {bid}: each goes up {_lv(up)}.")
     if p <= 0:
-        return Settlement(p, 6, 0, False, "R-9 bidding", f"attackers took no points: the dealer goes up {_lv(6)}.")
+        return Settlement(p, 6, 0, False, "§9 bidding", f"attackers took no points: the dealer goes up {_lv(6)}.")
     if p < half:
-        return Settlement(p, 4, 0, False, "R-9 bidding",
+        return Settlement(p, 4, 0, False, "§9 bidding",
                           f"attackers took {p}, under half the bid ({half}): the dealer goes up {_lv(4)}.")
-    return Settlement(p, 2, 0, False, "R-9 bidding",
+    return Settlement(p, 2, 0, False, "§9 bidding",
                       f"attackers took {p}, under the bid of {bid}: the dealer goes up {_lv(2)}.")
 
 
@@ -293,7 +293,7 @@ def share_levels(settlement: Settlement, declarers: Sequence[int], attackers: Se
             why = f"attackers take over (each may declare next hand) and go up {_lv(k)} per level right."
         else:
             why = "nobody goes up."
-    return Shares(levels, booty, owner, "R-9 find-a-friend", why)
+    return Shares(levels, booty, owner, "§9 find-a-friend", why)
 
 
 @dataclass(frozen=True)
@@ -306,7 +306,7 @@ class DigDrop:
     reason: str
 
 
-# R-9 find a friend, rule 5: total drop by the unit of J that dug the kitty (dealer 2/3, friend 1/3).
+# §9 find a friend, rule 5: total drop by the unit of J that dug the kitty (dealer 2/3, friend 1/3).
 _J_DROP = {"single": 6, "pair": 12, "triple": 18, "tractor": 24, "titanic": 36}
 
 
@@ -327,7 +327,7 @@ def dig_drop(ruleset: Ruleset, level: int, attackers_points: int, units, *, has_
     if not rank_cards:
         return None
     if level == 14:
-        return DigDrop(14 - 11, 3 if has_friend else 0, "R-9 find-a-friend",
+        return DigDrop(14 - 11, 3 if has_friend else 0, "§9 find-a-friend",
                        "the kitty was dug with an A at level A: the dealer drops to J, the friend 3 levels.")
     unit = max(rank_cards, key=lambda u: (u.width, u.length))
     if unit.length > 1:
@@ -336,8 +336,8 @@ def dig_drop(ruleset: Ruleset, level: int, attackers_points: int, units, *, has_
         kind = {1: "single", 2: "pair"}.get(unit.width, "triple")
     total = _J_DROP[kind]
     if not has_friend:
-        return DigDrop(total, 0, "R-9 find-a-friend",
+        return DigDrop(total, 0, "§9 find-a-friend",
                        f"the kitty was dug with a {kind} of J at level J: the dealer drops {total} levels.")
-    return DigDrop(total * 2 // 3, total // 3, "R-9 find-a-friend",
+    return DigDrop(total * 2 // 3, total // 3, "§9 find-a-friend",
                    f"the kitty was dug with a {kind} of J at level J: the declarers drop {total} levels, "
                    f"the dealer {total * 2 // 3} and the friend {total // 3}.")
