@@ -108,3 +108,34 @@ def test_bots_every_play_is_legal_long(preset, deal):
     ruleset = Ruleset.from_preset(preset)
     bots = {s: make_bot("random" if s % 2 else "heuristic", deal["seed"] + s) for s in range(ruleset.players)}
     play_out_hand(ruleset, deal["level"], deal["trump"], deal["seed"], bots)
+
+
+@pytest.mark.parametrize("preset", ["classic", "three-decks", "four-decks", "one-deck-two-colour", "six-players"])
+@settings(max_examples=40)
+@given(deal=deals, data=st.data())
+def test_bots_random_follow_meets_every_ladder_R4_5_R4_7(preset, deal, data):
+    """R-4.5–R-4.7: against leads rich in pairs, triples, tractors and throws, every random follow
+    is legal, and following the same lead twice with the same seed gives the same play."""
+    from shengji_table.game.bots.sampling import random_follow
+    from shengji_table.rules.trick import lead_candidates
+    from shengji_table.rules.units import decompose
+
+    ruleset = Ruleset.from_preset(preset)
+    rng = random.Random(deal["seed"])
+    hands, _ = random_deal(ruleset, rng)
+    order = TrumpOrder(ruleset, deal["level"], deal["trump"])
+    leader, follower = 0, 1
+    units = lead_candidates(hands[leader], order)
+    wide = [u for u in units if len(u) > 1]
+    if data.draw(st.booleans(), label="throw"):
+        suit = order.suit_of(rng.choice(hands[leader]))
+        lead = tuple(c for c in hands[leader] if order.suit_of(c) == suit)
+        parts = decompose(lead, order)
+        lead = tuple(c for u in parts[: data.draw(st.integers(1, max(1, len(parts))), label="units")] for c in u.cards)
+    else:
+        lead = rng.choice(wide or units)
+    hand = hands[follower]
+    play = random_follow(lead, hand, order, random.Random(deal["seed"]))
+    verdict = check_follow(lead, play, hand, order)
+    assert verdict.ok, (verdict.rule, verdict.reason, lead, play)
+    assert play == random_follow(lead, hand, order, random.Random(deal["seed"]))

@@ -27,7 +27,7 @@ from typing import Optional, Sequence
 from ...rules.cards import Card, full_deck
 from ...rules.follow import legal_follows
 from ...rules.throw import check_throw
-from ...rules.trick import Play, winning_index, trick_points
+from ...rules.trick import Play, TrickShape, winning_index, trick_points
 from ...rules.units import decompose
 
 __all__ = ["TrickSituation", "choose_lead", "choose_follow", "card_values", "unit_beatable"]
@@ -319,7 +319,8 @@ def choose_follow(sit: TrickSituation) -> tuple:
     values = card_values(order)
     hand_counts = group_counts(sit.hand, order)
     plays = list(sit.plays)
-    best_i = winning_index(plays, order)
+    shape = TrickShape(plays[0].cards, order)      # the lead analysed once for every candidate
+    best_i = winning_index(plays, order, shape)
     partner_winning = plays[best_i].seat in sit.teammates
     on_table = trick_points(plays)
     unseen = _suit_split(sit.unseen, order)
@@ -340,7 +341,7 @@ def choose_follow(sit: TrickSituation) -> tuple:
     for cand in follow_candidates(sit):
         pts = sum(c.points for c in cand)
         cost = play_cost(cand, hand_counts, values, order)
-        wins = winning_index(plays + [Play(sit.seat, cand)], order) == len(plays)
+        wins = winning_index(plays + [Play(sit.seat, cand)], order, shape) == len(plays)
         if partner_safe:
             score = FEED_WEIGHT * pts - cost
         elif wins:
