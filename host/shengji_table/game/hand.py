@@ -132,6 +132,8 @@ class Hand:
         self.throw_window = False                        # open play: the lead is a throw open to challenge
         self.follows: list = [[] for _ in range(n)]      # open play evidence: (trick no, lead faces, play faces)
         self.seat_plays: list = [[] for _ in range(n)]   # faces played per seat, per play (open play)
+        self.played_count = [0] * n                      # cards committed per seat
+        self._deferred_friend = None                     # open play: a throw's friend check waits for the window
         self.undone: list = []                           # (seat, cards, reason) undone by the referee
         self.result: Optional[HandResult] = None
         self._log: list = []                             # accepted events (for referee undo)
@@ -208,9 +210,6 @@ class Hand:
             stack = list(copies)
             random.Random(e.seed).shuffle(stack)
             self.stack = tuple(stack)
-        if self.mode == "scanned" and self.stack is None:
-            # Scanned hands without a known stack: the draws themselves tell which card went where.
-            self.stack = None
         self.phase = "drawing"
         self.turn = self.first_seat
         self.counts = [0] * self.players
@@ -389,8 +388,6 @@ class Hand:
                                     f"a bid is a multiple of 5 from 5 and lower than {low}, not {e.points}")
             self.bid = e.points
             self.bids.append((e.seat, e.points))
-            i = self.bidders.index(e.seat)
-            self.bidders = self.bidders[i + 1:] + self.bidders[:i + 1]   # next bidder first
             out = [Announce("bid", f"Seat {e.seat} bids {e.points}.")]
         winner = [s for s, p in self.bids if p == self.bid][-1] if self.bid is not None else None
         if self.bid is not None and self.bidders == [winner]:
@@ -399,17 +396,9 @@ class Hand:
             self.phase = "trump"
             self.turn = winner
             return out + [Announce("bid", f"Seat {winner} wins the bidding at {self.bid} and deals.", "R-9 bidding")]
-        if e.points is None:
-            pos = self.bids and self.bidders
-            self.turn = self.bidders[0] if pos else None
-            # the seat after the one that passed, in table order, among those still bidding
-            for k in range(1, self.players + 1):
-                s = (e.seat + k) % self.players
-                if s in self.bidders:
-                    self.turn = s
-                    break
-        else:
-            self.turn = self.bidders[0]
+        # next: the first seat after this one, in playing order, still bidding
+        self.turn = next((e.seat + k) % self.players for k in range(1, self.players + 1)
+                         if (e.seat + k) % self.players in self.bidders)
         return out
 
     def _on_name_trump(self, e: ev.NameTrump):
@@ -518,8 +507,10 @@ class Hand:
             return self._refuse(e.seat, e, "table.not-in-hand", f"{c} is not in seat {e.seat}'s hand")
         if e.seat != self.turn:
             return self._refuse(e.seat, e, "table.out-of-turn", f"it is seat {self.turn}'s turn, not seat {e.seat}'s")
-        if self.mode == "open" and len(self.seat_plays_count(e.seat)) + len(self.pending) >= self.counts[e.seat]:
-            return self._refuse(e.seat, e, "R-10.3", f"seat {e.seat} should have no cards left")
+        if self.mode == "open" and self.played_count[e.seat] + len(self.pending) >= self.counts[e.seat]:
+            # open play: one card more than the seat can hold proves a wrong count (R-10.3)
+            return self._end_by_ruling(e.seat, "R-10.3", f"seat {e.seat} plays a card after its "
+                                                        f"{self.counts[e.seat]} cards: a wrong card count")
         if not self.pending:
             self._entry_start = len(self._log)
         self.pending.append(c)
@@ -527,9 +518,6 @@ class Hand:
         if self.trick and len(self.pending) == need:
             return self._commit_follow(e)
         return [Ring(e.seat, "pending", len(self.pending))]
-
-    def seat_plays_count(self, seat):
-        return [f for play in self.seat_plays[seat] for f in play]
 
     def _on_take_back(self, e: ev.TakeBack):
         if self.phase == "burying":
@@ -616,13 +604,20 @@ class Hand:
             self.played.add(c)
             self.hands[seat].pop(c, None)
         self.seat_plays[seat].append(tuple(c.card for c in cards))
+        self.played_count[seat] += len(cards)
         if len(self.trick) > 1:
             self.follows[seat].append((len(self.tricks), tuple(c.card for c in self.trick[0][1]),
                                        tuple(c.card for c in cards), len(self.seat_plays[seat]) - 1))
 
     def _after_commit(self, seat, cards):
         out = [Ring(seat, "accepted", len(cards))]
-        out += self._friend_check(seat, cards)
+        if self._deferred_friend is not None:           # the challenge window has closed
+            out += self._friend_check(*self._deferred_friend)
+            self._deferred_friend = None
+        if self.throw_window:
+            self._deferred_friend = (seat, cards)       # the throw may still shrink (R-4.3)
+        else:
+            out += self._friend_check(seat, cards)
         if len(self.trick) < self.players:
             self.turn = (seat + 1) % self.players
             out.append(Ring(self.turn, "turn"))
@@ -709,10 +704,11 @@ class Hand:
         for c in lead_cards:
             if c not in forced:
                 self.played.discard(c)
-        for c in lead_cards:  # undo the provisional play's friend bookkeeping is not needed: friend calls
-            pass              # count plays, and a throw's withdrawn cards were never played
         self.trick = [(leader, forced)]
         self.seat_plays[leader][-1] = tuple(c.card for c in forced)
+        self.played_count[leader] -= len(lead_cards) - len(forced)
+        if self._deferred_friend is not None:
+            self._deferred_friend = (leader, forced)
         self.pending = []
         self.throw_window = False
         out = self._throw_failed(leader, chk, len(lead_cards) - len(forced))

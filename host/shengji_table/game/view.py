@@ -80,7 +80,7 @@ class SeatView:
     * ``level`` — the rank being played (the dealer's level, R-2); ``levels`` — every seat's level.
     * ``trump`` — 'S','H','C','D', or None for no-trump; during the draw: the standing declaration.
     * ``order`` — the :class:`TrumpOrder` for ``level``/``trump`` (None while the draw is open).
-    * ``hand`` — this seat's cards (faces), sorted high→low by ``order`` when known.
+    * ``hand`` — this seat's cards (faces) in a stable order (face index; sort with ``order.sorted``).
     * ``trick`` — plays of the current trick so far (lead first); ``leader`` its leader seat.
     * ``tricks`` — finished tricks of this hand, oldest first (every card played is public).
     * ``points`` — points won so far by each seat (tuple indexed by seat).
