@@ -209,9 +209,10 @@ def test_malformed_seat_that_does_not_exist():
     bad(s, "no seat 4")
     ok = example("trick")
     ok["preset"] = "six-players"
-    ok["trick"][1]["seat"] = 5
+    ok["trick"][0]["seat"] = 5
+    ok["trick"][1]["seat"] = 0          # after seat 5 comes seat 0 at a table of six
     del ok["hands"]
-    assert judge(ok)["winner"] == 0
+    assert judge(ok)["winner"] == 5
 
 
 def test_malformed_unknown_preset_or_option():
@@ -240,6 +241,7 @@ def test_malformed_unknown_preset_or_option():
     (lambda s: s["trick"][0].update(cards=[]), ["at least one card"]),
     (lambda s: s["trick"][1].update(seat=0), ["plays twice"]),
     (lambda s: s["trick"][1].update(seat="one"), ["a seat is a number"]),
+    (lambda s: s["trick"][1].update(seat=2), ["out of turn", "seat 1 plays after seat 0"]),
     (lambda s: s.update(trump="X"), ["S, H, C, D or NT"]),
     (lambda s: s.pop("level"), ["'level' is missing"]),
     (lambda s: s.update(level="1"), ["not a level"]),

@@ -196,6 +196,10 @@ def _judge_trick(sit: Mapping, ruleset: Ruleset) -> dict:
         seat = _seat(p["seat"], f"{where}.seat", ruleset)
         if seat in seen:
             raise SituationError(f"{where}: seat {seat} plays twice in one trick")
+        if plays and seat != (plays[-1].seat + 1) % ruleset.players:
+            raise SituationError(f"{where}: seat {seat} plays out of turn — seats are numbered in playing "
+                                 f"order, so seat {(plays[-1].seat + 1) % ruleset.players} plays after "
+                                 f"seat {plays[-1].seat}")
         seen.add(seat)
         cards = _cards(p["cards"], f"{where}.cards")
         if not cards:
