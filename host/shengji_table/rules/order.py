@@ -15,6 +15,8 @@ no-trump), three questions about every card face, all precomputed into tables in
 """
 from __future__ import annotations
 
+from typing import Any
+
 from .cards import ALL_FACES, BIG_JOKER_RANK, JOKER, SMALL_JOKER_RANK, SUITS, Card
 
 __all__ = ["TrumpOrder", "TRUMP", "OrderError"]
@@ -37,6 +39,18 @@ class TrumpOrder:
 
     __slots__ = ("ruleset", "level", "trump", "decks", "_suit", "_rank", "_group", "_trump",
                  "_sort", "_top_rank", "_members")
+    ruleset: Any
+    level: int
+    trump: str | None
+    decks: int
+    # tables indexed by Card.index (read directly by the follow/throw/trick code for speed)
+    _suit: tuple
+    _rank: tuple
+    _group: tuple
+    _trump: tuple
+    _sort: tuple
+    _top_rank: dict
+    _members: dict
 
     def __init__(self, ruleset, level: int, trump: str | None):
         if not isinstance(level, int) or not 2 <= level <= 14:
@@ -65,7 +79,7 @@ class TrumpOrder:
         top_plain = len(plain_ranks)          # first position above the plain ranks (trump suit)
         # Trump special positions above the trump-suit plain cards (R-2.2), low → high.
         nxt = top_plain
-        pos_two_off = pos_two_t = pos_r_off = pos_r_t = None
+        pos_two_off = pos_two_t = 0      # only used with permanent twos
         if perm_twos:
             pos_two_off = nxt
             nxt += 1
@@ -116,7 +130,7 @@ class TrumpOrder:
         for c in ALL_FACES:
             members.setdefault(suit[c.index], []).append(c)
         object.__setattr__(self, "_members", {k: tuple(sorted(members[k], key=lambda c: sort[c.index]))
-                                               for k in sorted(members, key=_DISPLAY_SUIT.get)})
+                                               for k in sorted(members, key=lambda k: _DISPLAY_SUIT[k])})
 
     def __setattr__(self, name, value):
         raise AttributeError("TrumpOrder is immutable")

@@ -152,7 +152,7 @@ def lead_candidates(hand, order) -> list:
     for suit, bypos in by_suit_pos.items():
         for w in range(2, order.decks + 1):
             for start in sorted(bypos):
-                chains = [[]]
+                chains: list = [[]]
                 p = start
                 while True:
                     gs = [g for g in bypos.get(p, ()) if len(by_group[g]) >= w]
