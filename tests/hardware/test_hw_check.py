@@ -124,3 +124,24 @@ def test_hw_check_schematic_view_reads_a_rewired_netlist(generated, tmp_path):
         check_board(BOARDS_DIR / "table-4.json", net, interpreter="cpython")
     assert info.value.pin == 8
     assert "schematic (table-4.net) says 'unused'" in str(info.value)
+
+
+@pytest.mark.micropython
+def test_hw_check_passes_for_a_rebuilt_variant_board(board_copy, tmp_path):
+    """Not tied to the committed boards: a variant with an IRQ wired, an unwired reset and
+    active-high buttons, built afresh, agrees with its own firmware view."""
+    def variant(data):
+        data["readers"][0]["rst"] = None
+        data["readers"][1]["irq"] = 21
+        data["buttons"][1].update(pull="down", active="high")
+        data["buttons"][2].update(pull="none", active="high")
+    from shengji_table.hardware.build import write_outputs
+    board_path = board_copy("table-4", variant)
+    out = tmp_path / "out"
+    write_outputs(board_path, out)
+    result = check_board(board_path, out / "table-4.net")
+    roles = result.agreement.roles
+    assert roles[21] == "seat1 reader IRQ"
+    assert roles[3] == "seat1 button, active high" and roles[4] == "seat2 button, active high"
+    assert 10 not in roles                      # seat0's reset is no longer a Pico pin
+    assert result.erc_summary == "ERC: no problems"

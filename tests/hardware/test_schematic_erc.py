@@ -81,3 +81,19 @@ def test_schematic_build_refuses_to_write_when_erc_fails(monkeypatch, tmp_path):
     with pytest.raises(ErcFailed) as info:
         generate(load_board(BOARDS_DIR / "table-4.json"))
     assert "U99" in str(info.value)
+
+
+def _variant(data):
+    """Every optional way of wiring the board file allows, in one table."""
+    data["readers"][0]["rst"] = None          # reset tied high
+    data["readers"][1]["irq"] = 21            # IRQ wired
+    data["buttons"][0].update(pull="none")    # external pull-up
+    data["buttons"][1].update(pull="down", active="high")   # to 3.3 V, internal pull-down
+    data["buttons"][2].update(pull="none", active="high")   # to 3.3 V, external pull-down
+    data["leds"]["rings"] = [r for r in data["leds"]["rings"] if r["seat"] != "centre"]
+
+
+def test_schematic_erc_passes_for_every_optional_wiring(board_copy):
+    board = load_board(board_copy("table-4", _variant))
+    report = run_erc(build_schematic(board))
+    assert report.problems == ()

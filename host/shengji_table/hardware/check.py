@@ -61,9 +61,9 @@ def board_roles(board: Board) -> Roles:
     for name, pin in (("SCK", spi.sck), ("MOSI", spi.mosi), ("MISO", spi.miso)):
         roles[pin] = f"SPI{spi.bus} {name}"
     for r in board.readers:
-        for name, pin in (("CS", r.cs), ("RST", r.rst), ("IRQ", r.irq)):
-            if pin is not None:
-                roles[pin] = f"{_seat(r.seat)} reader {name}"
+        for name, wired in (("CS", r.cs), ("RST", r.rst), ("IRQ", r.irq)):
+            if wired is not None:
+                roles[wired] = f"{_seat(r.seat)} reader {name}"
     roles[board.leds.pin] = "LED data"
     for b in board.buttons:
         roles[b.pin] = f"{_seat(b.seat)} button, active {b.active}"

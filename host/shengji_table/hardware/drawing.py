@@ -177,7 +177,7 @@ def _draw_box(b: _Box, ox: float, oy: float) -> list[str]:
 def drawing_svg(netlist: Netlist, title: str, subtitle: str = "") -> str:
     """The drawing of ``netlist`` as an SVG document (text)."""
     body: list[str] = []
-    y = MARGIN + 46
+    y: float = MARGIN + 46
     for group, heading in SECTIONS:
         comps = _order([c for c in netlist.components.values() if c.fields.get("Group") == group])
         if not comps:
@@ -185,11 +185,12 @@ def drawing_svg(netlist: Netlist, title: str, subtitle: str = "") -> str:
         body.append(_text(MARGIN, y + 14, heading, 14, "start", "bold", "#333"))
         body.append(f'<line x1="{MARGIN}" y1="{y + 20}" x2="{PAGE_W - MARGIN}" y2="{y + 20}" stroke="#bbb"/>')
         y += 30
-        x, row_h = MARGIN, 0.0
+        x: float = MARGIN
+        row_h = 0.0
         for comp in comps:
             b = _box(comp, netlist)
             if x + b.outer_w > PAGE_W - MARGIN and x > MARGIN:
-                x, y, row_h = MARGIN, y + row_h + GAP_Y, 0.0
+                x, y, row_h = float(MARGIN), y + row_h + GAP_Y, 0.0
             body.extend(_draw_box(b, x, y))
             x += b.outer_w + GAP_X
             row_h = max(row_h, b.outer_h)

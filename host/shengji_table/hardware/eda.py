@@ -14,6 +14,7 @@ import logging
 import os
 import sys
 import tempfile
+import types
 from types import ModuleType
 from typing import Iterator
 
@@ -54,7 +55,7 @@ def _fast_trace() -> list[tuple[str, str]]:
     import skidl.scriptinfo
     skidl_dir = os.path.dirname(skidl.scriptinfo.__file__)
     trace = []
-    frame = sys._getframe(1)
+    frame: types.FrameType | None = sys._getframe(1)
     while frame is not None:
         filename = frame.f_code.co_filename
         if not filename.startswith(skidl_dir):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .board import CENTRE, Board
+from .board import CENTRE, Board, Seat
 from .parts import pico_pin_of_gpio
 from .power import budget
 
@@ -47,15 +47,15 @@ def wiring_markdown(board: Board) -> str:
         "|---|---|---|---|---|---|",
     ]
     chain = {ring.seat: i for i, ring in enumerate(board.leds.rings)}
-    seats: list[object] = list(range(board.seats)) + [CENTRE]
+    seats: list[Seat] = [*range(board.seats), CENTRE]
     for seat in seats:
-        reader = board.reader_for(seat)  # type: ignore[arg-type]
-        ring = board.ring_for(seat)  # type: ignore[arg-type]
+        reader = board.reader_for(seat)
+        ring = board.ring_for(seat)
         ring_text = "—" if ring is None else f"{chain[seat] + 1}: {ring.first}–{ring.end - 1} ({ring.count} LEDs)"
         if seat == CENTRE:
             button_text = "—"
         else:
-            b = board.button_for(seat)  # type: ignore[arg-type]
+            b = board.button_for(seat)
             to = "GND" if b.active == "low" else "3.3 V"
             button_text = f"{_pin(b.pin)} to {to}, pull {b.pull}"
         rst = _pin(reader.rst) if reader.rst is not None else "tied to 3.3 V"
