@@ -1,0 +1,31 @@
+"""The judge contract as documented: every ruling quoted in docs/judge.md is what the judge answers
+for the bundled situation it names, and every quoted situation is the bundled file."""
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from shengji_table.rules.judge import judge
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = ROOT / "docs" / "judge.md"
+
+# A quoted situation, then "→ (`examples/judge/NAME.json`)", then the quoted ruling.
+PATTERN = re.compile(r"```json\n(?P<sit>.*?)```\n→ \(`examples/judge/(?P<name>[\w-]+)\.json`\)\n```json\n(?P<ruling>.*?)```",
+                     re.S)
+
+
+def quoted():
+    return [(m["name"], json.loads(m["sit"]), json.loads(m["ruling"])) for m in PATTERN.finditer(DOC.read_text(encoding="utf-8"))]
+
+
+def test_doc_quotes_the_three_queries():
+    assert sorted(name for name, _, _ in quoted()) == ["declare", "settle", "trick"]
+
+
+@pytest.mark.parametrize("name,situation,ruling", quoted(), ids=[q[0] for q in quoted()])
+def test_doc_examples_match_bundled_files_and_the_judge(name, situation, ruling):
+    bundled = json.loads((ROOT / "examples" / "judge" / f"{name}.json").read_text(encoding="utf-8"))
+    assert situation == bundled
+    assert judge(situation) == ruling
