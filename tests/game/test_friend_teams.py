@@ -83,3 +83,25 @@ def test_friend_call_refusals(table):
     assert isinstance(out[0], Refusal) and "1 to 2" in out[0].reason
     out = t.send(ev.CallFriend(0, ()))
     assert isinstance(out[0], Refusal)
+
+
+def test_friend_kitty_dug_with_j_drops_declarers(table):
+    """Seed 000 变异打法 5: declarers at J, attackers dig the kitty with a single J and reach T →
+    the dealer drops 4 and the friend 2 (6 in all); here the dealer is alone and drops all 6."""
+    from shengji_table.game.hand import HandResult
+    from shengji_table.rules.cards import parse_cards
+    from shengji_table.rules.settle import Settlement
+    t = table("find-friend-4", {0: "HJ"}, start_level="J")
+    t.draw(1)
+    t.declare(0, "HJ")
+    t.draw()
+    t.close()
+    hand = t.hand
+    # settle this hand as if the attackers (seat 1) won the last trick with a single ♣J and 170 points
+    hand.result = HandResult(settlement=Settlement(170, 0, 2, True, "R-8.1", "test"), declarers=(0,),
+                             attackers=(1, 2, 3), captured=170, kitty_points=0, multiplier=2, bonus=0,
+                             penalty=0, last_winner=1, last_cards=tuple(parse_cards("CJ")), ruling=None,
+                             at_fault=None, bid=None)
+    out = t.match._settle_hand(hand)
+    assert t.match.levels[0] == 11 - 6 and t.match.summaries[-1]["changes"]["0"][2] == -6
+    assert any("goes down" in e.text for e in out if isinstance(e, Announce))

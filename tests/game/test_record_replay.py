@@ -96,3 +96,23 @@ def test_record_export_is_pbn_like():
     assert text.count("{Trick ") == len(hand.tricks)
     for seat in range(4):
         assert f"[Hand{seat} " in text
+
+
+def test_record_same_seed_same_match():
+    """Determinism: the state is a pure function of the events; the events of a seeded run repeat."""
+    a = dumps(to_record(played("find-friend-5", hands=2)))
+    b = dumps(to_record(played("find-friend-5", hands=2)))
+    assert a == b
+
+
+def test_record_every_effect_is_serialisable():
+    from shengji_table.game.effects import effect_from_json
+    rs = Ruleset.from_preset("classic")
+    m = Match(rs)
+    seen = []
+    run_match(m, [make_bot("random", i) for i in range(4)], [11], on_event=lambda e, effs: seen.extend(effs))
+    kinds = {e.type for e in seen}
+    assert {"ring", "announce"} <= kinds
+    for eff in seen:
+        data = json.loads(json.dumps(eff.to_json()))
+        assert effect_from_json(data) == eff

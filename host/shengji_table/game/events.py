@@ -111,6 +111,9 @@ def event_from_json(data: Mapping[str, Any]) -> Event:
     extra = set(data) - {"type"} - {f.name for f in dataclasses.fields(cls)}
     if extra:
         raise EventError(f"event {tag!r} has unknown field(s): {', '.join(sorted(extra))}")
+    for key in ("reason", "rule"):
+        if key in kwargs and not isinstance(kwargs[key], str):
+            raise EventError(f"event {tag!r}: field {key!r} is text, not {kwargs[key]!r}")
     for key in ("seat", "at_fault", "nth", "points", "seed"):
         v = kwargs.get(key)
         if v is not None and (isinstance(v, bool) or not isinstance(v, int)):

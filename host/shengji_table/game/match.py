@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Iterable, Optional
 
 from ..rules.ruleset import Ruleset, level_text
-from ..rules.settle import advance_level, next_dealer, share_levels
+from ..rules.settle import advance_level, dig_drop, lower_level, next_dealer, share_levels
 from . import events as ev
 from .effects import Announce, Refusal
 from .hand import MODES, Hand
@@ -112,6 +112,8 @@ class Match:
                 winners.append(seat)
         out = []
         out += self._announce_levels(dec, att, before, shares)
+        if rs.teams == "find-friend":
+            out += self._dig_drop(hand, dec, changes)
         if s.takeover:
             out.append(Announce("level", "The attackers take over the deal.", s.rule))
         # next dealer (R-8.5)
@@ -134,6 +136,31 @@ class Match:
             out.append(Announce("match", f"Match over: seat(s) {', '.join(map(str, self.winners))} win.", "R-8.4"))
         elif not rs.bidding:
             out.append(Announce("deal", f"Next dealer: seat {self.dealer}.", "R-8.5"))
+        return out
+
+    def _dig_drop(self, hand: Hand, dec, changes) -> list:
+        """Find a friend, seed 000 变异打法 5–6: declarers at J or A whose kitty was dug with a J / an A
+        unit (attackers won the last trick with at least T points) drop levels.  Levels that cannot
+        be dropped below 2 are the players' to pass on (a choice this table does not make)."""
+        res = hand.result
+        if res.ruling or res.last_winner is None or res.last_winner in dec:
+            return []
+        from ..rules.units import decompose
+        units = decompose(list(res.last_cards), hand.order)
+        drop = dig_drop(self.ruleset, hand.level, res.settlement.attackers_points, units,
+                        has_friend=len(dec) > 1)
+        if drop is None:
+            return []
+        out = [Announce("level", drop.reason, drop.rule)]
+        for seat, steps in ((dec[0], drop.dealer), *((f, drop.friend) for f in dec[1:])):
+            if not steps:
+                continue
+            old = self.levels[seat]
+            new, _left = lower_level(old, steps)
+            self.levels[seat] = new
+            changes[seat] = [old, new, -steps, drop.reason]
+            out.append(Announce("level", f"Seat {seat} goes down {_levels_text(old - new)}: "
+                                         f"{level_text(old)} → {level_text(new)}", drop.rule))
         return out
 
     def _announce_levels(self, dec, att, before, shares) -> list:
