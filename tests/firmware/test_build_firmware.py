@@ -172,3 +172,25 @@ def test_build_cli_bad_board_is_a_clear_error(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "shengji_table", "flash", "--port", "x", "--board",
                            str(tmp_path / "missing.json"), "--dry-run"], cwd=REPO_ROOT, capture_output=True, text=True)
     assert proc.returncode == 2 and "cannot read the file" in proc.stdout
+
+
+def test_build_deploy_runs_the_commands_in_order_and_stops_with_the_escape_hint(tmp_path):
+    """The copy needs a Pico; what deploy() asks of mpremote, and what it says when mpremote fails."""
+    from shengji_table.hardware.flash import deploy
+    build = build_firmware(REPO_ROOT / "boards" / "table-4.json", tmp_path / "out")
+    ran = []
+
+    def fake_run(argv):
+        ran.append(argv)
+        return subprocess.CompletedProcess(argv, 0)
+    deploy(build, "/dev/ttyACM0", run=fake_run)
+    assert [a[1:] for a in ran] == [c[1:] for c in mpremote_commands(build, "/dev/ttyACM0")]
+    assert all(pathlib.Path(a[0]).name == "mpremote" for a in ran)
+
+    def failing_run(argv):
+        ran.append(argv)
+        return subprocess.CompletedProcess(argv, 1)
+    ran.clear()
+    with pytest.raises(FlashError, match="hold seat 0's button"):
+        deploy(build, "/dev/ttyACM0", run=failing_run)
+    assert len(ran) == 1   # nothing copied after the first failure

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
-from typing import Any, Literal, Union
+from typing import Any, Iterator, Literal, Union
 
 __all__ = ["Board", "BoardError", "Button", "CENTRE", "Leds", "PICO_PINS", "Power", "Reader", "Ring",
            "SPI_PINS", "Seat", "SpiBus", "load_board", "parse_board"]
@@ -252,7 +252,7 @@ def _seat_label(seat: Seat) -> str:
     return "the centre" if seat == CENTRE else f"seat {seat}"
 
 
-def _pin_uses(board: Board):
+def _pin_uses(board: Board) -> Iterator[tuple[int, str]]:
     spi = board.spi
     yield from ((spi.sck, f"spi.sck (SPI{spi.bus})"), (spi.mosi, f"spi.mosi (SPI{spi.bus})"),
                 (spi.miso, f"spi.miso (SPI{spi.bus})"))

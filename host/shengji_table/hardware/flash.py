@@ -23,6 +23,7 @@ import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
+from typing import Callable
 
 from .board import Board, load_board
 
@@ -150,7 +151,8 @@ def mpremote_commands(build: Build, port: str) -> list[list[str]]:
     ]
 
 
-def deploy(build: Build, port: str, run=subprocess.run) -> None:
+def deploy(build: Build, port: str,
+           run: Callable[[list[str]], subprocess.CompletedProcess[bytes]] = subprocess.run) -> None:
     """Run the deploy commands; stop at the first failure with a hint about the REPL escape."""
     for argv in mpremote_commands(build, port):
         exe = pathlib.Path(sys.executable).with_name("mpremote")
