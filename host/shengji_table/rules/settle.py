@@ -289,8 +289,10 @@ def share_levels(settlement: Settlement, declarers: Sequence[int], attackers: Se
         order = [head] + [s for s in attackers if s != head]
         for seat, r in zip(order, att_r):
             levels[seat] = r * k
-        if settlement.takeover:
+        if settlement.takeover and k:
             why = f"attackers take over (each may declare next hand) and go up {_lv(k)} per level right."
+        elif settlement.takeover:
+            why = "attackers take over (each may declare next hand); nobody goes up."
         else:
             why = "nobody goes up."
     return Shares(levels, booty, owner, "§9 find-a-friend", why)
