@@ -136,3 +136,15 @@ def test_open_play_kitty_revealed_settles_with_bonus_r7_3(table):
     res = t.hand.result
     assert res.ruling is None and res.kitty_points == 0
     assert res.settlement.attackers_points == res.captured + res.bonus
+
+
+def test_open_play_revoke_proven_by_a_later_lead_r10_2(table):
+    t = open_table(table)
+    tap(t, 0, "H5#1", confirm=True)
+    tap(t, 1, "S3#1")            # seat 1 ruffs the heart lead (claims to be void in hearts) …
+    tap(t, 2, "H6#1")
+    tap(t, 3, "H7#1")
+    assert t.hand.tricks[-1][1] == 1
+    out = tap(t, 1, "HK#1", confirm=True)   # … and then leads a heart
+    res = t.hand.result
+    assert res is not None and res.ruling == "R-10.2" and res.at_fault == 1

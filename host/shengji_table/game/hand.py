@@ -568,7 +568,10 @@ class Hand:
             self.throw_window = True
             out.append(Announce("throw", f"Seat {e.seat} throws {format_cards(faces)}: opponents may challenge.", "R-4.3"))
         self._commit(e.seat, cards)
-        return out + self._after_commit(e.seat, cards)
+        out += self._after_commit(e.seat, cards)
+        if self.mode == "open" and self.phase == "playing":
+            out += self._check_revoke(e.seat)        # a lead is evidence too
+        return out
 
     def _throw_failed(self, seat, chk, withdrawn: int):
         out = [Announce("throw", f"Seat {seat}'s throw fails: {chk.reason} Played: {format_cards(chk.forced)}.", chk.rule)]
