@@ -93,6 +93,9 @@ def run(args) -> int:
     except DriverError as exc:
         print(f"error: a bot's decision was refused: {exc}", file=sys.stderr)
         return 1
+    except BrokenPipeError:          # e.g. piped into `head`: stop quietly
+        sys.stderr.close()
+        return 0
     print("\nLevels: " + ", ".join(f"seat {i} {level_text(lv) if lv <= 14 else 'jokers'}" for i, lv in enumerate(match.levels)))
     if args.record:
         with open(args.record, "w", encoding="utf-8") as fh:
