@@ -257,3 +257,12 @@ def test_legal_follows_void_player_may_play_anything():
     o = order()
     plays = list(legal_follows(P("HA"), P("S3 C4 C4"), o))
     assert sorted(tuple(map(str, p)) for p in plays) == [("C4",), ("S3",)]
+
+
+def test_R2_5_two_colours_follow_the_colour():
+    o = order("one-deck-two-colour", level=10, trump="S")
+    assert not legal("H7", "SA", "DA SA", o).ok            # ♦ is red: must follow red
+    assert legal("H7", "DA", "DA SA", o).ok
+    # a same-colour pair must answer a pair lead
+    assert not legal("H7 D7", "HK HQ", "HK DK HQ", o).ok
+    assert legal("H7 D7", "HK DK", "HK DK HQ", o).ok

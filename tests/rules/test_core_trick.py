@@ -96,3 +96,15 @@ def test_lead_candidates_lists_every_single_unit():
     o = order(level=10, trump="S")
     got = {" ".join(map(str, c)) for c in lead_candidates(tuple(parse_cards("H9 H9 HJ HJ H3")), o)}
     assert got == {"H9", "HJ", "H3", "H9 H9", "HJ HJ", "HJ HJ H9 H9"}
+
+
+def test_R3_6_four_decks_quad_run_beats_triple_run_of_the_same_cards():
+    # seed 000 四副牌: 同樣張數的4張拖拉機大過同樣張數的3張拖拉機
+    o = order("four-decks", level=10, trump="S")
+    assert win(o, "HA HA HA HK HK HK HQ HQ HQ HJ HJ HJ", "H3 H3 H3 H3 H4 H4 H4 H4 H5 H5 H5 H5") == 1
+
+
+def test_R2_5_two_colours_follow_and_ruff_by_colour():
+    o = order("one-deck-two-colour", level=10, trump="S")   # black is trump
+    assert win(o, "H7", "DA") == 1                            # ♦ follows red and beats ♥7
+    assert win(o, "H7", "C3") == 1                            # ♣ is black: a trump ruff

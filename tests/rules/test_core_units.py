@@ -113,3 +113,10 @@ def test_is_single_unit():
 def test_mixed_suit_play_is_split_suit_by_suit():
     units = decompose(parse_cards("H3 S3 S3"), order(level=10, trump="S"))
     assert [(u.suit, u.kind) for u in units] == [("T", "pair"), ("H", "single")]
+
+
+def test_R2_5_two_colours_seed_tractor_D7_H7_D8_H8():
+    # seed 000 兩色規則: ♦7♥7♦8♥8 是拖拉機
+    units = decompose(parse_cards("D7 H7 D8 H8"), order("one-deck-two-colour", level=10, trump="S"))
+    assert [(u.kind, u.width, u.length) for u in units] == [("tractor", 2, 2)]
+    assert units[0].suit == "H"      # red
