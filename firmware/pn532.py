@@ -172,7 +172,9 @@ class PN532:
         self._dr = bytes((REV[SPI_DATA_READ],))
         # The ACK frame, as the host sends it to abort a running command (§6.2.1.3), wire order.
         self._ack_out = bytes(REV[b] for b in (SPI_DATA_WRITE, 0, 0, 0xFF, 0, 0xFF, 0))
-        self.last_status = 0
+        self.last_status = 0  # InDataExchange status byte of the last exchange
+        self.sens_res = 0     # SENS_RES (ATQA) and SEL_RES (SAK) of the last card listed
+        self.sel_res = 0
 
     # ---- low level -------------------------------------------------------------------------
     def _send(self, cmd, nparams):

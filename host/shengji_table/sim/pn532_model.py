@@ -260,7 +260,8 @@ class SimPN532:
         self.reply_delay_polls = 0
         # observation
         self.log = None
-        self.commands = {}
+        # Pre-seeded with the modelled commands: counting them never grows the dict (no allocation).
+        self.commands = {0x02: 0, 0x14: 0, 0x32: 0, 0x40: 0, 0x4A: 0, 0x52: 0}
         self.frames = 0
         self.bad_frames = 0
         self.acks = 0
