@@ -255,3 +255,13 @@ def test_pn532_error_classes():
     for cls in (pn532.PN532Timeout, pn532.PN532NoAck, pn532.PN532BadFrame, pn532.PN532CommandError):
         assert issubclass(cls, pn532.PN532Error)
     assert pn532.PN532CommandError(0x27).code == 0x27
+
+
+def test_pn532_command_garbled_on_the_wire_gets_no_ack(pn, chip):
+    """A frame whose checksum fails on arrival is ignored by the chip (no ACK): the driver times out
+    on the ACK instead of waiting forever, and the next command goes through."""
+    chip.corrupt_commands = 1
+    with pytest.raises(pn532.PN532Timeout):
+        pn.list_passive_target(bytearray(10))
+    assert chip.bad_frames == 1
+    assert pn.list_passive_target(bytearray(10)) == 0

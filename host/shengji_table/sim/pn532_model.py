@@ -38,9 +38,10 @@ activation attempt (MaxRetries 0) misses it every second poll, the quirk HARDWAR
 
 Fault injection: ``alive = False`` (never drives MISO: the host reads the idle level), ``drop_acks``
 (the next n ACKs are lost and the reply takes their place), ``corrupt_replies`` (the next n replies
-carry a bad DCS), ``ack_gap_us`` (a status poll sooner than this after a command loses the ACK, as
-on boards that need ~1 ms), ``reply_delay_polls`` (status polls answered "busy" before a reply),
-and the RST line (``set_rst(0)`` holds the chip in reset; the rising edge restarts it from power-up).
+carry a bad DCS), ``corrupt_commands`` (the next n host frames arrive with a flipped bit),
+``ack_gap_us`` (a status poll sooner than this after a command loses the ACK, as on boards that
+need ~1 ms), ``reply_delay_polls`` (status polls answered "busy" before a reply), and the RST line
+(``set_rst(0)`` holds the chip in reset; the rising edge restarts it from power-up).
 
 Observation: ``log`` (set to a list: every data-write transaction's bytes, chip order),
 ``commands`` (code -> count), ``frames``, ``bad_frames``, ``acks``, ``error_frames``, ``aborts``,
@@ -256,6 +257,7 @@ class SimPN532:
         # fault injection
         self.drop_acks = 0
         self.corrupt_replies = 0
+        self.corrupt_commands = 0
         self.ack_gap_us = 0
         self.reply_delay_polls = 0
         # observation
@@ -427,6 +429,9 @@ class SimPN532:
     # ---- frames --------------------------------------------------------------------------
     def _frame_in(self, n):
         buf = self._in
+        if self.corrupt_commands and n > 1:
+            self.corrupt_commands -= 1
+            buf[n - 2] ^= 0x10  # line noise on the way in: the DCS no longer matches
         i = 0
         while i < n and buf[i] == 0:
             i += 1
