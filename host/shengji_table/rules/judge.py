@@ -24,8 +24,14 @@ from typing import Any, Mapping
 
 from .cards import CardError, parse_card
 from .declare import Declaration, default_trump, run_declarations, trump_text
+from .kitty import rule_kitty
+from .order import TrumpOrder
+from .ruling import rule_trick
 from .ruleset import Ruleset, RulesetError, level_from_text, level_text
 from .rulings import throw_penalty
+from .settle import dig_drop, next_dealer, settle, share_levels
+from .trick import Play
+from .units import decompose
 
 __all__ = ["judge", "SituationError", "QUERIES"]
 
@@ -171,10 +177,6 @@ def judge(situation: Any) -> dict:
 
 
 def _judge_trick(sit: Mapping, ruleset: Ruleset) -> dict:
-    # Imported here so that declare/settle queries do not load the trick machinery.
-    from .ruling import rule_trick
-    from .trick import Play
-
     level = _level(sit)
     trump = _trump(sit, ruleset)
     if "trick" not in sit:
@@ -280,11 +282,6 @@ def _judge_declare(sit: Mapping, ruleset: Ruleset) -> dict:
 
 
 def _judge_settle(sit: Mapping, ruleset: Ruleset) -> dict:
-    from .kitty import rule_kitty
-    from .order import TrumpOrder
-    from .settle import dig_drop, next_dealer, settle, share_levels
-    from .units import decompose
-
     dealer = _seat(sit.get("dealer"), "'dealer'", ruleset) if "dealer" in sit else None
     if dealer is None:
         raise SituationError("'dealer' is missing: the dealer's seat")
