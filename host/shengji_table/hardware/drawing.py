@@ -25,7 +25,7 @@ CW = 6.7            # width of one character of the monospace font at FONT px
 PIN_DY = 18         # distance between pins on a side
 STUB = 22           # pin line outside the box
 HEADER = 34         # ref and value lines at the top of a box
-PAGE_W = 1700
+PAGE_W = 1800
 MARGIN = 30
 GAP_X, GAP_Y = 26, 34
 
@@ -62,6 +62,12 @@ class _Box:
         return self.top + self.h + self.bottom
 
 
+def _title(comp: Component) -> str:
+    """``U3 seat0``: the reference, and the seat for a part that belongs to one."""
+    seat = comp.fields.get("Seat")
+    return f"{comp.ref} {seat}" if seat else comp.ref
+
+
 def _label(net: str | None) -> str:
     return "" if net is None else net
 
@@ -75,7 +81,7 @@ def _box(comp: Component, netlist: Netlist) -> _Box:
     named = not all(p.name == str(p.num) for p in spec.pins)   # passives: pin names are just numbers
     inner_l = max((_w(p.name) for p in sides["L"]), default=0) if named else 0
     inner_r = max((_w(p.name) for p in sides["R"]), default=0) if named else 0
-    title = max(_w(comp.ref), _w(comp.value)) + 16
+    title = max(_w(_title(comp)) * 1.1, _w(comp.value)) + 16
     w = max(70.0, inner_l + inner_r + 30, title, (max(len(sides["T"]), len(sides["B"])) + 1) * 40)
     rows = max(len(sides["L"]), len(sides["R"]))
     h = HEADER + rows * PIN_DY + (8 if rows else 0)
@@ -114,6 +120,20 @@ def _order(comps: list[Component]) -> list[Component]:
     return sorted(comps, key=key)
 
 
+def _clusters(comps: list[Component]) -> list[list[Component]]:
+    """Consecutive parts of the same seat (or chain position) as one cluster; others alone."""
+    out: list[list[Component]] = []
+    last = None
+    for comp in comps:
+        key = comp.fields.get("Seat") or None
+        if key is not None and key == last:
+            out[-1].append(comp)
+        else:
+            out.append([comp])
+        last = key
+    return out
+
+
 def _text(x: float, y: float, s: str, size: int = FONT, anchor: str = "start", weight: str = "normal",
           fill: str = "#000") -> str:
     return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" font-weight="{weight}" '
@@ -134,7 +154,7 @@ def _draw_box(b: _Box, ox: float, oy: float) -> list[str]:
     out = [f'<g id="{escape(b.comp.ref)}">',
            f'<rect x="{x:.1f}" y="{y:.1f}" width="{b.w:.1f}" height="{b.h:.1f}" fill="#fffbe6" stroke="#7a4b00" '
            f'stroke-width="1.5"/>',
-           _text(x + b.w / 2, y + 14, b.comp.ref, FONT, "middle", "bold"),
+           _text(x + b.w / 2, y + 14, _title(b.comp), FONT, "middle", "bold"),
            _text(x + b.w / 2, y + 27, b.comp.value, 10, "middle")]
     named = not all(p.name == str(p.num) for side in b.pins.values() for p in side)
 
@@ -187,13 +207,18 @@ def drawing_svg(netlist: Netlist, title: str, subtitle: str = "") -> str:
         y += 30
         x: float = MARGIN
         row_h = 0.0
-        for comp in comps:
-            b = _box(comp, netlist)
-            if x + b.outer_w > PAGE_W - MARGIN and x > MARGIN:
+        for cluster in _clusters(comps):
+            boxes = [_box(comp, netlist) for comp in cluster]
+            # A seat's parts stay on one row when they fit on one.
+            width = sum(b.outer_w + GAP_X for b in boxes) - GAP_X
+            if x + width > PAGE_W - MARGIN and x > MARGIN:
                 x, y, row_h = float(MARGIN), y + row_h + GAP_Y, 0.0
-            body.extend(_draw_box(b, x, y))
-            x += b.outer_w + GAP_X
-            row_h = max(row_h, b.outer_h)
+            for b in boxes:
+                if x + b.outer_w > PAGE_W - MARGIN and x > MARGIN:
+                    x, y, row_h = float(MARGIN), y + row_h + GAP_Y, 0.0
+                body.extend(_draw_box(b, x, y))
+                x += b.outer_w + GAP_X
+                row_h = max(row_h, b.outer_h)
         y += row_h + GAP_Y + 10
     height = y + MARGIN
     head = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{PAGE_W}" height="{height:.0f}" '
