@@ -147,3 +147,34 @@ def test_sim_adafruit_writes_ntag_page(chip_and_driver):
     assert pn.ntag2xx_write_block(4, b"SJ1:") is True
     assert tag.user_memory()[:4] == b"SJ1:"
     assert bytes(pn.ntag2xx_read_block(4)) == b"SJ1:"
+
+
+class SimResetPin:
+    """``digitalio.DigitalInOut`` on RSTPDN: Adafruit's ``reset()`` pulses it low for 100 ms."""
+
+    def __init__(self, chip):
+        self.chip = chip
+        self.direction = None
+        self.levels = []
+
+    @property
+    def value(self):
+        return not self.chip.rst_low
+
+    @value.setter
+    def value(self, v):
+        self.levels.append(bool(v))
+        self.chip.set_rst(1 if v else 0)
+
+
+def test_sim_adafruit_reset_pin_restarts_the_chip():
+    chip = SimPN532("witness")
+    rst = SimResetPin(chip)
+    pn = PN532_SPI(SimBusioSPI(chip), SimDigitalInOut(chip), reset=rst)
+    assert rst.levels[:2] == [False, True] and rst.levels.count(False) == 1  # pulsed once at construction
+    chip.place(SimNTAG(UID))
+    assert bytes(pn.read_passive_target(timeout=0.5)) == UID
+    pn.reset()  # back to power-up: SAM lost, then Adafruit's _wakeup configures SAM again
+    assert rst.levels.count(False) == 2 and rst.levels[-1] is True
+    assert chip.sam_ok and chip.max_retries == 0xFF
+    assert bytes(pn.read_passive_target(timeout=0.5)) == UID
