@@ -48,6 +48,16 @@ def _emit(obj) -> None:
 
 
 def run(args) -> int:
+    try:
+        return _run(args)
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head -1`): stop quietly, as Unix tools do.
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+
+
+def _run(args) -> int:
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(encoding="utf-8")   # reasons quote the Chinese terms (反主, 自保)
     try:
