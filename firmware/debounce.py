@@ -58,11 +58,11 @@ class TapDebounce:
                 return LIFT
             return NONE
         self.missed = 0
+        if n > UID_MAX:
+            n = UID_MAX
         if self.held and self._same(uid, n):
             return NONE
         # A new card (or a different one swapped in without a visible gap).
-        if n > UID_MAX:
-            n = UID_MAX
         u = self.uid
         for i in range(n):
             u[i] = uid[i]

@@ -133,3 +133,63 @@ def test_debounce_button_held_ms():
     b.update(True, 100)
     b.update(True, 130)
     assert b.pressed and b.held_ms(400) == 300
+
+
+def test_debounce_micropython_same_events_no_allocation():
+    """Under the real MicroPython: the same event sequence as CPython, and no heap allocation."""
+    import json
+
+    from shengji_table.sim.micropython import run_micropython
+    script = r'''
+import gc, json, debounce
+d = debounce.TapDebounce()
+b = debounce.ButtonDebounce()
+a_uid = bytes.fromhex("04a1b2c3d4e5f6")
+b_uid = bytes.fromhex("04112233445566")
+none = b""
+pattern = [a_uid, a_uid, none, a_uid, none, none, none, b_uid, a_uid, none, none]
+rec = bytearray(600)        # events recorded without allocating
+d.update(a_uid, 7); d.reset(); b.update(False, 0)   # warm
+
+def run():                  # locals: a new module-level name would grow the globals dict
+    k = 0
+    for i in range(400):
+        u = pattern[i % len(pattern)]
+        e = d.update(u, len(u))
+        f = b.update((i // 37) % 2 == 1, i * 7)
+        if i < len(pattern) * 2:
+            rec[k] = e
+            k += 1
+        if f:
+            rec[k] = 10 + f
+            k += 1
+    return k
+
+k = 0
+alloc = 0                   # names bound before measuring: binding a new global may allocate
+gc.collect(); gc.disable(); before = gc.mem_alloc()
+k = run()
+alloc = gc.mem_alloc() - before
+gc.enable()
+events = list(rec[:k])
+print(json.dumps([events, alloc, d.taps]))
+'''
+    events, alloc, taps = json.loads(run_micropython(script, path=[FIRMWARE_DIR]).stdout)
+    d = debounce.TapDebounce()
+    b = debounce.ButtonDebounce()
+    pattern = [UID_A, UID_A, b"", UID_A, b"", b"", b"", UID_B, UID_A, b"", b""]
+    expected = []
+    d.update(UID_A, 7)
+    d.reset()
+    b.update(False, 0)
+    for i in range(400):
+        u = pattern[i % len(pattern)]
+        e = d.update(u, len(u))
+        f = b.update((i // 37) % 2 == 1, i * 7)
+        if i < len(pattern) * 2:
+            expected.append(e)
+        if f:
+            expected.append(10 + f)
+    assert events == expected and taps == d.taps
+    assert alloc == 0
+    assert expected[:len(pattern)] == [TAP, NONE, NONE, NONE, NONE, LIFT, NONE, TAP, TAP, NONE, LIFT]

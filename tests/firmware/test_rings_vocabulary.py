@@ -141,3 +141,47 @@ def test_rings_same_state_is_idempotent():
 def test_rings_static_patterns_need_no_redraw():
     for p in (rings.OFF, rings.PENDING, rings.POINTS, rings.SOLID):
         assert not rings.animated(rings_state(p), 0)
+
+
+def test_rings_micropython_renders_the_same_bytes_without_allocating():
+    """Under the real MicroPython: every pattern gives CPython's bytes, and rendering allocates nothing
+    once warm (the scan loop draws rings between reader polls and must not feed the GC)."""
+    import json
+
+    from shengji_table.sim.micropython import run_micropython
+    script = r'''
+import gc, json, rings
+o = rings.order_offsets("GRB")
+st = rings.RingState()
+buf = bytearray(48 * 3)
+out = []
+for p in range(rings.PATTERNS + 1):
+    st.set(p, 200, 100, 50, 3, 5, 0)
+    for t in (0, 130, 450, 1200, 3100):
+        rings.render(buf, 12, 12, o, st, t, 64)
+        out.append(bytes(buf).hex())
+def measure(p):       # locals: a new module-level name would grow the globals dict
+    st.set(p, 200, 100, 50, 3, 5, 0)
+    rings.render(buf, 12, 12, o, st, 7, 64)     # warm: first calls may allocate caches
+    rings.animated(st, 7)
+    gc.collect(); gc.disable(); a = gc.mem_alloc()
+    for t in range(0, 4000, 40):
+        rings.render(buf, 12, 12, o, st, t, 64)
+        rings.animated(st, t)
+    n = gc.mem_alloc() - a
+    gc.enable()
+    return n
+allocs = [measure(p) for p in range(rings.PATTERNS + 1)]
+print(json.dumps([out, allocs]))
+'''
+    out, allocs = json.loads(run_micropython(script, path=[FIRMWARE_DIR]).stdout)
+    expected = []
+    st = rings.RingState()
+    buf = bytearray(48 * 3)
+    for p in range(rings.PATTERNS + 1):
+        st.set(p, 200, 100, 50, 3, 5, 0)
+        for t in (0, 130, 450, 1200, 3100):
+            rings.render(buf, 12, 12, GRB, st, t, 64)
+            expected.append(bytes(buf).hex())
+    assert out == expected
+    assert allocs == [0] * (rings.PATTERNS + 1)
