@@ -91,3 +91,17 @@ def test_schematic_docs_update_rewrites_only_its_blocks():
     assert "old" not in new and board_section(board) in new
     with pytest.raises(DocError, match="table-4"):
         update_doc("no blocks here", [board])
+
+
+def test_schematic_build_command_reports_a_table_no_supply_can_feed(tmp_path, capsys, board_copy):
+    """Seven 64-LED rings: 448 x 60 mA = 26.9 A at full white, more than any supply listed."""
+    def huge(data):
+        data["name"] = "table-huge"
+        rings = data["leds"]["rings"]
+        for i, ring in enumerate(rings):
+            ring.update(first=64 * i, count=64)
+    bad = board_copy("table-6", huge)
+    assert main(["hardware", "build", "--board", str(bad), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert "mA at worst" in err and "cap the LED brightness" in err
+    assert not (tmp_path / "out").exists()

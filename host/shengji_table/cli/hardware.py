@@ -50,12 +50,13 @@ def _check(args: argparse.Namespace) -> int:
     from shengji_table.hardware.build import ErcFailed
     from shengji_table.hardware.check import PinMismatch, StaleOutput, check_board
     from shengji_table.hardware.netlist import NetlistError
+    from shengji_table.hardware.power import PowerError
     from shengji_table.hardware.schematic import SchematicError
     from shengji_table.sim.micropython import MicroPythonMissing
 
     try:
         result = check_board(args.board, args.schematic, args.interpreter)
-    except (BoardError, NetlistError, FileNotFoundError, SchematicError, MicroPythonMissing) as exc:
+    except (BoardError, NetlistError, FileNotFoundError, SchematicError, PowerError, MicroPythonMissing) as exc:
         print(f"hardware check: {exc}", file=sys.stderr)
         return 2
     except PinMismatch as exc:
@@ -79,6 +80,7 @@ def _check(args: argparse.Namespace) -> int:
 def _build(args: argparse.Namespace) -> int:
     from shengji_table.hardware.board import BoardError
     from shengji_table.hardware.build import ErcFailed, all_boards, write_outputs
+    from shengji_table.hardware.netlist import NetlistError
     from shengji_table.hardware.power import PowerError
     from shengji_table.hardware.schematic import SchematicError
 
@@ -94,7 +96,7 @@ def _build(args: argparse.Namespace) -> int:
             print(f"hardware build: {exc}", file=sys.stderr)
             status = max(status, 2)
             continue
-        except ErcFailed as exc:
+        except (ErcFailed, NetlistError) as exc:
             print(f"hardware build FAILED: {exc}", file=sys.stderr)
             status = max(status, 1)
             continue
