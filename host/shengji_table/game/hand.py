@@ -27,7 +27,6 @@ lets an opponent challenge a throw by showing a unit that beats it (R-4.3).
 from __future__ import annotations
 
 import random
-from collections import Counter
 from typing import Optional
 
 from ..rules.cards import JOKER, Card, CardCopy, all_copies, format_cards
@@ -38,6 +37,7 @@ from ..rules.rulings import check_kitty_size, revoke, throw_penalty, undo_policy
 from ..rules.settle import Settlement, settle
 from . import events as ev
 from .effects import Announce, Refusal, Ring
+from .friend import RULE as FRIEND_RULE, FriendSearch, check_calls
 from .view import Expect, SeatView, TrickView
 
 __all__ = ["Hand", "HandResult", "MODES"]
@@ -117,10 +117,7 @@ class Hand:
         self.bids: list = []                             # (seat, points|None)
         self.bid: Optional[int] = None
         self.bidders: list = []
-        self.friend_calls: tuple = ()
-        self.friends: list = []                          # seats revealed, in call order
-        self.spent_calls: list = []                      # calls fulfilled by the dealer / an existing declarer
-        self.face_counts: Counter = Counter()            # face -> copies played so far (friend calls)
+        self.friend_search: Optional[FriendSearch] = None   # find a friend: calls and answers
         self.played: set = set()                         # every copy committed in a trick
         self.leader: Optional[int] = None
         self.turn: Optional[int] = None
@@ -143,6 +140,16 @@ class Hand:
         self._init_dealer, self._init_first = dealer, first_seat   # for rebuilding on referee undo
 
     # ------------------------------------------------------------------ queries
+    @property
+    def friend_calls(self) -> tuple:
+        """Find a friend: the dealer's calls, ``((face, nth), …)``."""
+        return self.friend_search.calls if self.friend_search is not None else ()
+
+    @property
+    def friends(self) -> list:
+        """Find a friend: the seats found so far."""
+        return self.friend_search.friends if self.friend_search is not None else []
+
     def declarers(self) -> tuple:
         """Seats on the dealer's side as known now (dealer first)."""
         d = self.dealer
@@ -463,18 +470,12 @@ class Hand:
         if self.phase != "friend":
             return self._refuse(e.seat, e, "table.phase", "friends are called after the burial")
         if e.seat != self.dealer:
-            return self._refuse(e.seat, e, "R-9 find-a-friend", f"the dealer (seat {self.dealer}) calls the friend")
-        if len(e.calls) != self.ruleset.friend_calls:
-            return self._refuse(e.seat, e, "R-9 find-a-friend", f"call exactly {self.ruleset.friend_calls} friend(s)")
-        for card, nth in e.calls:
-            if not 1 <= nth <= self.ruleset.decks:
-                return self._refuse(e.seat, e, "R-9 find-a-friend",
-                                    f"with {self.ruleset.decks} decks the copy called is 1 to {self.ruleset.decks}, not {nth}")
-        if len(set(e.calls)) != len(e.calls):
-            return self._refuse(e.seat, e, "R-9 find-a-friend", "the same card and copy is called twice")
-        self.friend_calls = tuple(e.calls)
-        text = "; ".join(f"the {_nth(n)} {c.unicode()}" for c, n in e.calls)
-        return [Announce("friend", f"Seat {e.seat} calls for a friend: {text}.", "R-9 find-a-friend")] + self._start_play()
+            return self._refuse(e.seat, e, FRIEND_RULE, f"the dealer (seat {self.dealer}) calls the friend")
+        why = check_calls(self.ruleset, e.calls)
+        if why is not None:
+            return self._refuse(e.seat, e, FRIEND_RULE, why)
+        self.friend_search = FriendSearch(e.calls, self.dealer)
+        return [self.friend_search.announce_calls(e.seat)] + self._start_play()
 
     # ------------------------------------------------------------------ tricks
     def _start_play(self):
@@ -628,24 +629,7 @@ class Hand:
         return out + self._finish_trick()
 
     def _friend_check(self, seat, cards):
-        if not self.friend_calls:
-            return []
-        out = []
-        for c in cards:
-            self.face_counts[c.card] += 1
-            k = self.face_counts[c.card]
-            for call in self.friend_calls:
-                if call[0] is c.card and call[1] == k and call not in self.spent_calls:
-                    self.spent_calls.append(call)
-                    name = f"the {_nth(k)} {c.card.unicode()}"
-                    if seat == self.dealer or seat in self.friends:
-                        out.append(Announce("friend", f"Seat {seat} plays {name}, already on the dealer's side: "
-                                                      "this call finds no friend.", "R-9 find-a-friend"))
-                    else:
-                        self.friends.append(seat)
-                        out.append(Announce("friend", f"Seat {seat} plays {name} and is the dealer's friend.",
-                                            "R-9 find-a-friend"))
-        return out
+        return self.friend_search.observe(seat, cards) if self.friend_search is not None else []
 
     def _finish_trick(self):
         _, _, _, _, trick, _ = _rules()
@@ -885,10 +869,6 @@ class Hand:
             "undone": [[s, cs(c), r] for s, c, r in self.undone],
             "result": None if self.result is None else self.result.to_json(),
         }
-
-
-def _nth(n: int) -> str:
-    return {1: "first", 2: "second", 3: "third", 4: "fourth"}.get(n, f"{n}th")
 
 
 def _pick(copies, faces) -> tuple:
