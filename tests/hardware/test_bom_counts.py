@@ -101,3 +101,24 @@ def test_bom_csv_quotes_and_orders_lines(generated):
     # descriptions with commas survive the CSV round trip
     assert any("," in r["description"] for r in rows)
     assert len(parse_netlist(outputs.files["table-4.net"]).components) == sum(int(r["qty"]) for r in rows)
+
+
+def test_bom_regulator_choice_follows_current_and_heat(board_copy):
+    """The smallest regulator whose current (with 25 % margin) and heat both fit is chosen."""
+    from shengji_table.hardware.power import PowerError
+    # 5 readers x 100 mA: 625 mA needed, 0.85 W: the SOT-223 part
+    assert budget(load_board(BOARDS_DIR / "table-4.json")).regulator.spec.name == "AMS1117-3.3"
+    # 5 readers x 120 mA: 750 mA needed (fits 1 A) but 1.02 W: more than the SOT-223 sheds
+    hot = load_board(board_copy("table-4", lambda d: d["power"].update(reader_ma=120)))
+    assert budget(hot).regulator.spec.name == "LM1085IT-3.3"
+    # 5 readers x 500 mA: 3125 mA needed: nothing in the catalogue
+    with pytest.raises(PowerError, match="2500 mA"):
+        budget(load_board(board_copy("table-4", lambda d: d["power"].update(reader_ma=500))))
+
+
+def test_bom_budget_without_power_figures_uses_the_documented_defaults(board_copy):
+    from shengji_table.hardware.power import DEFAULT_POWER
+    board = load_board(board_copy("table-4", lambda d: d.pop("power")))
+    b = budget(board)
+    assert (b.reader_ma, b.led_ma, b.pico_ma) == (DEFAULT_POWER.reader_ma, DEFAULT_POWER.led_ma, DEFAULT_POWER.pico_ma)
+    assert b.total_ma == 5 * 100 + 64 * 60 + 50
