@@ -33,10 +33,11 @@ from ..rules.cards import JOKER, Card, CardCopy, all_copies, format_cards
 from ..rules.declare import (Declaration, Standing, check_declaration, declaration_strength, default_trump,
                              first_dealer, run_declarations)
 from ..rules.ruleset import Ruleset, level_text
-from ..rules.rulings import check_kitty_size, revoke, throw_penalty, undo_policy, wrong_count
+from ..rules.rulings import check_kitty_size, revoke, throw_penalty, wrong_count
 from ..rules.settle import Settlement, settle
 from . import events as ev
 from .effects import Announce, Refusal, Ring
+from . import referee
 from .friend import RULE as FRIEND_RULE, FriendSearch, check_calls
 from .view import Expect, SeatView, TrickView
 
@@ -768,48 +769,15 @@ class Hand:
         self.pending = []
         return [Announce("revoke" if rule == "R-10.2" else "referee", s.reason, rule)]
 
-    # ------------------------------------------------------------------ referee (R-10)
+    # ------------------------------------------------------------------ referee (R-10): see referee.py
     def _on_referee_penalty(self, e: ev.RefereePenalty):
-        if not 0 <= e.at_fault < self.players:
-            return self._refuse(None, e, "table.seat", f"there is no seat {e.at_fault}")
-        if e.points <= 0:
-            return self._refuse(None, e, "R-10.1", "a penalty is a positive number of points")
-        self.penalties.append((e.at_fault, e.points, e.reason))
-        return [Announce("referee", f"Referee: {e.points} points against seat {e.at_fault}'s side. {e.reason}", "R-10.1")]
+        return referee.award_penalty(self, e)
 
     def _on_referee_end_hand(self, e: ev.RefereeEndHand):
-        if not 0 <= e.at_fault < self.players:
-            return self._refuse(None, e, "table.seat", f"there is no seat {e.at_fault}")
-        if self.phase in ("deal",):
-            return self._refuse(None, e, "table.phase", "the hand has not started")
-        if e.rule not in ("R-10.2", "R-10.3"):
-            return self._refuse(None, e, "R-10", "a hand is ended by ruling under R-10.2 (revoke) or R-10.3 (wrong count)")
-        return self._end_by_ruling(e.at_fault, e.rule, f"Referee: {e.reason or 'hand ended by ruling'}")
+        return referee.end_hand(self, e)
 
     def _on_referee_undo(self, e: ev.RefereeUndo):
-        policy = undo_policy(self.ruleset)
-        if not policy.ok:
-            return self._refuse(None, e, policy.rule, policy.reason)
-        if self.phase != "playing" or self._play_start is None:
-            return self._refuse(None, e, "R-10.4", "there is no play to undo")
-        last = self._last_play()
-        keep = self._log[:self._play_start]
-        keep += [x for x in self._log[self._play_start:] if isinstance(x, ev.RefereePenalty)]
-        fresh = Hand(self.ruleset, mode=self.mode, dealer=self._init_dealer, levels=self.levels,
-                     first_seat=self._init_first, number=self.number)
-        for x in keep:
-            fresh.apply(x)
-        fresh.undone = self.undone + [(last[0], tuple(last[1]), e.reason)]
-        self.__dict__.update(fresh.__dict__)
-        seat, cards = last
-        return [Announce("undo", f"Referee undid seat {seat}'s play of {format_cards(cards)}: {e.reason}", "R-10.4"),
-                Ring(self.turn, "turn")]
-
-    def _last_play(self):
-        if self.trick:
-            return self.trick[-1]
-        plays, _, _ = self.tricks[-1]
-        return plays[-1]
+        return referee.undo_last_play(self, e)
 
     # ------------------------------------------------------------------ views and snapshots
     def expect(self, seat: int) -> Expect:
