@@ -105,3 +105,26 @@ def test_schematic_build_command_reports_a_table_no_supply_can_feed(tmp_path, ca
     err = capsys.readouterr().err
     assert "mA at worst" in err and "cap the LED brightness" in err
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("name", ["table-4", "table-6"])
+def test_schematic_netlist_has_the_kicad_version_d_shape(generated, name):
+    """What KiCad's netlist reader needs: version D, every component with ref, value, footprint
+    ("Library:Name") and libsource, every net with code, name and nodes on existing components."""
+    from simp_sexp import Sexp
+    _, outputs, netlist = generated[name]
+    tree = Sexp(outputs.files[f"{name}.net"])
+    assert tree[0] == "export" and ["version", "D"] in tree
+    (components,) = [x for x in tree[1:] if x[0] == "components"]
+    (nets,) = [x for x in tree[1:] if x[0] == "nets"]
+    for comp in components[1:]:
+        keys = {x[0] for x in comp[1:] if isinstance(x, list)}
+        assert {"ref", "value", "footprint", "libsource", "tstamps"} <= keys
+        footprint = next(x[1] for x in comp[1:] if x[0] == "footprint")
+        assert re.fullmatch(r"[\w.-]+:[\w.-]+", footprint), footprint
+    codes = [next(x[1] for x in net[1:] if x[0] == "code") for net in nets[1:]]
+    assert codes == list(range(1, len(codes) + 1))
+    for net_name, nodes in netlist.nets.items():
+        assert len(nodes) >= 2, f"{net_name}: a net with one pin is a wire to nowhere"
+        for ref, _ in nodes:
+            assert ref in netlist.components

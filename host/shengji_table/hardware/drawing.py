@@ -144,7 +144,7 @@ def _net_label(x: float, y: float, net: str, anchor: str) -> list[str]:
     colour = _POWER_NETS.get(net, "#1e6b32")
     w = _w(net) + 8
     x0 = x - w if anchor == "end" else (x - w / 2 if anchor == "middle" else x)
-    return [f'<rect x="{x0:.1f}" y="{y - 8:.1f}" width="{w:.1f}" height="15" rx="3" fill="#fff" '
+    return [f'<rect x="{x0:.1f}" y="{y - 9:.1f}" width="{w:.1f}" height="18" rx="3" fill="#fff" '
             f'stroke="{colour}" stroke-width="1"/>',
             _text(x0 + 4, y + 4, net, 10, "start", "normal", colour).replace("<text ", '<text class="net" ', 1)]
 
