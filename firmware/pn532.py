@@ -234,8 +234,9 @@ class PN532:
             length = rx[3]
             if length == 0 and rx[4] == 0xFF:
                 return 0  # ACK: 00 00 FF 00 FF 00 (§6.2.1.3)
-            if (length + rx[4]) & 0xFF or length == 0xFF:
-                raise PN532BadFrame("LEN/LCS")  # 0xFF is an extended frame: never asked for
+            if (length + rx[4]) & 0xFF or length == 0 or length == 0xFF:
+                # LEN 0 is only the ACK; LEN FF opens an extended frame, which we never ask for.
+                raise PN532BadFrame("LEN/LCS")
             if length + 1 > _TAIL_MAX:
                 raise PN532BadFrame("too long")
             self._spi.readinto(self._rx_tail[length + 1], 0)
