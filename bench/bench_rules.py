@@ -1,7 +1,8 @@
 """Rules-engine speed: follow check, throw check, trick winner, legal-play enumeration.
 
 For random 2-deck (25-card hands) and 4-deck (54-card hands) situations prints the median and p99
-time of one call (per situation the best of three calls, since the machine is shared), and how many
+time of one cold call (per situation the best of three, each with the order's memo cleared, since
+the machine is shared), and how many
 legal plays per second :func:`legal_follows` yields (at most 2000 per follower and situation).
 Leads are random units of the leader's hand, a quarter of them throws.
 Targets (issue 2): p99 < 1 ms for 2-deck follow and throw checks, < 5 ms for 4-deck.
@@ -55,11 +56,13 @@ def _situations(rng, preset):
 
 
 def _time(fn, items, repeat=3):
-    """Per situation the best of ``repeat`` calls (the machine is shared: this drops scheduler noise)."""
+    """Per situation the best of ``repeat`` cold calls (the machine is shared: this drops scheduler
+    noise).  The order's memo of lead analyses is cleared before every call, so nothing is reused."""
     times = []
     for it in items:
         best = float("inf")
         for _ in range(repeat):
+            it[0]._memo.clear()
             t0 = time.perf_counter()
             fn(it)
             best = min(best, time.perf_counter() - t0)

@@ -125,6 +125,13 @@ def test_R4_2_an_accepted_throw_cannot_be_beaten_brute_force(preset, seed):
     order = _order(rng, rs)
     suit, hands = _small_hands(rng, rs, order, 8)
     mine = [c for c in hands[0] if order.suit_of(c) == suit]
+    # lead_candidates: exactly the sub-multisets of the hand that are one unit (brute force)
+    small = hands[0][:7]
+    expected = {k for k in (tuple(sorted(c, key=lambda x: x.index)) for n in range(1, len(small) + 1)
+                            for c in _submultisets(small, n)) if len(decompose(k, order)) == 1}
+    got = [tuple(sorted(c, key=lambda x: x.index)) for c in lead_candidates(small, order)]
+    assert len(got) == len(set(got)), "no candidate twice"
+    assert set(got) == expected
     if len(mine) < 2:
         return
     lead = tuple(rng.sample(mine, rng.randint(2, min(5, len(mine)))))

@@ -108,3 +108,10 @@ def test_R2_5_two_colours_follow_and_ruff_by_colour():
     o = order("one-deck-two-colour", level=10, trump="S")   # black is trump
     assert win(o, "H7", "DA") == 1                            # ♦ follows red and beats ♥7
     assert win(o, "H7", "C3") == 1                            # ♣ is black: a trump ruff
+
+
+def test_lead_candidates_two_colour_tractor_from_one_deck():
+    # ♠3♣3♠2♣2 is a tractor in one deck with two colours (trump ♠ = black, level 10)
+    o = order("one-deck-two-colour", level=10, trump="S")
+    got = {" ".join(map(str, c)) for c in lead_candidates(tuple(parse_cards("S2 S3 C2 C3")), o)}
+    assert "S3 C3 S2 C2" in got

@@ -80,6 +80,10 @@ def follow_rule(lead, order) -> FollowRule:
     lead = tuple(lead)
     if not lead:
         raise ValueError("a lead has at least one card")
+    return order.memo(("follow_rule",) + tuple(sorted(c.index for c in lead)), lambda: _follow_rule(lead, order))
+
+
+def _follow_rule(lead, order) -> FollowRule:
     units = decompose(lead, order)
     suit = order._suit[lead[0].index]
     shape = shape_of(units)
@@ -89,13 +93,14 @@ def follow_rule(lead, order) -> FollowRule:
 
 def missing_from_hand(play, hand) -> list:
     """Cards of ``play`` that ``hand`` does not hold (as a multiset)."""
-    left: dict = {}
+    left = [0] * 54
     for c in hand:
-        left[c] = left.get(c, 0) + 1
+        left[c.index] += 1
     missing = []
     for c in play:
-        if left.get(c, 0) > 0:
-            left[c] -= 1
+        i = c.index
+        if left[i]:
+            left[i] -= 1
         else:
             missing.append(c)
     return missing

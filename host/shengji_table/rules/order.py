@@ -38,7 +38,7 @@ class TrumpOrder:
     """
 
     __slots__ = ("ruleset", "level", "trump", "decks", "_suit", "_rank", "_group", "_trump",
-                 "_sort", "_top_rank", "_members")
+                 "_sort", "_top_rank", "_members", "_memo")
     ruleset: Any
     level: int
     trump: str | None
@@ -51,6 +51,7 @@ class TrumpOrder:
     _sort: tuple
     _top_rank: dict
     _members: dict
+    _memo: dict
 
     def __init__(self, ruleset, level: int, trump: str | None):
         if not isinstance(level, int) or not 2 <= level <= 14:
@@ -129,6 +130,7 @@ class TrumpOrder:
         members: dict = {}
         for c in ALL_FACES:
             members.setdefault(suit[c.index], []).append(c)
+        object.__setattr__(self, "_memo", {})
         object.__setattr__(self, "_members", {k: tuple(sorted(members[k], key=lambda c: sort[c.index]))
                                                for k in sorted(members, key=lambda k: _DISPLAY_SUIT[k])})
 
@@ -137,6 +139,24 @@ class TrumpOrder:
 
     def __repr__(self) -> str:
         return f"TrumpOrder(level={self.level}, trump={self.trump or 'NT'}, decks={self.decks})"
+
+    _MEMO_LIMIT = 50_000
+
+    def memo(self, key, compute):
+        """A value derived only from this order and ``key`` (e.g. a lead's analysis), computed once.
+
+        The order stays immutable to its users; this cache is invisible apart from speed (a game
+        asks about the same plays many times).  Bounded: cleared when it grows past a limit.
+        """
+        memo = self._memo
+        try:
+            return memo[key]
+        except KeyError:
+            pass
+        if len(memo) >= self._MEMO_LIMIT:
+            memo.clear()
+        value = memo[key] = compute()
+        return value
 
     # ---- per-card questions (table look-ups) ------------------------------------------------
     def is_trump(self, card: Card) -> bool:

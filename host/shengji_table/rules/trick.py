@@ -126,32 +126,32 @@ def trick_points(plays) -> int:
 
 
 def lead_candidates(hand, order) -> list:
-    """Every single unit the hand could lead (singles, pairs, triples, quads, every tractor), high first.
+    """Every single unit the hand could lead (singles, pairs, triples, quads, every tractor).
 
-    Each is a tuple of cards; a throw is not a single unit and is not listed.
+    Each is a tuple of cards, high → low; suits in display order.  A throw is not a single unit and
+    is not listed.
     """
-    group, rank, suit_of = order._group, order._rank, order._suit
+    group, rank, suit_of, sort = order._group, order._rank, order._suit, order._sort
     by_group: dict = {}
-    for c in order.sorted(hand):
+    for c in sorted(hand, key=lambda c: sort[c.index]):
         by_group.setdefault(group[c.index], []).append(c)
-    out = []
-    # singles and groups
-    for g, cards in by_group.items():
-        faces = []
-        for c in cards:
-            if c not in faces:
-                faces.append(c)
-        for f in faces:
-            out.append((f,))
-        for w in range(2, len(cards) + 1):
-            out.append(tuple(cards[:w]))
-    # tractors: runs of positions in one suit with a group of ≥ w cards at each
+    out: list = []
     by_suit_pos: dict = {}
     for g, cards in by_group.items():
-        by_suit_pos.setdefault(suit_of[g], {}).setdefault(rank[g], []).append(g)
-    for suit, bypos in by_suit_pos.items():
-        for w in range(2, order.decks + 1):
-            for start in sorted(bypos):
+        prev = None
+        for c in cards:                      # distinct faces (two colours: ♥K and ♦K)
+            if c is not prev:
+                out.append((c,))
+                prev = c
+        for w in range(2, len(cards) + 1):
+            out.append(tuple(cards[:w]))
+        if len(cards) >= 2:
+            by_suit_pos.setdefault(suit_of[g], {}).setdefault(rank[g], []).append(g)
+    # tractors: every run of ≥ 2 adjacent positions with a group of ≥ w cards at each
+    widest = max((len(v) for v in by_group.values()), default=0)   # two colours: pairs from one deck
+    for bypos in by_suit_pos.values():
+        for w in range(2, widest + 1):
+            for start in bypos:
                 chains: list = [[]]
                 p = start
                 while True:
@@ -166,11 +166,4 @@ def lead_candidates(hand, order) -> list:
                                 cards.extend(by_group[g][:w])
                             out.append(tuple(cards))
                     p += 1
-    seen = set()
-    unique = []
-    for play in out:
-        key = tuple(sorted(c.index for c in play))
-        if key not in seen:
-            seen.add(key)
-            unique.append(play)
-    return unique
+    return out

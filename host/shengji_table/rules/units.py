@@ -121,6 +121,14 @@ def decompose(cards, order) -> tuple:
     cards = list(cards)
     if not cards:
         return ()
+    if len(cards) == 1:
+        c = cards[0]
+        return (Unit("single", 1, 1, (c,), order._suit[c.index], order._rank[c.index]),)
+    key = ("decompose",) + tuple(sorted(c.index for c in cards))
+    return order.memo(key, lambda: _decompose(cards, order))
+
+
+def _decompose(cards, order) -> tuple:
     suit_of = order._suit
     by_suit: dict = {}
     for c in cards:
