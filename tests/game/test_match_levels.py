@@ -91,3 +91,26 @@ def test_match_three_player_bidding(table):
     Driver(t.match, [make_bot("random", i) for i in range(3)]).finish_hand()
     r = t.match.summaries[-1]["result"]
     assert r["bid"] == 115 and r["declarers"] == [0] and sorted(r["attackers"]) == [1, 2]
+
+
+def test_match_must_defend_level_stops_a_side_r8_4():
+    """R-8.4 必打: a side never skips past a must-defend level (here 4), and moves on from it only
+    by winning as declarers."""
+    rs = Ruleset.from_preset("classic", start_level=3, must_defend=["4"])
+    stopped = 0
+    for k in (7, 8):             # seeds whose first hands give a side +2 from level 3
+        m = Match(rs)
+        run_match(m, [make_bot("random", 10 * k + i) for i in range(4)], range(100 * k, 100 * k + 2))
+        for s in m.summaries:
+            r = s["result"]
+            for seat_text, (before, after, steps, _why) in s["changes"].items():
+                seat = int(seat_text)
+                declarer = seat in r["declarers"]
+                if before < 4 < before + steps:
+                    assert after == 4
+                    stopped += 1
+                if before == 4 and not declarer:
+                    assert after == 4
+        if stopped:
+            break
+    assert stopped, "no hand crossed the must-defend level; pick other seeds"
