@@ -73,6 +73,11 @@ class Card:
     """
 
     __slots__ = ("suit", "rank", "points", "index", "_text")
+    suit: str
+    rank: int
+    points: int
+    index: int
+    _text: str
     _all: dict = {}
 
     def __new__(cls, suit: str, rank: int) -> "Card":
@@ -145,6 +150,8 @@ class CardCopy:
     """One physical card: a face and its deck (1-based).  ``str()`` gives ``S10#2``."""
 
     __slots__ = ("card", "deck")
+    card: Card
+    deck: int
 
     def __init__(self, card: Card, deck: int):
         if not isinstance(deck, int) or deck < 1:
