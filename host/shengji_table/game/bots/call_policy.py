@@ -79,12 +79,16 @@ def bid_threshold(hand: Sequence[Card], ruleset, level: int) -> int:
     return int(max(0.3 * total, min(total, t)))
 
 
-def choose_bid(hand: Sequence[Card], options: Sequence[int], ruleset, level: int) -> Optional[int]:
-    """The bid to make (the least ambitious allowed target this hand dares), or ``None`` to pass."""
+def choose_bid(hand: Sequence[Card], options: Sequence[int], ruleset, level: int,
+               must_bid: bool = False) -> Optional[int]:
+    """The bid to make (the least ambitious allowed target this hand dares), or ``None`` to pass.
+    ``must_bid``: passing is not allowed (nobody has bid yet): the least ambitious target."""
     if not options:
         return None
     floor = bid_threshold(hand, ruleset, level)
     dared = [b for b in options if b >= floor]
+    if not dared and must_bid:
+        return max(options)
     return max(dared) if dared else None
 
 

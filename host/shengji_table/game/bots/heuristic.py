@@ -102,7 +102,10 @@ class HeuristicBot:
                 standing_is_teammate=self._standing_is_teammate(view))
             return Pass() if cards is None else Declare(cards)
         if kind == "bid":
-            bid = call_policy.choose_bid(view.hand, view.expect.options, view.ruleset, view.level)
+            # Before the first bid the last bidder may not pass; the view does not say who is
+            # last, so the bot bids whenever nobody has.
+            bid = call_policy.choose_bid(view.hand, view.expect.options, view.ruleset, view.level,
+                                         must_bid=view.standing_bid is None)
             return Pass() if bid is None else Bid(bid)
         if kind == "name_trump":
             return NameTrump(call_policy.choose_trump(view.hand, view.expect.options, view.ruleset, view.level))

@@ -43,7 +43,10 @@ class RandomLegalBot:
             return PlayCards(random_lead(view.hand, view.order, rng, throw_rate=rate))
         if kind in ("declare", "bid"):
             options = list(view.expect.options)
-            pick = rng.randrange(len(options) + 1)          # the last index is "pass"
+            # Passing is legal except for the last bidder when nobody has bid, which the view does
+            # not tell apart: before the first bid the bot always bids.
+            may_pass = kind == "declare" or view.standing_bid is not None
+            pick = rng.randrange(len(options) + may_pass)   # index len(options) is "pass"
             if pick == len(options):
                 return Pass()
             return Declare(tuple(options[pick])) if kind == "declare" else Bid(options[pick])
