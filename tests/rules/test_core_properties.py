@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shengji_table.rules.cards import ALL_FACES, SUITS, Card
+from shengji_table.rules.cards import ALL_FACES, SUITS
 from shengji_table.rules.follow import check_follow, follow_rule, legal_follows
 from shengji_table.rules.order import TrumpOrder
 from shengji_table.rules.ruleset import PRESETS, Ruleset

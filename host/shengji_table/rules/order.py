@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import ALL_FACES, BIG_JOKER_RANK, JOKER, SMALL_JOKER_RANK, SUITS, Card
+from .cards import ALL_FACES, JOKER, SMALL_JOKER_RANK, SUITS, Card
 
 __all__ = ["TrumpOrder", "TRUMP", "OrderError"]
 

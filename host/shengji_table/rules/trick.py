@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .shapes import best_top, count_groups, realizable
+from .shapes import best_top, count_groups
 from .units import decompose
 
 __all__ = ["Play", "winning_index", "trick_points", "lead_candidates", "TrickShape"]

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import Card
 
 __all__ = ["Unit", "decompose", "is_single_unit", "shape_of", "KINDS"]
 
