@@ -187,7 +187,8 @@ def _judge_trick(sit: Mapping, ruleset: Ruleset) -> dict:
         raise SituationError("'trick' is a non-empty list of plays {\"seat\": …, \"cards\": […]}, lead first")
     if len(raw_trick) > ruleset.players:
         raise SituationError(f"a trick has at most {ruleset.players} plays, not {len(raw_trick)}")
-    plays, seen = [], set()
+    plays: list = []
+    seen: set = set()
     for i, p in enumerate(raw_trick):
         where = f"trick[{i}]"
         p = _object(p, where)
