@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-
 __all__ = ["Unit", "decompose", "is_single_unit", "shape_of", "KINDS"]
 
 KINDS = {1: "single", 2: "pair", 3: "triple", 4: "quad"}
