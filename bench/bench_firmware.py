@@ -30,17 +30,19 @@ gc.collect()
 heap_start = gc.mem_alloc()
 import machine, neopixel, world
 from pn532_model import SimNTAG
-import pn532
-import board as board_file
 raw = json.load(open(BOARD))
 world.setup_board(raw)
 cards = [SimNTAG(bytes([4, i, 0x10, 0x20, 0x30, 0x40, 0x50]), b"SJ01" + bytes([i]) + bytes(11)) for i in range(40)]
 gc.collect()
 heap_sim = gc.mem_alloc()
 
+import board as board_file
 import main as fw
+import pn532
 from scan import Scanner
 from link import Link
+gc.collect()
+heap_code = gc.mem_alloc()
 
 class Null:
     def readinto(self, buf):
@@ -50,9 +52,16 @@ class Null:
 
 b = board_file.Board(raw)
 readers, buttons, _ = fw.build(machine, b, False)
+gc.collect()
+heap_readers = gc.mem_alloc()
 px = neopixel.NeoPixel(machine.Pin(b.led_pin), b.pixels)
 sc = Scanner(readers, buttons, b.rings, px, b.led_order)
-link = Link(Null(), time.ticks_ms, sc.on_ring, None, firmware=b"0.1.0", board=b"bench", rings=len(b.rings))
+gc.collect()
+heap_scanner = gc.mem_alloc()
+link = Link(Null(), time.ticks_ms, sc.on_ring, None, firmware=b"0.1.0", board=b"bench", rings=len(b.rings),
+            boot_id=b"\x01\x02\x03\x04")
+gc.collect()
+heap_link = gc.mem_alloc()
 sc.attach(link)
 sc.start(time.ticks_ms())
 n = len(readers)
@@ -103,7 +112,8 @@ gc.collect()
 print(json.dumps({
     "idle_alloc": idle_alloc, "cycles": CYCLES, "readers": n, "sim_us_per_step": elapsed // (CYCLES * n),
     "taps": sc.tap_count, "heap_interpreter": heap_start, "heap_sim": heap_sim - heap_start,
-    "live_firmware": live_firmware, "peak": peak, "worst_step": worst_step, "after": gc.mem_alloc(),
+    "live_firmware": live_firmware, "code": heap_code - heap_sim, "readers_objs": heap_readers - heap_code,
+    "scanner_objs": heap_scanner - heap_readers, "link_objs": heap_link - heap_scanner, "peak": peak, "worst_step": worst_step, "after": gc.mem_alloc(),
     "free_plus_alloc": gc.mem_free() + gc.mem_alloc(),
     "timing": {"ACK_GAP_MS": pn532.ACK_GAP_MS, "ACK_TIMEOUT_MS": pn532.ACK_TIMEOUT_MS,
                "REPLY_TIMEOUT_MS": pn532.REPLY_TIMEOUT_MS, "POLL_INTERVAL_MS": pn532.POLL_INTERVAL_MS,
@@ -176,6 +186,8 @@ def main():
     fw_peak = fig["peak"] - fig["heap_interpreter"] - fig["heap_sim"]
     print(f"   firmware's own: {fig['live_firmware'] / 1024:.1f} KB live after start, "
           f"peak {fw_peak / 1024:.1f} KB (target < 64 KB; a Pico's heap is about 230 KB)")
+    print(f"     = module code {fig['code'] / 1024:.1f} KB + board and readers {fig['readers_objs'] / 1024:.1f} KB "
+          f"+ scanner and LED buffer {fig['scanner_objs'] / 1024:.1f} KB + link queue {fig['link_objs'] / 1024:.1f} KB")
     print(f"   most allocated by one step while tapping: {fig['worst_step']} bytes (simulated chips included)")
     print(f"   one scan step in the simulation: {fig['sim_us_per_step']} µs (host CPU, not a Pico)")
     print(f"time budget per reader at {fig['baudrate'] / 1e6:g} MHz SPI (driver timings {fig['timing']}):")
