@@ -214,3 +214,15 @@ def test_bots_heuristic_friend_knows_its_own_side():
     assert fed == Counter(["DK"])
     stranger = dataclasses.replace(view, friend_calls=((parse_card("HA"), 1),))
     assert Counter(str(c) for c in BOT.choose(stranger).cards) == Counter(["D4"])
+
+
+def test_bots_heuristic_dealer_leads_towards_the_called_friend():
+    """Find-a-friend (§9): the dealer called the first ♣A and holds low clubs: it leads a low club,
+    so that whoever holds the ♣A can win the trick and show itself."""
+    rs = Ruleset.from_preset("find-friend-4")
+    view = play_view(rs, 2, "S", 0, "C9 C4 C3 H6 H8 D7 DJ", declarers=[0])
+    view = dataclasses.replace(view, friend_calls=((parse_card("CA"), 1),))
+    assert [str(c) for c in BOT.choose(view).cards] == ["C3"]
+    # Without the call the same hand leads from a shorter suit (hearts or diamonds, two cards).
+    plain = dataclasses.replace(view, friend_calls=())
+    assert BOT.choose(plain).cards[0].suit in ("H", "D")

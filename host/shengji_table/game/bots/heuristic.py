@@ -76,7 +76,21 @@ def situation(view: SeatView) -> play_policy.TrickSituation:
         throws_allowed=view.ruleset.throws == "allowed",
         declarer_side=view.is_declarer(),
         voids=known_voids([t.plays for t in view.tricks] + [view.trick], view.order),
+        friend_suits=_pending_friend_suits(view),
     )
+
+
+def _pending_friend_suits(view: SeatView) -> tuple:
+    """As find-a-friend dealer: the plain suits of called cards not yet played (so not found)."""
+    if view.seat != view.dealer or not view.friend_calls:
+        return ()
+    played = Counter(seen_cards(view, include_kitty=False))
+    suits = []
+    for card, nth in view.friend_calls:
+        suit = view.order.suit_of(card)
+        if played[card] < nth and suit != "T" and suit not in suits:
+            suits.append(suit)
+    return tuple(suits)
 
 
 class HeuristicBot:

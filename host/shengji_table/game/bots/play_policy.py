@@ -6,7 +6,7 @@ side, what is still unseen), using the rules layer for every judgement of legali
 
 * **Lead**: a throw every unit of which no unseen card can beat (so it stands, R-4.2) — only when
   throws are allowed; else the strongest unbeatable unit (tractor, pair, single) of a side suit;
-  else, with many trumps on the declarers' side, a low trump (drawing trumps); else a low,
+  else, as find-a-friend dealer, a low card of a called card's suit; else, with many trumps on the declarers' side, a low trump (drawing trumps); else a low,
   pointless card of the shortest side suit (working towards a void to ruff in later).
 * **Follow**, scoring every candidate play:
 
@@ -50,6 +50,7 @@ class TrickSituation:
     ``unseen``: every copy this seat cannot account for (other hands and an unknown kitty).
     ``declarer_side``: whether this seat is on the dealer's side.
     ``voids``: ``{seat: suits}`` each seat has shown it is void in (see ``knowledge.known_voids``).
+    ``friend_suits``: find-a-friend dealer only — the suits of called cards still to come.
     """
 
     seat: int
@@ -62,6 +63,7 @@ class TrickSituation:
     throws_allowed: bool = True
     declarer_side: bool = False
     voids: dict = field(default_factory=dict)
+    friend_suits: tuple = ()
 
     def opponents_after_me(self) -> list:
         """Opponents (as far as known) who still play in this trick after this seat."""
@@ -193,6 +195,11 @@ def choose_lead(sit: TrickSituation) -> tuple:
     hand_counts = group_counts(sit.hand, order)
     trumps = mine.get("T", [])
     side = {s: cs for s, cs in mine.items() if s != "T"}
+
+    # 2b. Find-a-friend dealer: lead low into a called card's suit so the friend can show itself.
+    for suit in sit.friend_suits:
+        if suit in side:
+            return (min(side[suit], key=lambda c: (c.points > 0, values[c])),)
 
     # 3. Declarers with many trumps draw the opponents' trumps with a low trump unit.
     unseen_trumps = len(unseen.get("T", ()))
