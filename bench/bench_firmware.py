@@ -9,7 +9,8 @@ PN532s, LEDs and buttons standing in for the hardware:
   (pn532.py: ACK gap, ACK/reply timeouts, status poll interval, MaxRetries) and the SPI clock of
   the board file: typical (chip answers at its first chance) and worst case (every timeout).
 
-The unix port is 64-bit, so object sizes are up to twice a Pico's: the heap figures are upper bounds.
+The unix port is 64-bit (8-byte words, 32-byte GC blocks against the Pico's 4 and 16), so its heap
+figures are expected to be larger than a Pico's; they are not a measurement of one.
 """
 import json
 import pathlib
@@ -178,7 +179,7 @@ def main():
     proc = run_micropython(f"BOARD = {BOARD!r}\nCYCLES = {CYCLES}\n" + SCRIPT, path=[SIM / "hw", SIM, FIRMWARE_DIR],
                            timeout=300)
     fig = json.loads(proc.stdout.decode().strip().splitlines()[-1])
-    print(f"firmware on {BOARD}, MicroPython unix port (64-bit objects: upper bounds for the Pico)")
+    print(f"firmware on {BOARD}, MicroPython unix port (64-bit objects: expected larger than on a Pico)")
     print(f"   heap allocated per idle scan cycle ({fig['readers']} readers): "
           f"{fig['idle_alloc'] / fig['cycles']:.1f} bytes  ({fig['idle_alloc']} over {fig['cycles']} cycles; target 0)")
     print(f"   peak heap in use while tapping {fig['taps']} cards: {fig['peak'] / 1024:.1f} KB of which interpreter "
