@@ -4,8 +4,9 @@ import json
 import pathlib
 
 import pytest
+from hypothesis import given, strategies as st
 
-from shengji_table.hardware.board import CENTRE, Board, BoardError, load_board, parse_board
+from shengji_table.hardware.board import CENTRE, PICO_PINS, Board, BoardError, load_board, parse_board
 from shengji_table.sim.micropython import FIRMWARE_DIR, REPO_ROOT, run_micropython
 
 BOARDS = REPO_ROOT / "boards"
@@ -239,3 +240,49 @@ def test_board_firmware_loader_reads_the_same_file_under_micropython():
     assert out[1] == f"{[host.reader_for(s).cs for s in order]} {[host.reader_for(s).rst for s in order]}"
     assert out[2] == str([(host.ring_for(s).first, host.ring_for(s).count) for s in order])
     assert out[3] == str([(host.button_for(s).pin, True) for s in range(6)])
+
+
+_json = st.recursive(st.none() | st.booleans() | st.integers(-5, 40) | st.floats(allow_nan=False) | st.text(max_size=6)
+                     | st.sampled_from(["centre", "up", "low", "GRB"]),
+                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+                     max_leaves=8)
+
+
+def _paths(node, prefix=()):
+    yield prefix
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _paths(v, prefix + (k,))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _paths(v, prefix + (i,))
+
+
+@given(st.data())
+def test_board_any_corruption_is_a_board_error_or_a_valid_board(data):
+    """Whatever value lands wherever in a good file, the validator answers with a Board or a BoardError
+    that names at least one problem — never another exception."""
+    board = good()
+    paths = [p for p in _paths(board) if p]
+    for _ in range(data.draw(st.integers(1, 3))):
+        path = data.draw(st.sampled_from(paths))
+        node = board
+        try:
+            for key in path[:-1]:
+                node = node[key]
+            if data.draw(st.booleans()) and isinstance(node, dict):
+                del node[path[-1]]
+            else:
+                node[path[-1]] = data.draw(_json)
+        except (KeyError, IndexError, TypeError):
+            continue  # an earlier change removed this path
+    try:
+        result = parse_board(board)
+    except BoardError as exc:
+        assert exc.problems and all(isinstance(p, str) and p for p in exc.problems)
+    else:
+        assert isinstance(result, Board)
+        pins = [result.spi.sck, result.spi.mosi, result.spi.miso, result.leds.pin]
+        pins += [p for r in result.readers for p in (r.cs, r.rst, r.irq) if p is not None]
+        pins += [b.pin for b in result.buttons]
+        assert len(pins) == len(set(pins)) and set(pins) <= PICO_PINS
