@@ -213,10 +213,7 @@ def choose_lead(sit: TrickSituation) -> tuple:
 
     # 4. A low pointless card of the shortest side suit (keep pairs whole; leading a low pair is ok).
     if side:
-        def suit_key(item):
-            s, cs = item
-            return (len(cs),)
-        for s, cs in sorted(side.items(), key=suit_key):
+        for s, cs in sorted(side.items(), key=lambda kv: len(kv[1])):
             singles = [c for c in cs if hand_counts[order.group_of(c)] == 1 and c.points == 0]
             if singles:
                 return (min(singles, key=lambda c: values[c]),)
