@@ -142,6 +142,35 @@ def test_hw_check_passes_for_a_rebuilt_variant_board(board_copy, tmp_path):
     result = check_board(board_path, out / "table-4.net")
     roles = result.agreement.roles
     assert roles[21] == "seat1 reader IRQ"
-    assert roles[3] == "seat1 button, active high" and roles[4] == "seat2 button, active high"
+    assert roles[3] == "seat1 button, active high, pull down"
+    assert roles[4] == "seat2 button, active high, pull none"   # the schematic's external pull-down
     assert 10 not in roles                      # seat0's reset is no longer a Pico pin
     assert result.erc_summary == "ERC: no problems"
+
+
+@pytest.mark.micropython
+def test_hw_check_catches_a_firmware_that_opens_the_bus_wrongly(generated, tmp_path):
+    """The firmware's view is what its own code configures: a copy of firmware/ whose main.py
+    swaps MOSI and MISO when it opens the SPI bus disagrees at GP16 (MISO in the board file)."""
+    from shengji_table.sim.micropython import FIRMWARE_DIR
+    mutant = tmp_path / "firmware"
+    shutil.copytree(FIRMWARE_DIR, mutant)
+    main_py = mutant / "main.py"
+    text = main_py.read_text()
+    original = "mosi=machine.Pin(board.mosi), miso=machine.Pin(board.miso)"
+    assert original in text, "main.py no longer opens the bus this way: update this test"
+    main_py.write_text(text.replace(original, "mosi=machine.Pin(board.miso), miso=machine.Pin(board.mosi)"))
+    board, _, netlist = generated["table-4"]
+    dump = firmware_dump(str(BOARDS_DIR / "table-4.json"), "micropython", firmware_dir=mutant)
+    with pytest.raises(PinMismatch) as info:
+        compare({"board file": board_roles(board), "schematic": schematic_roles(netlist),
+                 "firmware": firmware_roles(dump)})
+    assert info.value.pin == 16
+    assert "firmware says 'SPI0 MOSI'" in str(info.value)
+
+
+def test_hw_check_a_pin_the_firmware_opens_without_a_role_is_named():
+    dump = firmware_dump(str(BOARDS_DIR / "table-4.json"), "cpython")
+    assert firmware_roles(dump) == board_roles(load_board(BOARDS_DIR / "table-4.json"))
+    dump["pins"].append([27, 1])                    # e.g. a stray machine.Pin(27, Pin.OUT)
+    assert firmware_roles(dump)[27] == "configured by the firmware, no role in the board file"

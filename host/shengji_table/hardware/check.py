@@ -1,13 +1,14 @@
 """Do the schematic, the board file and the firmware agree on every pin?
 
 Three views of the same table, each reduced to "GPIO -> what it does" (a *role*, e.g.
-``"seat0 reader CS"``, ``"SPI0 MOSI"``, ``"LED data"``, ``"seat2 button, active low"``):
+``"seat0 reader CS"``, ``"SPI0 MOSI"``, ``"LED data"``, ``"seat2 button, active low, pull up"``):
 
 * the **board file**, as the host's validator reads it (:func:`board_roles`);
 * the **schematic**, read back from its KiCad netlist: which reader/button/level-shifter pin each
   Pico header pin is wired to (:func:`schematic_roles`);
-* the **firmware**, as ``firmware/board.py`` decodes the same file, run under the real MicroPython
-  interpreter (:func:`firmware_roles`).
+* the **firmware**: the pins ``firmware/main.py`` configures (``build()`` with a recording stand-in
+  for ``machine``) after ``firmware/board.py`` decoded the same file, run under the real
+  MicroPython interpreter (:func:`firmware_dump`, :func:`firmware_roles`).
 
 :func:`compare` walks the GPIOs in order and raises :class:`PinMismatch` at the first one where the
 views differ, naming the pin, its Pico header pin and what each view says.  The LED chain order
@@ -15,10 +16,11 @@ views differ, naming the pin, its Pico header pin and what each view says.  The 
 """
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import pathlib
+import subprocess
+import sys
 from dataclasses import dataclass
 from typing import Mapping
 
@@ -27,13 +29,11 @@ from .netlist import Netlist
 from .parts import LEVEL_SHIFTER, PN532, gpio_of_pico_pin, pico_pin_of_gpio
 
 __all__ = ["Roles", "PinMismatch", "board_roles", "schematic_roles", "firmware_roles", "compare",
-           "FIRMWARE_BOARD", "Agreement", "firmware_dump", "check_board", "CheckResult", "StaleOutput",
+           "Agreement", "firmware_dump", "check_board", "CheckResult", "StaleOutput",
            "default_schematic", "led_chain_of_board", "led_chain_of_netlist", "led_chain_of_firmware"]
 
 Roles = dict[int, str]   # GPIO -> role
 
-REPO_ROOT = pathlib.Path(__file__).resolve().parents[3]
-FIRMWARE_BOARD = REPO_ROOT / "firmware" / "board.py"
 
 
 class PinMismatch(AssertionError):
@@ -66,7 +66,7 @@ def board_roles(board: Board) -> Roles:
                 roles[wired] = f"{_seat(r.seat)} reader {name}"
     roles[board.leds.pin] = "LED data"
     for b in board.buttons:
-        roles[b.pin] = f"{_seat(b.seat)} button, active {b.active}"
+        roles[b.pin] = f"{_seat(b.seat)} button, active {b.active}, pull {b.pull}"
     return roles
 
 
@@ -119,7 +119,11 @@ def schematic_roles(netlist: Netlist) -> Roles:
                 elif comp.part == "SW_Push":
                     other = "2" if other_num == "1" else "1"
                     level = {"GND": "low", "+3V3": "high"}.get(netlist.net_of(other_ref, other) or "", "?")
-                    found.add(f"{seat} button, active {level}")
+                    # An external pull resistor on the button's net means "no pull inside the
+                    # RP2040"; without one the RP2040 must pull towards the idle level.
+                    external = any(netlist.components[ref].part == "R" for ref, _ in nodes)
+                    pull = "none" if external else {"low": "up", "high": "down"}.get(level, "?")
+                    found.add(f"{seat} button, active {level}, pull {pull}")
             roles[gpio] = " + ".join(sorted(found)) if found else f"net {net_name} (no reader, button or LED)"
     return roles
 
@@ -155,57 +159,111 @@ def led_chain_of_netlist(netlist: Netlist) -> list[str]:
 
 
 # --- the firmware --------------------------------------------------------------------------------
+# The firmware's view is what it *configures*: ``main.build(machine, board, sim=False)`` is called
+# with a recording stand-in for ``machine`` (the real module exists only on the Pico), after
+# ``board.load`` has decoded the file.  The SPI bus, every chip-select and reset, and every button
+# pin with its pull come from the Pin/SPI objects the firmware made; the LED data pin and the
+# ring spans from the decoded board (``main.main`` hands them to ``neopixel``); IRQ pins from the
+# decoded board (the firmware polls and never opens them).  The same script runs under the real
+# MicroPython interpreter or under CPython.
 
 _FIRMWARE_DUMP = """
-import json, board
-b = board.load(%r)
-print(json.dumps({"seats": b.seats, "bus": b.spi_bus, "sck": b.sck, "mosi": b.mosi, "miso": b.miso,
-  "readers": [None if r is None else [r.name, r.cs, r.rst, r.irq] for r in b.readers],
-  "led_pin": b.led_pin, "rings": b.rings,
-  "buttons": [None if x is None else [x.pin, x.pull, x.active_low] for x in b.buttons]}))
+import json
+import board
+import main
+
+
+class Pin:
+    IN = 0
+    OUT = 1
+    PULL_UP = 1
+    PULL_DOWN = 2
+    made = []
+
+    def __init__(self, id, mode=-1, pull=None, value=None):
+        self.id = id
+        self.mode = mode
+        self.pull = pull
+        self.level = value
+        Pin.made.append(self)
+
+    def value(self, v=None):
+        if v is None:
+            return 1 if self.level is None else self.level
+        self.level = v
+
+
+class SPI:
+    made = []
+
+    def __init__(self, bus, baudrate=0, polarity=0, phase=0, sck=None, mosi=None, miso=None, **kw):
+        self.bus = bus
+        self.pins = (sck, mosi, miso)
+        SPI.made.append(self)
+
+
+class machine:
+    Pin = Pin
+    SPI = SPI
+
+
+def pid(p):
+    return None if p is None else p.id
+
+
+PULL = {None: "none", Pin.PULL_UP: "up", Pin.PULL_DOWN: "down"}
+b = board.load(BOARD_PATH)
+readers, buttons, _ = main.build(machine, b, False)
+spi = SPI.made
+out = {"seats": b.seats, "spi": [[s.bus] + [pid(p) for p in s.pins] for s in spi],
+       "readers": [None if r is None else [r.name, pid(r.pn._cs), pid(r.pn.rst),
+                                           None if b.readers[i] is None else b.readers[i].irq]
+                   for i, r in enumerate(readers)],
+       "led_pin": b.led_pin,
+       "rings": [None if x is None else list(x) for x in b.rings],
+       "buttons": [None if x is None else [x.pin.id, PULL.get(x.pin.pull, "?"), x.active_low] for x in buttons],
+       "pins": [[p.id, p.mode] for p in Pin.made]}
+print(json.dumps(out))
 """
 
 
-def _firmware_dump_micropython(board_path: str) -> dict:
-    from ..sim.micropython import FIRMWARE_DIR, run_micropython
-    proc = run_micropython(_FIRMWARE_DUMP % os.path.abspath(board_path), path=[FIRMWARE_DIR], timeout=30)
-    return json.loads(proc.stdout.decode().strip().splitlines()[-1])
+def firmware_dump(board_path: str, interpreter: str = "micropython",
+                  firmware_dir: str | os.PathLike[str] | None = None) -> dict:
+    """What the firmware configures for the board file, as plain data (see the note above).
 
-
-def _firmware_dump_cpython(board_path: str) -> dict:
-    spec = importlib.util.spec_from_file_location("_firmware_board", FIRMWARE_BOARD)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    b = module.load(os.path.abspath(board_path))
-    return {"seats": b.seats, "bus": b.spi_bus, "sck": b.sck, "mosi": b.mosi, "miso": b.miso,
-            "readers": [None if r is None else [r.name, r.cs, r.rst, r.irq] for r in b.readers],
-            "led_pin": b.led_pin, "rings": [None if x is None else list(x) for x in b.rings],
-            "buttons": [None if x is None else [x.pin, x.pull, x.active_low] for x in b.buttons]}
-
-
-def firmware_dump(board_path: str, interpreter: str = "micropython") -> dict:
-    """What ``firmware/board.py`` makes of the board file, as plain data.
-
-    ``interpreter`` is ``"micropython"`` (the real unix port, as on the Pico) or ``"cpython"``.
+    ``interpreter`` is ``"micropython"`` (the real unix port, as on the Pico) or ``"cpython"``;
+    ``firmware_dir`` defaults to the repository's ``firmware/``.
     """
+    from ..sim.micropython import FIRMWARE_DIR, run_micropython
+    folder = pathlib.Path(firmware_dir) if firmware_dir is not None else FIRMWARE_DIR
+    script = f"BOARD_PATH = {os.path.abspath(board_path)!r}\n" + _FIRMWARE_DUMP
     if interpreter == "micropython":
-        return _firmware_dump_micropython(board_path)
-    if interpreter == "cpython":
-        return _firmware_dump_cpython(board_path)
-    raise ValueError(f"unknown interpreter {interpreter!r} (micropython or cpython)")
+        proc = run_micropython(script, path=[folder], timeout=30)
+        stdout = proc.stdout
+    elif interpreter == "cpython":
+        env = dict(os.environ, PYTHONPATH=str(folder))
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=30, env=env,
+                              cwd=str(folder))
+        if done.returncode != 0:
+            raise AssertionError(f"firmware under CPython exited {done.returncode}\n"
+                                 f"{done.stderr.decode(errors='replace')}")
+        stdout = done.stdout
+    else:
+        raise ValueError(f"unknown interpreter {interpreter!r} (micropython or cpython)")
+    return json.loads(stdout.decode().strip().splitlines()[-1])
 
 
 def firmware_roles(dump: Mapping) -> Roles:
-    """GPIO -> role as the firmware's loader understood the board file."""
+    """GPIO -> role as the firmware configured it."""
     seats = dump["seats"]
 
     def seat_of(index: int) -> str:   # the firmware's convention: index ``seats`` is the centre
         return CENTRE if index == seats else f"seat{index}"
 
     roles: Roles = {}
-    for name in ("sck", "mosi", "miso"):
-        roles[dump[name]] = f"SPI{dump['bus']} {name.upper()}"
+    for bus, *pins in dump["spi"]:
+        for name, pin in zip(("SCK", "MOSI", "MISO"), pins):
+            roles[pin] = f"SPI{bus} {name}"
     for i, r in enumerate(dump["readers"]):
         if r is None:
             continue
@@ -215,7 +273,9 @@ def firmware_roles(dump: Mapping) -> Roles:
     roles[dump["led_pin"]] = "LED data"
     for i, b in enumerate(dump["buttons"]):
         if b is not None:
-            roles[b[0]] = f"{seat_of(i)} button, active {'low' if b[2] else 'high'}"
+            roles[b[0]] = f"{seat_of(i)} button, active {'low' if b[2] else 'high'}, pull {b[1]}"
+    for pin, _mode in dump["pins"]:
+        roles.setdefault(pin, "configured by the firmware, no role in the board file")
     return roles
 
 
