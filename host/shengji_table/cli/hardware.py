@@ -18,13 +18,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub.required = True
     check = sub.add_parser("check", help="pins agree in the schematic, the board file and the firmware; ERC passes",
                            description="Compare, GPIO by GPIO, the board file, the committed schematic netlist and "
-                                       "what firmware/board.py makes of the board file; stop at the first "
-                                       "difference.  Then run ERC and check the committed outputs are fresh.")
+                                       "the pins the firmware configures for the board file (firmware/main.py "
+                                       "build() after firmware/board.py); stop at the first difference.  Then "
+                                       "run ERC and check the committed outputs are fresh.")
     check.add_argument("--board", required=True, help="board file (boards/NAME.json)")
     check.add_argument("--schematic", default=None,
                        help="netlist to compare (default: schematics/NAME.net for the board's name)")
     check.add_argument("--interpreter", choices=("micropython", "cpython"), default="micropython",
-                       help="run firmware/board.py under the real MicroPython (default) or import it in CPython")
+                       help="run the firmware's pin setup under the real MicroPython (default) or CPython")
     build = sub.add_parser("build", help="write the KiCad netlist, the SVG drawing and the BOM of boards",
                            description="Generate NAME.net, NAME.svg and NAME-bom.csv for each board; ERC must pass.")
     build.add_argument("--board", action="append", default=None,
