@@ -60,14 +60,13 @@ class Scanner:
     order ("GRB").  Call :meth:`attach` with the link, then :meth:`start`, then :meth:`step`.
     """
 
-    def __init__(self, readers, buttons, ring_spans, pixels, order="GRB", clock_ms=None,
+    def __init__(self, readers, buttons, ring_spans, pixels, order="GRB",
                  bright=BRIGHT, frame_ms=FRAME_MS, lift_polls=2, settle_ms=20, long_ms=800):
         self.readers = readers
         self.buttons = buttons
         self.spans = ring_spans
         self.pixels = pixels
         self.order = R.order_offsets(order)
-        self.clock = clock_ms
         self.bright = bright
         self.frame_ms = frame_ms
         self.link = None
