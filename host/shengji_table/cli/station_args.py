@@ -1,0 +1,118 @@
+"""What ``enroll`` and ``deck check`` share: the station options, opening the station, the keyboard
+between taps, and the loop that feeds taps to a handler.  (Not a subcommand itself.)"""
+from __future__ import annotations
+
+import argparse
+import os
+import select
+import sys
+
+from ..table.stations import END, UNDO, Station, StationError, TableStation, TapsFileStation, open_blinka_station
+
+STATIONS = ("blinka-spi", "blinka-i2c", "blinka-uart", "table")
+
+
+def add_station_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("where the taps come from (one of)")
+    group.add_argument("--station", choices=STATIONS,
+                       help="blinka-spi/-i2c/-uart: a PN532 on this computer through Adafruit Blinka "
+                            "(e.g. an FT232H); table: the table's own readers over its USB link")
+    group.add_argument("--taps", metavar="FILE",
+                       help="a text file of taps instead of a reader: one UID a line, optionally "
+                            "',CODEHEX' (the tag's 16 bytes from page 4); 'u' undoes the last card")
+    parser.add_argument("--device", default=None,
+                        help="blinka-spi: chip-select pin (default D5); blinka-uart: serial port "
+                             "(default /dev/ttyUSB0); table: auto, a path or a pyserial URL (default auto)")
+    parser.add_argument("--reader", type=int, default=None,
+                        help="table station: use only this reader (default: any)")
+
+
+def open_station(args) -> Station:
+    """The station the options name; :class:`StationError` with the reason otherwise."""
+    if args.taps and args.station:
+        raise StationError("give either --station or --taps, not both")
+    if args.taps:
+        return TapsFileStation(args.taps)
+    if args.station is None:
+        raise StationError("say where the taps come from: --station blinka-spi|blinka-i2c|blinka-uart|table, "
+                           "or --taps FILE")
+    if args.station.startswith("blinka-"):
+        return open_blinka_station(args.station.split("-", 1)[1], args.device)
+    return open_table_station(args.device or "auto", args.reader)
+
+
+def open_table_station(device: str, reader: int | None) -> Station:
+    """The table's readers as a station, through the host's serial link (table/serial_link.py)."""
+    try:
+        from ..table import serial_link  # type: ignore[attr-defined]
+    except ImportError:
+        raise StationError("this build has no serial link to the table yet (shengji_table.table.serial_link); "
+                           "use a Blinka station or --taps") from None
+    taps_from = getattr(serial_link, "taps", None)
+    if taps_from is None:
+        raise StationError("the table's serial link offers no tap stream (serial_link.taps); "
+                           "use a Blinka station or --taps")
+    try:
+        stream = taps_from(device)
+    except Exception as exc:  # discovery and open errors of the link, reported as they are
+        raise StationError(f"cannot open the table at {device}: {exc}") from None
+    return TableStation(stream, reader=reader, on_close=getattr(stream, "close", None))
+
+
+class Keyboard:
+    """Lines typed while a hardware station waits for cards (``u`` undo, ``q`` stop); never blocks."""
+
+    def __init__(self, stream=None):
+        self.stream = sys.stdin if stream is None else stream
+        try:
+            self.fd = self.stream.fileno()
+            os.fstat(self.fd)
+        except (OSError, ValueError, AttributeError):
+            self.fd = None
+
+    def poll(self) -> str | None:
+        if self.fd is None:
+            return None
+        try:
+            ready, _, _ = select.select([self.fd], [], [], 0)
+        except (OSError, ValueError):
+            self.fd = None
+            return None
+        if not ready:
+            return None
+        line = self.stream.readline()
+        if line == "":          # end of input: stop listening, keep tapping
+            self.fd = None
+            return None
+        return line.strip().lower()
+
+
+def feed(station: Station, on_tap, on_undo, finished, *, keyboard: Keyboard | None = None,
+         poll_s: float = 0.1) -> str:
+    """Feed the station's taps to ``on_tap`` until ``finished()``; returns why it stopped:
+    ``"done"``, ``"end"`` (station exhausted), ``"quit"`` (``q`` typed) or ``"interrupted"`` (Ctrl-C)."""
+    try:
+        while not finished():
+            if keyboard is not None:
+                key = keyboard.poll()
+                if key in ("u", "undo"):
+                    on_undo()
+                    continue
+                if key in ("q", "quit"):
+                    return "quit"
+            item = station.poll(poll_s)
+            if item is None:
+                continue
+            if item is END:
+                return "end"
+            if item is UNDO:
+                on_undo()
+            else:
+                on_tap(item)
+    except KeyboardInterrupt:
+        return "interrupted"
+    return "done"
+
+
+def say(*parts) -> None:
+    print(*parts, flush=True)

@@ -1,0 +1,317 @@
+"""Enrolment stations: where the enrol and deck-check commands get their taps from.
+
+A station reports what a person does with cards — a :class:`Tap` (a tag's UID and, when the tag
+holds one, the 16 bytes of its card code) — and, if it can, writes a card code into a tag.  Three
+kinds:
+
+* :class:`BlinkaStation`: a PN532 on a Linux host through Adafruit Blinka (an FT232H on USB, or a
+  Raspberry Pi's pins), driven by ``adafruit_pn532`` over SPI, I2C or UART.  Reads and writes.
+* :class:`TableStation`: the table's own readers, taps arriving through the table's serial link
+  as ``(reader, uid, code)``.  Read-only: the wire protocol has no tag-write message.
+* :class:`TapsFileStation`: a text file, one UID a line (``uid[,codehex]``), ``u`` to undo; for
+  tests and scripts, and for taps captured elsewhere.
+
+All three answer :meth:`Station.poll`: a :class:`Tap`, :data:`UNDO`, ``None`` (nothing yet) or
+:data:`END` (no more will come), so the commands' loop is the same for each and can still read the
+keyboard between polls.
+"""
+from __future__ import annotations
+
+import pathlib
+import queue
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Iterator
+
+from .card_code import CODE_BYTES, CardCodeError, decode_card_code
+from .registry import RegistryError, uid_hex
+
+__all__ = ["Tap", "UNDO", "END", "StationError", "Station", "TapsFileStation", "TableStation",
+           "BlinkaStation", "open_blinka_station", "CODE_FIRST_PAGE"]
+
+CODE_FIRST_PAGE = 4          # NTAG21x user memory starts at page 4; the code fills pages 4..7
+_CODE_PAGES = CODE_BYTES // 4
+
+
+class StationError(RuntimeError):
+    """A station that cannot be opened or a tag operation that failed; the message says what to do."""
+
+
+@dataclass(frozen=True)
+class Tap:
+    """A tag arrived.  ``uid`` is canonical hex; ``code`` the raw 16 bytes of pages 4–7 if read."""
+
+    uid: str
+    code: bytes | None = None
+    reader: int | None = None
+
+    def card_code(self):
+        """``(deck_set, CardCopy)`` from the tag's memory, or ``None`` for a blank/unreadable tag."""
+        if self.code is None:
+            return None
+        try:
+            return decode_card_code(self.code)
+        except CardCodeError:
+            return None
+
+
+class _Marker:
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+UNDO = _Marker("UNDO")     # take the last enrolled card back (a `u` line in a taps file)
+END = _Marker("END")       # the station will report nothing more
+
+
+class Station:
+    """What the enrol and check commands use.  Subclasses implement :meth:`poll`."""
+
+    name = "station"
+    can_write = False
+
+    def poll(self, timeout: float):
+        """Wait up to ``timeout`` s for the next thing: :class:`Tap`, :data:`UNDO`, ``None`` or :data:`END`."""
+        raise NotImplementedError
+
+    def write_code(self, uid: str, code: bytes) -> None:
+        """Write ``code`` into the tag ``uid`` (still on the reader) and read it back; raise on failure."""
+        raise StationError(f"the {self.name} station cannot write card codes")
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+# ---- taps file ------------------------------------------------------------------------------
+
+def parse_taps(text: str, source: str = "taps file") -> list:
+    """The items of a taps file; :class:`StationError` naming the first bad line.
+
+    Format: one tap a line, ``UID`` or ``UID,CODEHEX`` (UID as 4/7/10 bytes of hex, ``:`` or spaces
+    allowed; CODEHEX the tag's 16 bytes from page 4); ``u`` or ``undo`` takes the last card back;
+    blank lines and ``#`` comments are ignored.  The whole file is checked before any tap is used,
+    so a bad file changes nothing.
+    """
+    items: list = []
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if line.lower() in ("u", "undo"):
+            items.append(UNDO)
+            continue
+        uid_text, _, code_text = line.partition(",")
+        try:
+            uid = uid_hex(uid_text.strip())
+        except RegistryError as exc:
+            raise StationError(f"{source} line {n}: {exc}") from None
+        code = None
+        if code_text.strip():
+            try:
+                code = bytes.fromhex(code_text.strip())
+            except ValueError:
+                raise StationError(f"{source} line {n}: the card code after ',' is hex, not {code_text.strip()!r}") from None
+            if len(code) != CODE_BYTES:
+                raise StationError(f"{source} line {n}: a card code is {CODE_BYTES} bytes of hex, not {len(code)}")
+        items.append(Tap(uid, code))
+    return items
+
+
+class TapsFileStation(Station):
+    """Taps read from a file (see :func:`parse_taps`); read-only, ends at the end of the file."""
+
+    name = "taps-file"
+
+    def __init__(self, path):
+        self.path = str(path)
+        try:
+            text = pathlib.Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise StationError(f"cannot read taps file {path}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise StationError(f"{path} is not a text file of tag UIDs") from None
+        self._items = parse_taps(text, str(path))
+        self._next = 0
+
+    def poll(self, timeout: float):
+        if self._next >= len(self._items):
+            return END
+        item = self._items[self._next]
+        self._next += 1
+        return item
+
+
+# ---- the table's own readers ----------------------------------------------------------------
+
+class TableStation(Station):
+    """Taps from the table's readers: any iterable of ``(reader, uid, code)``.
+
+    ``code`` is the tag's memory from page 4 as the firmware read it (bytes, possibly longer than
+    a card code) or ``None``.  ``reader`` restricts the station to one reader (e.g. the centre
+    one); taps on the others are ignored.  The iterable is consumed on a background thread so a
+    blocking serial read never stops the keyboard (``u`` to undo) from being read.
+    """
+
+    name = "table"
+
+    def __init__(self, taps: Iterable, reader: int | None = None, on_close: Callable[[], Any] | None = None):
+        self.reader = reader
+        self._on_close = on_close
+        self._queue: queue.Queue = queue.Queue()
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._pump, args=(iter(taps),), daemon=True)
+        self._thread.start()
+
+    def _pump(self, it: Iterator) -> None:
+        try:
+            for reader, uid, code in it:
+                if self.reader is not None and reader != self.reader:
+                    continue
+                code = bytes(code[:CODE_BYTES]) if code is not None and len(code) >= CODE_BYTES else None
+                self._queue.put(Tap(uid_hex(uid), code, reader))
+        except BaseException as exc:  # handed to the reading thread; a thread must not die silently
+            self._error = exc
+        self._queue.put(END)
+
+    def poll(self, timeout: float):
+        try:
+            item = self._queue.get(timeout=timeout) if timeout > 0 else self._queue.get_nowait()
+        except queue.Empty:
+            return None
+        if item is END:
+            self._queue.put(END)       # stays ended for every later poll
+            if self._error is not None:
+                error, self._error = self._error, None
+                raise StationError(f"the table link stopped: {error}") from error
+        return item
+
+    def close(self) -> None:
+        if self._on_close is not None:
+            self._on_close()
+
+
+# ---- a PN532 through Adafruit Blinka ----------------------------------------------------------
+
+class BlinkaStation(Station):
+    """A PN532 driven by ``adafruit_pn532`` (``PN532_SPI``, ``PN532_I2C`` or ``PN532_UART``).
+
+    A card resting on the antenna is reported once; it must leave the field (``lift_polls``
+    empty polls in a row) before it can be reported again, so a card held a moment too long is
+    not a second tap.  The card code is read with ``ntag2xx_read_block`` (pages 4–7) at every tap;
+    a tag whose memory cannot be read (not an NTAG, or moved away) is reported with ``code=None``.
+    """
+
+    name = "blinka"
+    can_write = True
+
+    def __init__(self, pn532, *, lift_polls: int = 2, read_codes: bool = True):
+        self.pn532 = pn532
+        self.lift_polls = lift_polls
+        self.read_codes = read_codes
+        self._present: str | None = None
+        self._empty = 0
+
+    def _read_pages(self, first: int, count: int) -> bytes | None:
+        out = bytearray()
+        for page in range(first, first + count):
+            block = self.pn532.ntag2xx_read_block(page)
+            if block is None or len(block) != 4:
+                return None
+            out += bytes(block)
+        return bytes(out)
+
+    def poll(self, timeout: float):
+        try:
+            raw = self.pn532.read_passive_target(timeout=max(timeout, 0.01))
+        except RuntimeError as exc:   # adafruit_pn532 raises RuntimeError/BusyError on a garbled exchange
+            raise StationError(f"PN532 did not answer properly: {exc}") from exc
+        if raw is None:
+            self._empty += 1
+            if self._empty >= self.lift_polls:
+                self._present = None
+            return None
+        self._empty = 0
+        uid = bytes(raw).hex()
+        if uid == self._present:
+            return None                # still the same card resting on the reader
+        self._present = uid
+        code = self._read_pages(CODE_FIRST_PAGE, _CODE_PAGES) if self.read_codes else None
+        return Tap(uid, code)
+
+    def write_code(self, uid: str, code: bytes) -> None:
+        """Write the code into pages 4–7 of tag ``uid`` and verify by reading it back.
+
+        The tag is selected again first, so a card swapped for another in the meantime is never
+        written; any failure raises :class:`StationError` and the caller keeps nothing.
+        """
+        if len(code) != CODE_BYTES:
+            raise StationError(f"a card code is {CODE_BYTES} bytes, not {len(code)}")
+        raw = self.pn532.read_passive_target(timeout=0.5)
+        if raw is None or bytes(raw).hex() != uid:
+            raise StationError(f"tag {uid} left the reader before its code was written; tap it again")
+        for i in range(_CODE_PAGES):
+            if not self.pn532.ntag2xx_write_block(CODE_FIRST_PAGE + i, code[4 * i:4 * i + 4]):
+                raise StationError(f"writing page {CODE_FIRST_PAGE + i} of tag {uid} failed "
+                                   f"(locked page, or the card moved); tap it again")
+        back = self._read_pages(CODE_FIRST_PAGE, _CODE_PAGES)
+        if back != code:
+            raise StationError(f"tag {uid} reads back {back.hex() if back else 'nothing'} instead of the "
+                               f"code written; tap it again")
+
+
+def open_blinka_station(kind: str, device: str | None = None) -> BlinkaStation:
+    """A :class:`BlinkaStation` on real hardware: ``kind`` is ``spi``, ``i2c`` or ``uart``.
+
+    ``device``: for SPI the chip-select pin name on ``board`` (default ``D5``; ``C0`` … on an
+    FT232H), for UART the serial port (default ``/dev/ttyUSB0``), unused for I2C (the PN532's
+    address is fixed at 0x24).  Blinka needs to know the board: on an FT232H set
+    ``BLINKA_FT232H=1`` before running.
+    """
+    try:
+        if kind == "uart":
+            import serial  # pyserial: Adafruit's PN532_UART needs read/write/in_waiting/reset_input_buffer
+            from adafruit_pn532.uart import PN532_UART
+            port = device or "/dev/ttyUSB0"
+            try:
+                uart = serial.Serial(port, 115200, timeout=0.1)
+            except serial.SerialException as exc:
+                raise StationError(f"cannot open {port}: {exc}") from None
+            return BlinkaStation(PN532_UART(uart))
+        import board  # Blinka: raises when it cannot tell which board this is
+        import busio
+        import digitalio
+        if kind == "spi":
+            from adafruit_pn532.spi import PN532_SPI
+            pin = device or "D5"
+            if not hasattr(board, pin):
+                raise StationError(f"board {getattr(board, 'board_id', '?')} has no pin {pin!r} for chip select")
+            cs = digitalio.DigitalInOut(getattr(board, pin))
+            return BlinkaStation(PN532_SPI(board.SPI(), cs))
+        if kind == "i2c":
+            from adafruit_pn532.i2c import PN532_I2C
+            return BlinkaStation(PN532_I2C(busio.I2C(board.SCL, board.SDA)))
+    except StationError:
+        raise
+    except (ImportError, RuntimeError, OSError, ValueError, AttributeError) as exc:
+        raise StationError(f"cannot open the PN532 through Blinka ({kind}): {exc}. On an FT232H set "
+                           f"BLINKA_FT232H=1; see docs/table.md") from None
+    raise StationError(f"unknown Blinka bus {kind!r}: spi, i2c or uart")
+
+
+def wait(station: Station, timeout: float, step: float = 0.05):
+    """Poll until something other than ``None`` arrives or ``timeout`` passes (``None`` then)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        item = station.poll(step)
+        if item is not None or time.monotonic() >= deadline:
+            return item
