@@ -1,3 +1,16 @@
-"""The rules engine: pure functions and values over RULES.md.  No I/O, no clock, no randomness."""
+"""The rules engine: pure functions and values over RULES.md.  No I/O, no clock, no randomness.
+
+Vocabulary: :class:`Card` (a face) and :class:`CardCopy` (a physical card); :class:`Ruleset` (every
+option, from a preset); :class:`TrumpOrder` (trumps and card order for a level and trump suit);
+:class:`Unit` (single, pair, triple, quad, tractor) and :func:`decompose`; :class:`Play` and the trick
+functions; follow, throw, declaration, kitty and settlement verdicts, each carrying a rule id and a
+reason a player understands.
+"""
 from .cards import Card, CardCopy, CardError, parse_card, parse_cards, parse_copy, format_cards
 from .ruleset import Ruleset, RulesetError, PRESETS, OPTIONS
+from .order import TrumpOrder
+from .units import Unit, decompose
+from .follow import Verdict, check_follow, legal_follows, follow_rule
+from .throw import ThrowCheck, check_throw, check_lead
+from .trick import Play, winning_index, trick_points, lead_candidates
+from .ruling import rule_trick
