@@ -7,7 +7,8 @@ import os
 import select
 import sys
 
-from ..table.stations import END, UNDO, Station, StationError, TableStation, TapsFileStation, open_blinka_station
+from ..table.stations import (END, UNDO, Station, StationError, TableStation, TapsFileStation, link_taps,
+                              open_blinka_station)
 
 STATIONS = ("blinka-spi", "blinka-i2c", "blinka-uart", "table")
 
@@ -44,19 +45,14 @@ def open_station(args) -> Station:
 def open_table_station(device: str, reader: int | None) -> Station:
     """The table's readers as a station, through the host's serial link (table/serial_link.py)."""
     try:
-        from ..table import serial_link  # type: ignore[attr-defined]
-    except ImportError:
-        raise StationError("this build has no serial link to the table yet (shengji_table.table.serial_link); "
-                           "use a Blinka station or --taps") from None
-    taps_from = getattr(serial_link, "taps", None)
-    if taps_from is None:
-        raise StationError("the table's serial link offers no tap stream (serial_link.taps); "
-                           "use a Blinka station or --taps")
-    try:
-        stream = taps_from(device)
-    except Exception as exc:  # discovery and open errors of the link, reported as they are
-        raise StationError(f"cannot open the table at {device}: {exc}") from None
-    return TableStation(stream, reader=reader, on_close=getattr(stream, "close", None))
+        from ..table.serial_link import SerialLink
+    except ImportError as exc:
+        raise StationError(f"the serial link to the table is not available ({exc}); use a Blinka station "
+                           f"or --taps") from None
+    link = SerialLink(device)
+    if not link.open():
+        raise StationError(f"cannot open the table: {getattr(link, 'last_error', device)}")
+    return TableStation(link_taps(link), reader=reader, on_close=link.close)
 
 
 class Keyboard:

@@ -28,7 +28,7 @@ from .card_code import CODE_BYTES, CardCodeError, decode_card_code
 from .registry import RegistryError, uid_hex
 
 __all__ = ["Tap", "UNDO", "END", "StationError", "Station", "TapsFileStation", "TableStation",
-           "BlinkaStation", "open_blinka_station", "CODE_FIRST_PAGE"]
+           "BlinkaStation", "open_blinka_station", "link_taps", "parse_taps", "CODE_FIRST_PAGE"]
 
 CODE_FIRST_PAGE = 4          # NTAG21x user memory starts at page 4; the code fills pages 4..7
 _CODE_PAGES = CODE_BYTES // 4
@@ -200,6 +200,21 @@ class TableStation(Station):
             self._on_close()
 
 
+def link_taps(link, *, idle_s: float = 0.0) -> Iterator[tuple]:
+    """``(reader, uid, code)`` for every tap a table link delivers (``SerialLink``-like: ``poll()``
+    returns events, ``flush()`` sends their acknowledgements).  Taps are acknowledged before they are
+    handed on: an enrolment keeps its own progress file, and a tap lost in a crash is simply tapped
+    again.  Other events (buttons, heartbeats, reconnects) are skipped."""
+    from .session import Tap as LinkTap
+    while True:
+        events = link.poll()
+        taps = [(e.reader, e.uid, e.code) for e in events if isinstance(e, LinkTap)]
+        link.flush()
+        yield from taps
+        if not events and idle_s:
+            time.sleep(idle_s)
+
+
 # ---- a PN532 through Adafruit Blinka ----------------------------------------------------------
 
 class BlinkaStation(Station):
@@ -307,11 +322,3 @@ def open_blinka_station(kind: str, device: str | None = None) -> BlinkaStation:
                            f"BLINKA_FT232H=1; see docs/table.md") from None
     raise StationError(f"unknown Blinka bus {kind!r}: spi, i2c or uart")
 
-
-def wait(station: Station, timeout: float, step: float = 0.05):
-    """Poll until something other than ``None`` arrives or ``timeout`` passes (``None`` then)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        item = station.poll(step)
-        if item is not None or time.monotonic() >= deadline:
-            return item

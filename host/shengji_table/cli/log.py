@@ -1,0 +1,207 @@
+"""``shengji-table log show|export LOGFILE``: read a table's event log; export a match record.
+
+    shengji-table log show club.sqlite [--kind game] [--match M] [--follow]
+    shengji-table log export club.sqlite [--match M] [--out FILE] [--format json|text]
+
+``show`` prints one line a row: id, time, match, kind and a short summary (``--follow`` keeps
+printing rows as the table writes them, like ``tail -f``).  ``export`` rebuilds the game layer's
+JSON match record (the same format ``play --record`` writes and ``replay`` reads) from the match's
+logged game events, or its PBN-like text export.
+
+What ``export`` needs in the log: a ``meta`` row of the match whose payload holds the match header,
+``{"ruleset": {...Ruleset.to_json()...}, "mode": "scanned"|"open", "seats": [...]}`` (the service
+writes it when a match starts), and the match's ``game`` rows, each an event as ``Event.to_json()``
+gives it (or ``{"event": {...}}``).  Game events the game refused (they changed nothing) are left
+out of the record, and said so on stderr.
+
+Reading never adds or changes a row (the file is checked read-only before it is opened).  A file that is not an event log, or a
+match the log does not hold: a clear error and exit status 2.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import pathlib
+import sqlite3
+import sys
+import time
+
+from ..store.log import KINDS, EventLog, LogError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="action", metavar="ACTION")
+    sub.required = True
+    show = sub.add_parser("show", help="print the log's rows", description="print the log's rows")
+    show.add_argument("logfile", help="the table's SQLite event log")
+    show.add_argument("--kind", choices=KINDS, help="only rows of this kind")
+    show.add_argument("--match", help="only rows of this match")
+    show.add_argument("--follow", action="store_true", help="keep printing new rows until Ctrl-C")
+    show.add_argument("--interval", type=float, default=0.5, help=argparse.SUPPRESS)
+    export = sub.add_parser("export", help="rebuild the match record from the logged game events",
+                            description="rebuild the match record from the logged game events")
+    export.add_argument("logfile", help="the table's SQLite event log")
+    export.add_argument("--match", help="which match (default: the only one, else the latest)")
+    export.add_argument("--out", metavar="FILE", help="write here (atomically) instead of stdout")
+    export.add_argument("--format", choices=("json", "text"), default="json",
+                        help="json: the match record replay reads; text: the PBN-like export")
+
+
+class LogCliError(Exception):
+    """Bad input to the log command; exit status 2."""
+
+
+def _fail(exc) -> int:
+    print(f"shengji-table log: {exc}", file=sys.stderr)
+    return 2
+
+
+def open_read_only(path: str) -> EventLog:
+    """The :class:`EventLog` at ``path``, after checking (read-only) that the file is one.
+
+    Without the check, ``EventLog`` would turn any SQLite file, or a mistyped path, into a new,
+    empty log."""
+    if not pathlib.Path(path).is_file():
+        raise LogCliError(f"{path}: no such log file")
+    uri = pathlib.Path(path).resolve().as_uri() + "?mode=ro"
+    try:
+        db = sqlite3.connect(uri, uri=True, check_same_thread=False)
+        names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    except sqlite3.DatabaseError as exc:
+        raise LogCliError(f"{path} is not an event log (not an SQLite file: {exc})") from None
+    if "entries" not in names:
+        db.close()
+        raise LogCliError(f"{path} is an SQLite file but not a shengji-table event log (no 'entries' table)")
+    db.close()
+    # A log's schema already exists, so opening it creates nothing and changes no row.
+    return EventLog(path)
+
+
+# ---- show ---------------------------------------------------------------------------------------
+
+def summary(entry) -> str:
+    """One short line for a row: what happened, without the whole payload."""
+    p = entry.payload
+    if isinstance(p, dict):
+        if entry.kind == "game":
+            event = p.get("event", p) if isinstance(p.get("event"), dict) else p
+            rest = {k: v for k, v in event.items() if k != "type"}
+            return f"{event.get('type', '?')} " + " ".join(f"{k}={_short(v)}" for k, v in sorted(rest.items()))
+        if entry.kind == "meta" and isinstance(p.get("ruleset"), dict):
+            return (f"match header: preset {p['ruleset'].get('preset', '?')}, mode {p.get('mode', 'scanned')}, "
+                    f"seats {_short(p.get('seats'))}")
+        return " ".join(f"{k}={_short(v)}" for k, v in sorted(p.items()))
+    return _short(p)
+
+
+def _short(value, limit: int = 60) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _line(entry) -> str:
+    at = datetime.datetime.fromtimestamp(entry.at).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3]
+    link = f" [{entry.boot:08x}:{entry.seq}]" if entry.seq is not None and entry.boot is not None else ""
+    return f"{entry.id:6d} {at} {entry.match} {entry.kind:8s} {summary(entry)}{link}"
+
+
+def _show(args) -> int:
+    log = open_read_only(args.logfile)
+    if args.match is not None and args.match not in log.matches():
+        raise LogCliError(f"{args.logfile} holds no match {args.match!r}; it holds: "
+                          + (", ".join(log.matches()) or "nothing yet"))
+    last = 0
+    try:
+        while True:
+            for entry in log.entries(match=args.match, kind=args.kind, after=last):
+                print(_line(entry), flush=True)
+                last = entry.id
+            if not args.follow:
+                return 0
+            time.sleep(args.interval)
+    except KeyboardInterrupt:
+        return 0
+    except BrokenPipeError:
+        sys.stderr.close()             # `log show … | head`: stop quietly
+        return 0
+    finally:
+        log.close()
+
+
+# ---- export -------------------------------------------------------------------------------------
+
+def rebuild(log, match_name: str):
+    """``(Match, seats, refused)`` from the match's header and game events; :class:`LogCliError`."""
+    from ..game.events import EventError, event_from_json
+    from ..game.match import Match
+    from ..game.effects import Refusal
+    from ..rules.ruleset import Ruleset, RulesetError
+    header = None
+    for entry in log.entries(match=match_name, kind="meta"):
+        if isinstance(entry.payload, dict) and "ruleset" in entry.payload:
+            header = entry.payload
+            break
+    if header is None:
+        raise LogCliError(f"match {match_name!r} has no header in the log (a 'meta' row with its ruleset), "
+                          f"so its record cannot be rebuilt")
+    try:
+        match = Match(Ruleset.from_json(header["ruleset"]), header.get("mode", "scanned"))
+    except (RulesetError, ValueError, TypeError) as exc:
+        raise LogCliError(f"match {match_name!r}: bad header: {exc}") from None
+    seats = header.get("seats") or None
+    refused = []
+    for entry in log.entries(match=match_name, kind="game"):
+        raw = entry.payload.get("event") if isinstance(entry.payload, dict) and isinstance(
+            entry.payload.get("event"), dict) else entry.payload
+        try:
+            event = event_from_json(raw)
+        except EventError as exc:
+            raise LogCliError(f"log row {entry.id} is not a game event: {exc}") from None
+        effects = match.apply(event)
+        if effects and isinstance(effects[0], Refusal):
+            refused.append((entry.id, effects[0]))
+    return match, seats, refused
+
+
+def _export(args) -> int:
+    from ..game.export import export_text
+    from ..game.record import dumps, to_record
+    log = open_read_only(args.logfile)
+    try:
+        matches = log.matches()
+        if not matches:
+            raise LogCliError(f"{args.logfile} is an empty log: no match to export")
+        name = args.match if args.match is not None else matches[-1]
+        if name not in matches:
+            raise LogCliError(f"{args.logfile} holds no match {name!r}; it holds: {', '.join(matches)}")
+        match, seats, refused = rebuild(log, name)
+    finally:
+        log.close()
+    if args.match is None and len(matches) > 1:
+        print(f"exporting match {name!r} (the latest of {len(matches)}; choose with --match)", file=sys.stderr)
+    for row, r in refused:
+        print(f"left out: log row {row}, refused by the game ({r.rule}: {r.reason})", file=sys.stderr)
+    text = export_text(match, seats) if args.format == "text" else dumps(to_record(match, seats))
+    if args.out:
+        out = pathlib.Path(args.out)
+        tmp = out.with_name(out.name + ".tmp")
+        try:
+            tmp.write_text(text, encoding="utf-8")
+            tmp.replace(out)
+        except OSError as exc:
+            raise LogCliError(f"cannot write {out}: {exc.strerror}") from None
+        print(f"wrote {out}: match {name!r}, {len(match.events)} events, {len(match.summaries)} hands settled",
+              file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        return _show(args) if args.action == "show" else _export(args)
+    except (LogCliError, LogError) as exc:
+        return _fail(exc)
+    except sqlite3.DatabaseError as exc:
+        return _fail(f"{args.logfile}: cannot read the log: {exc}")
