@@ -8,7 +8,7 @@ API (what ``main.py`` uses)::
                 firmware=b"0.1.0", board=b"table4", boot_id=None)
     link.snapshot_provider = lambda: (reader_status, button_state)   # two bytes-likes
     link.on_host = lambda alive: ...      # optional: host came back / went silent
-    # a host id is never 0; frames from the host id seen before the current one are ignored
+    # a host id is never 0 (all zeros means "no host heard yet")
     link.send_tap(reader, uid, code=None) # uid / code: bytes-likes; optional uid_len, code_len
     link.send_button(seat, kind)          # protocol.PRESS | LONG_PRESS | RELEASE
     link.send_reader(reader, alive, fw=None)  # fw: 4 bytes of PN532 GetFirmwareVersion
@@ -103,7 +103,6 @@ class Link:
         # the host we last heard (its session id) and the host seq of the RING applied per ring:
         # a replayed, older RING from the same host must not undo a newer state
         self.host_id = bytearray(4)
-        self._old_host = bytearray(4)
         self._ring_seq = array("H", bytes(2 * rings))
         self.stale = 0
         self._tx = bytearray(P.MAX_FRAME)      # heartbeats and snapshots
@@ -238,12 +237,11 @@ class Link:
         now = self.clock()
         dec = self.decoder
         if not dec.same_sender(self.host_id):
-            if dec.same_sender(self._old_host):
-                self.stale += 1     # a late frame from the host that was replaced: ignore it
-                return
-            # a (re)started host: take its id, forget the old one's ring order, resend soon
+            # a (re)started host: take its id, forget the old one's ring order, resend soon.
+            # (A late frame of a replaced host cannot be told from a new host without shared
+            # order; it switches us back for a moment, and the current host's next frame and
+            # its periodic ring refresh heal that. Refusing it could lock the real host out.)
             for k in range(4):
-                self._old_host[k] = self.host_id[k]
                 self.host_id[k] = dec.buf[2 + k]
             for k in range(self.n_rings):
                 self._ring_seq[k] = 0

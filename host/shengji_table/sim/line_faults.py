@@ -12,7 +12,10 @@ the receiver's bad-frame counter equals :attr:`FaultyLine.injected_bad`:
   short or a body shorter than its LEN field says;
 * garbage — 1..7 random non-zero bytes then 0x00 (shorter than the shortest valid frame), or a
   burst longer than the longest frame;
-* drop / duplicate / replay damage nothing the receiver can see as bad: they test sequencing.
+* drop / duplicate / replay damage nothing the receiver can see as bad: they test sequencing;
+* noise — any byte, delimiters included, replaced by a random one (0x00 too): frames split and merge,
+  so the count of bad frames is no longer exact (``injected_bad`` then only counts the exact faults)
+  and a corrupted frame passes the CRC with odds of 1 in 65536: use it with a fixed seed.
 """
 from __future__ import annotations
 
@@ -52,10 +55,10 @@ class FaultyLine:
 
     def __init__(self, rng: random.Random, *, drop: float = 0.0, corrupt: float = 0.0,
                  truncate: float = 0.0, garbage: float = 0.0, duplicate: float = 0.0,
-                 replay: float = 0.0):
+                 replay: float = 0.0, noise: float = 0.0):
         self.rng = rng
         self.p = {"drop": drop, "corrupt": corrupt, "truncate": truncate, "garbage": garbage,
-                  "duplicate": duplicate, "replay": replay}
+                  "duplicate": duplicate, "replay": replay, "noise": noise}
         self.injected_bad = 0
         self.faults: Counter = Counter()
         self.history: list[bytes] = []
@@ -97,6 +100,11 @@ class FaultyLine:
             if self._hit("duplicate"):
                 out += frame
                 self.faults["duplicate"] += 1
+        if self.p["noise"]:
+            for i in range(len(out)):
+                if self.rng.random() < self.p["noise"]:
+                    out[i] = self.rng.randrange(256)
+                    self.faults["noise"] += 1
         return bytes(out)
 
     def _garbage(self) -> bytes:

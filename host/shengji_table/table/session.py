@@ -10,9 +10,10 @@ and the time, and writes what :meth:`HostSession.outgoing` returns::
     events += session.tick(now_ms)            # timers: heartbeats, liveness, snapshot retries
     session.set_ring(ring, pattern, r, g, b, count, arg)   # remembered and re-sent as needed
 
-Exactly once: the Pico resends unacknowledged events with their seq; the session accepts only the
-next seq of the current boot (a serial line never reorders, so anything else is a duplicate or
-comes after a frame still to be resent), re-acknowledges duplicates, and learns from the Pico's
+Exactly once: the Pico resends unacknowledged events with their seq; the session delivers only the
+next seq of the current boot, keeps events that arrive after a missing one until the gap is filled
+by a resend (so a lossy line wastes less of each resend round), re-acknowledges duplicates (the
+ACK is cumulative: the last seq delivered in order), and learns from the Pico's
 heartbeat ``base`` when events were dropped on its side (reported as :class:`Lost`, then a
 snapshot is requested). Each Pico boot has a random boot id; a new one means the Pico restarted
 and its seqs start again at 1 (reported as :class:`Rebooted`). ``Event.seq`` is the seq *unwrapped*
@@ -132,7 +133,7 @@ class LinkDown:
 
 Event = Hello | Tap | Button | ReaderStatus | Log | Snapshot | Lost | Rebooted | LinkUp | LinkDown
 
-_RELIABLE = (P.HELLO, P.TAP, P.BUTTON, P.READER, P.LOG)
+MAX_EARLY = 256      # how far ahead of a gap events are held (the Pico's queue is far shorter)
 
 
 def _wire(u: int) -> int:
@@ -145,7 +146,7 @@ class LinkStats:
     """Counters for the dashboard and the tests."""
     delivered: int = 0
     duplicates: int = 0      # events received again (resends, replays) and not redelivered
-    early: int = 0           # events after a missing one: discarded, the Pico resends in order
+    early: int = 0           # events after a missing one: held until the gap is filled
     lost: int = 0            # events the Pico reported dropped / lost in a reboot
     reboots: int = 0
     unsynced: int = 0        # events before the boot id was known: left for the resend
@@ -172,6 +173,7 @@ class HostSession:
         self._last = resume.seq if resume else 0      # unwrapped seq of the last event delivered
         self._writer = P.Writer(host_id.to_bytes(4, "little"))
         self._old_boots: set[int] = set()
+        self._early: dict[int, tuple[int, bytes]] = {}   # wire seq -> frame, ahead of a gap
         self._frame = bytearray(P.MAX_FRAME)
         self._out = bytearray()
         self._host_seq = 0
@@ -320,14 +322,31 @@ class HostSession:
         expected = _wire(self._last + 1)
         if seq != expected:
             if P.seq_after(seq, expected):
-                self.stats.early += 1
+                if P.seq_distance(seq, expected) < MAX_EARLY and seq not in self._early:
+                    self._early[seq] = (typ, p)
+                    self.stats.early += 1
             else:
                 self.stats.duplicates += 1
             return True            # re-ACK what we have, so the Pico can drop its copies
+        self._deliver(typ, p, events)
+        self._drain_early(events)
+        return True
+
+    def _deliver(self, typ: int, p: bytes, events: list) -> None:
         self._last += 1
         self.stats.delivered += 1
         events.append(self._make(typ, p))
-        return True
+
+    def _drain_early(self, events: list) -> None:
+        """Deliver held events that are now next in order; forget those left behind."""
+        while self._early:
+            nxt = _wire(self._last + 1)
+            held = self._early.pop(nxt, None)
+            if held is None:
+                break
+            self._deliver(held[0], held[1], events)
+        for seq in [s for s in self._early if not P.seq_after(s, _wire(self._last))]:
+            del self._early[seq]
 
     def _make(self, typ: int, p: bytes) -> Event:
         boot, u = self.boot_id, self._last
@@ -357,6 +376,7 @@ class HostSession:
             events.append(Lost(boot, self._last + 1, gap))
             self.stats.lost += gap
             self._last += gap
+            self._drain_early(events)
             self._want_snapshot(now_ms)
 
     def _new_boot(self, boot: int, base: int, now_ms: float, events: list) -> None:
@@ -375,6 +395,7 @@ class HostSession:
         self.boot_id = boot
         # the Pico's seqs of this boot start at 1; join at ``base`` (its oldest unacknowledged)
         self._last = base - 1
+        self._early.clear()
         self._last_heartbeat = None
         self._want_snapshot(now_ms)
         self._send_all_rings()
