@@ -519,6 +519,11 @@ class Decoder:
             self._reject(ERR_TRUNCATED)
             return False
         b = self.buf
+        if b[0] != VERSION:
+            # VER is byte 0 in every version of the protocol, so a peer speaking another version
+            # is recognised as such whatever its layout (a corrupted byte 0 counts here too)
+            self._reject(ERR_VERSION)
+            return False
         if n < HEADER + 2:
             self._reject(ERR_LENGTH)
             return False
@@ -529,9 +534,6 @@ class Decoder:
         c = crc16(b, n - 2)
         if (c & 0xFF) != b[n - 2] or (c >> 8) != b[n - 1]:
             self._reject(ERR_CRC)
-            return False
-        if b[0] != VERSION:
-            self._reject(ERR_VERSION)
             return False
         typ = b[1]
         if direction(typ) != self.accept:

@@ -241,7 +241,7 @@ def test_garbage_and_corruption_are_counted_by_reason_and_never_raise():
     s = HostSession(host_id=1)
     good = _pico_heartbeat(b"\x09\x00\x00\x00")
     corrupted = bytearray(good)
-    data_byte = min(set(range(1, len(good) - 1)) - code_positions(good))
+    data_byte = max(set(range(1, len(good) - 1)) - code_positions(good))
     corrupted[data_byte] ^= 0x20                  # a body byte, not a COBS code: a CRC error
     ev = s.feed(b"\xff" * 300 + b"\x00" + bytes(corrupted) + b"\x01\x02\x00" + good, 0)
     assert Rebooted(None, 9) in ev
