@@ -17,7 +17,7 @@ import argparse
 
 from ..table.registry import DeckCheck, DeckSet, RegistryError
 from ..table.stations import StationError, TapsFileStation
-from .station_args import Keyboard, add_station_arguments, feed, open_station, say
+from .station_args import Keyboard, add_station_arguments, fail, feed, open_station, say
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,8 +36,7 @@ def run(args: argparse.Namespace) -> int:
         deck_set = DeckSet.load(args.deck_set)
         station = open_station(args)
     except (RegistryError, StationError) as exc:
-        say(f"shengji-table deck check: {exc}")
-        return 2
+        return fail("deck check", exc)
     check = DeckCheck(deck_set)
     total = 54 * deck_set.decks
     say(f"checking deck set {deck_set.name!r} (id {deck_set.id}): {deck_set.decks} deck(s), {total} cards; "

@@ -15,11 +15,12 @@ Exit status: 0 the deck set is complete and saved; 1 stopped before the end (pro
 from __future__ import annotations
 
 import argparse
+import sys
 
 from ..table.enrollment_session import Accepted, EnrollmentSession, load_order
 from ..table.registry import RegistryError
 from ..table.stations import StationError, TapsFileStation
-from .station_args import Keyboard, add_station_arguments, feed, open_station, say
+from .station_args import Keyboard, add_station_arguments, fail, feed, open_station, say
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,15 +46,13 @@ def run(args: argparse.Namespace) -> int:
         order = load_order(args.order, args.decks) if args.order else None
         station = open_station(args)
     except (RegistryError, StationError) as exc:
-        say(f"shengji-table enroll: {exc}")
-        return 2
+        return fail("enroll", exc)
     with station:
         try:
             session = EnrollmentSession(args.deck_set, args.name, args.decks, deck_set_id=args.set_id,
                                         order=order, write_codes=args.write_codes, station=station)
         except RegistryError as exc:
-            say(f"shengji-table enroll: {exc}")
-            return 2
+            return fail("enroll", exc)
         return _enrol(session, station)
 
 
@@ -85,7 +84,7 @@ def _enrol(session: EnrollmentSession, station) -> int:
     try:
         why = feed(station, on_tap, on_undo, lambda: session.done, keyboard=keyboard)
     except StationError as exc:
-        say(f"shengji-table enroll: {exc}")
+        print(f"shengji-table enroll: {exc}", file=sys.stderr, flush=True)
         why = "error"
     if session.done:
         session.finish()

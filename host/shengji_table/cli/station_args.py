@@ -112,3 +112,9 @@ def feed(station: Station, on_tap, on_undo, finished, *, keyboard: Keyboard | No
 
 def say(*parts) -> None:
     print(*parts, flush=True)
+
+
+def fail(command: str, message) -> int:
+    """An error the user must fix: on stderr, exit status 2."""
+    print(f"shengji-table {command}: {message}", file=sys.stderr, flush=True)
+    return 2

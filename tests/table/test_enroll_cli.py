@@ -1,0 +1,119 @@
+"""``shengji-table enroll`` run as a user runs it (the installed console script, a subprocess), with
+taps files as the station: full enrolment, refusals, undo, interruption and resume, bad input."""
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from shengji_table.rules.cards import parse_copy
+from shengji_table.table.card_code import encode_card_code
+from shengji_table.table.registry import DeckSet, standard_order
+
+ROOT = Path(__file__).resolve().parents[2]
+EXE = ROOT / ".venv" / "bin" / "shengji-table"
+
+
+def shengji(*args, cwd):
+    return subprocess.run([str(EXE), *map(str, args)], cwd=cwd, capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, timeout=60)
+
+
+def uid(n):
+    return (b"\x04" + n.to_bytes(6, "big")).hex()
+
+
+def write_taps(path, lines):
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_enroll_cli_one_deck_with_a_double_tap_and_an_undo(tmp_path):
+    lines = [uid(0), uid(1), uid(0),                # S2#1, S3#1, then S2#1's tag again: refused
+             uid(2), "u",                             # S4#1 … taken back
+             "# the right card this time", uid(3)]
+    lines += [uid(n) for n in range(4, 55)]
+    taps = write_taps(tmp_path / "taps.txt", lines)
+    r = shengji("enroll", "--deck-set", "d.json", "--name", "home", "--decks", "1", "--id", "9",
+                "--taps", taps, cwd=tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert f"refused: tag {uid(0)} is already enrolled as S2#1; still waiting for S4#1" in r.stdout
+    assert "undone: S4#1 (tap it again)" in r.stdout
+    ds = DeckSet.load(tmp_path / "d.json")
+    assert ds.complete and ds.id == 9 and ds.name == "home"
+    assert ds.cards[uid(3)] == parse_copy("S4#1") and uid(2) not in ds.cards
+    assert [ds.cards[uid(n)] for n in (0, 1, *range(3, 55))] == standard_order(1)
+
+
+def test_enroll_cli_interrupted_then_resumed_from_the_partial_file(tmp_path):
+    part1 = write_taps(tmp_path / "a.txt", [uid(n) for n in range(70)])
+    r = shengji("enroll", "--deck-set", "club.json", "--name", "club", "--decks", "2", "--taps", part1,
+                cwd=tmp_path)
+    assert r.returncode == 1
+    assert "70 of 108 cards enrolled, next H5#2" in r.stdout and "run the same command again" in r.stdout
+    assert not (tmp_path / "club.json").exists()
+    partial = json.loads((tmp_path / "club.json.partial").read_text())
+    assert len(partial["cards"]) == 70
+    part2 = write_taps(tmp_path / "b.txt", [uid(n) for n in range(69, 108)])   # one card overlaps
+    r = shengji("enroll", "--deck-set", "club.json", "--name", "club", "--decks", "2", "--taps", part2,
+                cwd=tmp_path)
+    assert r.returncode == 0, r.stdout
+    assert "resuming" in r.stdout and "70 of 108 cards already enrolled" in r.stdout
+    assert f"refused: tag {uid(69)} is already enrolled as H4#2" in r.stdout
+    ds = DeckSet.load(tmp_path / "club.json")
+    assert ds.complete and ds.id == partial["id"]
+    assert [ds.cards[uid(n)] for n in range(108)] == standard_order(2)
+    assert not (tmp_path / "club.json.partial").exists()
+
+
+@pytest.mark.parametrize("bad_line, message", [
+    ("04zz0000000000", "line 3: not a tag UID"),
+    ("0400000000", "line 3: a tag UID has 4, 7 or 10 bytes, not 5"),
+    ("04000000000063,abcd", "line 3: a card code is 16 bytes of hex, not 2"),
+])
+def test_enroll_cli_bad_taps_file_is_refused_whole_and_nothing_changes(tmp_path, bad_line, message):
+    """A taps file is checked before any tap is used: exit 2, the partial file as it was."""
+    first = write_taps(tmp_path / "a.txt", [uid(0), uid(1)])
+    args = ["enroll", "--deck-set", "d.json", "--name", "d", "--decks", "1"]
+    assert shengji(*args, "--taps", first, cwd=tmp_path).returncode == 1
+    before = (tmp_path / "d.json.partial").read_bytes()
+    bad = write_taps(tmp_path / "bad.txt", [uid(2), uid(3), bad_line, uid(4)])
+    r = shengji(*args, "--taps", bad, cwd=tmp_path)
+    assert r.returncode == 2
+    assert message in r.stderr and "Traceback" not in r.stderr
+    assert (tmp_path / "d.json.partial").read_bytes() == before
+    assert not (tmp_path / "d.json").exists()
+
+
+def test_enroll_cli_bad_deck_set_and_options_are_clear_errors_and_change_nothing(tmp_path):
+    taps = write_taps(tmp_path / "t.txt", [uid(0)])
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"schema": 1, "name": "x", ')
+    r = shengji("enroll", "--deck-set", broken, "--name", "x", "--decks", "1", "--taps", taps, cwd=tmp_path)
+    assert r.returncode == 2 and "is not JSON" in r.stderr
+    assert broken.read_text() == '{"schema": 1, "name": "x", '
+    r = shengji("enroll", "--deck-set", "n.json", "--name", "x", "--decks", "1", "--taps", taps,
+                "--write-codes", cwd=tmp_path)
+    assert r.returncode == 2 and "cannot write card codes" in r.stderr
+    r = shengji("enroll", "--deck-set", "n.json", "--name", "x", "--decks", "5", "--taps", taps, cwd=tmp_path)
+    assert r.returncode == 2 and "1 to 4 decks, not 5" in r.stderr
+    r = shengji("enroll", "--deck-set", "n.json", "--name", "x", "--decks", "1", cwd=tmp_path)
+    assert r.returncode == 2 and "--station" in r.stderr and "--taps" in r.stderr
+    r = shengji("enroll", "--deck-set", "n.json", "--name", "x", "--decks", "1", "--taps", "absent.txt",
+                cwd=tmp_path)
+    assert r.returncode == 2 and "cannot read taps file absent.txt" in r.stderr
+    order = tmp_path / "order.txt"
+    order.write_text("S2#1 S3#1")
+    r = shengji("enroll", "--deck-set", "n.json", "--name", "x", "--decks", "1", "--taps", taps,
+                "--order", order, cwd=tmp_path)
+    assert r.returncode == 2 and "leaves out 52 card(s)" in r.stderr
+    assert not (tmp_path / "n.json").exists() and not (tmp_path / "n.json.partial").exists()
+
+
+def test_enroll_cli_taps_with_codes_catch_a_deck_out_of_order(tmp_path):
+    code = encode_card_code(parse_copy("S3#1"), 4).hex()
+    taps = write_taps(tmp_path / "t.txt", [f"{uid(0)},{code}"])
+    r = shengji("enroll", "--deck-set", "d.json", "--name", "d", "--decks", "1", "--id", "4", "--taps", taps,
+                cwd=tmp_path)
+    assert r.returncode == 1
+    assert "carries the code of S3#1, but S2#1 is next: is the deck out of order?" in r.stdout
