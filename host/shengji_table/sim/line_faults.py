@@ -30,7 +30,7 @@ LONG_GARBAGE = 240       # longer than protocol.MAX_FRAME
 
 def split_frames(buf: bytearray) -> list[bytes]:
     """Remove and return the complete frames (each with its 0x00) at the front of ``buf``."""
-    frames = []
+    frames: list[bytes] = []
     while True:
         i = buf.find(0)
         if i < 0:

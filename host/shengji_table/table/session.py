@@ -350,6 +350,7 @@ class HostSession:
 
     def _make(self, typ: int, p: bytes) -> Event:
         boot, u = self.boot_id, self._last
+        assert boot is not None          # events are delivered only once a boot is joined
         if typ == P.TAP:
             reader, uid, code = P.decode_tap(p)
             return Tap(boot, u, reader, uid, code)
