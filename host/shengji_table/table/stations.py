@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import pathlib
 import queue
+import re
 import threading
 import time
 from dataclasses import dataclass
@@ -94,17 +95,20 @@ class Station:
 
 # ---- taps file ------------------------------------------------------------------------------
 
+_COMMENT = re.compile(r"(?:^|\s)#")      # '#' opening a line or after a space: S2#1 is not a comment
+
+
 def parse_taps(text: str, source: str = "taps file") -> list:
     """The items of a taps file; :class:`StationError` naming the first bad line.
 
     Format: one tap a line, ``UID`` or ``UID,CODEHEX`` (UID as 4/7/10 bytes of hex, ``:`` or spaces
     allowed; CODEHEX the tag's 16 bytes from page 4); ``u`` or ``undo`` takes the last card back;
-    blank lines and ``#`` comments are ignored.  The whole file is checked before any tap is used,
+    blank lines and comments (``#`` at the start of a line or after a space) are ignored.  The whole file is checked before any tap is used,
     so a bad file changes nothing.
     """
     items: list = []
     for n, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
+        line = _COMMENT.split(raw, 1)[0].strip()
         if not line:
             continue
         if line.lower() in ("u", "undo"):
