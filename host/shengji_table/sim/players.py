@@ -1,0 +1,392 @@
+"""Bots at the virtual table: they play by putting cards on the simulated readers and pressing the
+simulated buttons (SIM frames through the link), and the reference runs the same match directly in
+the game layer.
+
+The plan of a hand is what the game layer's own driver (``game/driver.py``) does with the same bots
+and the same seed: :func:`plan_hand` runs it on a scratch copy of the match.  :class:`TablePlayers`
+then *performs* that plan at the table, one physical action at a time — the next planned game event
+is the first one the real match (rebuilt by the host from the table's taps) does not have yet:
+
+=================================  ==========================================================
+planned game event                 done at the table
+=================================  ==========================================================
+``draw`` / ``tap``                 the card on the seat's reader (then picked up again)
+``declare``                        each card shown on the seat's reader, then the seat's button
+``close_declarations``             a button with nothing shown (the seat that drew first)
+``confirm``                        the seat's button
+``reveal_kitty`` (open play)       each kitty card on the centre reader, then the dealer's button
+``deal``, ``take_kitty``           nothing: the host makes them
+=================================  ==========================================================
+
+Because the next action is always derived from the host's state, a restarted host, a rebooted Pico
+or a pulled cable lose nothing: the players wait until the link has heard the table out
+(:meth:`SerialLink.caught_up` on a snapshot taken after every card was lifted), then carry on.
+A table that ever disagrees with the plan (a tap lost or counted twice) raises :class:`PlanMismatch`.
+
+Open play has no scanned hands, so the game layer's driver cannot play it: :class:`OpenPlayDriver`
+keeps the physical hands apart (as a real table does: in the players' hands) and feeds the open
+match only what an open table reports.
+"""
+from __future__ import annotations
+
+import dataclasses
+import random
+import time
+from typing import Optional
+
+from ..game import events as ev
+from ..game import view as dv
+from ..game.bots import make_bot
+from ..game.driver import Driver
+from ..game.effects import Refusal
+from ..game.match import Match
+from ..rules.cards import JOKER, all_copies
+from ..table import protocol as P
+from ..table.session import Button, Lost, Rebooted, Tap
+from ..table.serial_link import Disconnected, Reconnected
+from .virtual_table import SIM_DECK_SET_ID, sim_pages, sim_uid
+
+__all__ = ["hand_seeds", "make_bots", "OpenPlayDriver", "play_direct", "plan_hand", "deal_for",
+           "TablePlayers", "PlanMismatch"]
+
+LIFT_SETTLE_S = 0.03        # a lifted card must be missed on 2 polls of its reader (debounce)
+RELEASE_SETTLE_S = 0.03     # a button must stay up 20 ms before the next press counts
+ACTION_TIMEOUT_S = 3.0
+
+
+class PlanMismatch(AssertionError):
+    """The match the host rebuilt from the table differs from the planned one."""
+
+
+def hand_seeds(seed: int, hands: int) -> list:
+    """The deal seed of each hand, as ``shengji-table play`` draws them."""
+    rng = random.Random(seed)
+    return [rng.randrange(2 ** 31) for _ in range(hands)]
+
+
+def make_bots(kind: str, seed: int, players: int) -> list:
+    kinds = kind.split(",")
+    if len(kinds) == 1:
+        kinds = kinds * players
+    return [make_bot(k, seed * 100 + i) for i, k in enumerate(kinds)]
+
+
+def deal_for(mode: str, seeds: list):
+    """The controller's ``deal_for``: scanned hands deal the seeded stack (the host may know it,
+    as the driver does); open play deals an unknown stack."""
+    def deal(number: int):
+        if number > len(seeds):
+            return None
+        return ev.Deal(seed=seeds[number - 1]) if mode == "scanned" else ev.Deal()
+    return deal
+
+
+class OpenPlayDriver(Driver):
+    """The game layer's driver for open play: the stack is ``seed``'s shuffle, the hands live here
+    (the physical cards in the players' hands), and the open match gets only what an open table
+    reports: declarations, the close, the kitty, each card played, confirms and the revealed kitty."""
+
+    def __init__(self, match: Match, bots, on_event=None, check=None):
+        super().__init__(match, bots, on_event, check)
+        self.dealt: list = []
+        self.kitty: list = []
+
+    # the seat's physical hand: what it drew (+ the kitty for the dealer) less what left it
+    def physical(self, seat: int) -> list:
+        hand = self.match.hand
+        cards = list(self.dealt[seat])
+        if seat == hand.dealer and hand.phase not in ("drawing", "kitty"):
+            cards += self.kitty
+        gone = set(hand.played) | set(hand.buried) | set(self._buried)
+        return [c for c in cards if c not in gone]
+
+    def _view(self, seat: int, expect=None):
+        hand = self.match.hand
+        v = hand.view(seat, expect)
+        mine = sorted(self.physical(seat), key=hash)
+        kitty = v.kitty
+        if seat == hand.dealer and hand.phase == "burying":
+            kitty = tuple(c.card for c in self.kitty)
+        elif seat == hand.dealer and hand.phase in ("friend", "playing", "over"):
+            kitty = tuple(c.card for c in self._buried)
+        return dataclasses.replace(v, hand=tuple(c.card for c in mine), kitty=kitty)
+
+    def _ask(self, seat: int, expect=None):
+        return self.bots[seat].choose(self._view(seat, expect))
+
+    def _copies(self, seat: int, faces, exclude=()) -> list:
+        pool: dict = {}
+        for c in sorted(self.physical(seat), key=hash):
+            if c not in exclude:
+                pool.setdefault(c.card, []).append(c)
+        out = []
+        for f in faces:
+            lst = pool.get(f)
+            if not lst:
+                raise RuntimeError(f"seat {seat} chose {f}, which it does not hold")
+            out.append(lst.pop(0))
+        return out
+
+    def _options(self, seat: int) -> tuple:
+        """Declarations valid now, judged on the seat's physical hand (the open hand has none)."""
+        import copy as _copy
+        hand = self.match.hand
+        scratch = _copy.copy(hand)
+        scratch.hands = list(hand.hands)
+        scratch.hands[seat] = {c: None for c in self.physical(seat)}
+        return scratch.declaration_options(seat)
+
+    def play_hand(self, seed: int):
+        m = self.match
+        self._buried: list = []
+        self.send(ev.Deal())
+        hand = m.hand
+        rs = m.ruleset
+        stack = list(all_copies(rs.decks))
+        random.Random(seed).shuffle(stack)
+        n = rs.hand_size * rs.players
+        self.dealt = [[] for _ in range(rs.players)]
+        self.kitty = stack[n:]
+        for k in range(n):
+            seat = (hand.first_seat + k) % rs.players
+            copy = stack[k]
+            self.dealt[seat].append(copy)
+            if not rs.bidding and (copy.card.rank == hand.level or copy.card.suit == JOKER):
+                opts = self._options(seat)
+                if opts:
+                    d = self._ask(seat, dv.Expect("declare", 0, opts))
+                    if isinstance(d, dv.Declare):
+                        self.send(ev.Declare(seat, tuple(self._copies(seat, d.cards))))
+        self.send(ev.CloseDeclarations())
+        return self.finish_hand()
+
+    def finish_hand(self):
+        hand = self.match.hand
+        while not (hand.phase == "over" and hand.result is not None):
+            if hand.phase == "burying":
+                seat = hand.dealer
+                d = self._ask(seat)
+                self._buried = self._copies(seat, d.cards)
+                self.send(ev.Confirm(seat))           # open play: the burial is not scanned
+            elif hand.phase == "over":
+                self.send(ev.RevealKitty(tuple(self._buried)))
+            else:
+                self._step_once(hand)
+        return hand
+
+    def _step_once(self, hand):
+        # one decision of the base driver's loop (kitty, friend, playing)
+        ph = hand.phase
+        if ph == "kitty":
+            self.send(ev.TakeKitty(hand.dealer))
+        elif ph == "friend":
+            seat = hand.dealer
+            d = self._ask(seat)
+            self.send(ev.CallFriend(seat, tuple((c.card, c.nth) for c in d.calls)))
+        elif ph == "playing":
+            seat = hand.turn
+            leading = not hand.trick
+            d = self._ask(seat)
+            for c in self._copies(seat, d.cards):
+                self.send(ev.Tap(seat, c))
+            if leading and hand.phase == "playing" and hand.pending:
+                self.send(ev.Confirm(seat))
+        else:
+            raise RuntimeError(f"open play driver: phase {ph!r} is not played at this table")
+
+
+def _driver(match: Match, bots, on_event=None):
+    return (Driver if match.mode == "scanned" else OpenPlayDriver)(match, bots, on_event)
+
+
+def play_direct(ruleset, mode: str, seed: int, hands: int, bots: str = "heuristic") -> Match:
+    """The reference: the same match played directly in the game layer (no table)."""
+    match = Match(ruleset, mode)
+    d = _driver(match, make_bots(bots, seed, ruleset.players))
+    for s in hand_seeds(seed, hands):
+        if match.over:
+            break
+        d.play_hand(s)
+    return match
+
+
+def plan_hand(ruleset, mode: str, before: list, seed: int, bots) -> list:
+    """The game events of the next hand as the game layer's driver plays it, after the accepted
+    events ``before`` (the match so far)."""
+    scratch = Match(ruleset, mode).apply_all(before)
+    planned: list = []
+    _driver(scratch, bots, lambda e, effects: planned.append(e)).play_hand(seed)
+    return planned
+
+
+class TablePlayers:
+    """Bots playing at the virtual table through a running :class:`TableService` (see the module
+    docstring).  Hook it in: ``service.on_outcome = players.on_outcome`` and call :meth:`step` every
+    loop iteration (``service.run(idle=players.step)``)."""
+
+    def __init__(self, service, seeds: list, bots: str = "heuristic", seed: int = 7,
+                 deck_set_id: int = SIM_DECK_SET_ID, clock=time.monotonic):
+        self.service = service
+        self.link = service.link
+        self.controller = service.controller
+        self.seeds = seeds
+        self.bots = make_bots(bots, seed, self.controller.ruleset.players)
+        self.deck_set_id = deck_set_id
+        self.clock = clock
+        self._plan: Optional[list] = None
+        self._plan_hand = 0
+        self._plan_start = 0
+        self.synced = False
+        self._sync_started = 0.0
+        self._sync_asked = 0.0
+        self.awaiting: Optional[tuple] = None    # ("tap", reader, uid) | ("press", seat)
+        self._since = 0.0
+        self.lifted_at: dict = {}
+        self.on_reader: dict = {}               # reader -> uid placed and not yet lifted
+        self.down: set = set()                  # buttons pressed, release not yet seen
+        self.released_at: dict = {}
+        self.actions = 0
+        self.resyncs = 0
+
+    # ---- from the service --------------------------------------------------------------------
+    def on_outcome(self, e, outcome) -> None:
+        if isinstance(e, Tap):
+            # the card was read: pick it up again (it goes to the hand / onto the table)
+            self.link.session.sim_lift(e.reader)
+            self.on_reader.pop(e.reader, None)
+            self.lifted_at[e.reader] = self.clock()
+            if self.awaiting and self.awaiting[0] == "tap" and self.awaiting[1] == e.reader:
+                self.awaiting = None
+        elif isinstance(e, Button):
+            if e.kind == P.PRESS:
+                self.link.session.sim_button(e.seat, False)
+                if self.awaiting == ("press", e.seat):
+                    self.awaiting = None
+            elif e.kind == P.RELEASE:
+                self.down.discard(e.seat)
+                self.released_at[e.seat] = self.clock()
+        elif isinstance(e, (Rebooted, Lost, Disconnected, Reconnected)):
+            self.synced = False
+
+    # ---- the players' loop ---------------------------------------------------------------------
+    @property
+    def done(self) -> bool:
+        m = self.controller.match
+        if m.over:
+            return True
+        hand = m.hand
+        return (hand is not None and hand.phase == "over" and hand.result is not None
+                and len(m.summaries) >= len(self.seeds))
+
+    def step(self) -> None:
+        now = self.clock()
+        if not self.link.is_open:
+            self.synced = False
+            return
+        if not self.synced:
+            self._resync(now)
+            return
+        if self.awaiting is not None:
+            if now - self._since > ACTION_TIMEOUT_S:
+                self.synced = False          # the action went missing (line trouble): start over
+            return
+        if self.done:
+            return
+        action = self._next_action()
+        if action is not None:
+            self._perform(action, now)
+
+    def _resync(self, now: float) -> None:
+        """Lift every card and release every button, then wait for a snapshot taken after that
+        which says every event the Pico sent has been delivered."""
+        if self._sync_started == 0.0:
+            self.resyncs += 1
+            self._sync_started = now
+            s = self.link.session
+            for reader in self.controller.readers:
+                s.sim_lift(reader)
+            for seat in range(self.controller.seats):
+                s.sim_button(seat, False)
+            self.on_reader.clear()
+            self.awaiting = None
+            self.link.request_snapshot()
+            self._sync_asked = now
+            return
+        if self.link.snapshot_at > self._sync_started + 0.1 and self.link.caught_up() \
+                and now - self._sync_started > 0.15:
+            self.synced = True
+            self._sync_started = 0.0
+            self.down.clear()
+            for r in self.controller.readers:
+                self.lifted_at[r] = now
+            return
+        if now - self._sync_asked > 0.25:
+            self.link.request_snapshot()
+            self._sync_asked = now
+
+    def _plan_for(self, match: Match) -> list:
+        hand = match.hand
+        number = hand.number
+        if self._plan is None or self._plan_hand != number:
+            start = max(i for i, e in enumerate(match.events) if isinstance(e, ev.Deal))
+            self._plan = plan_hand(match.ruleset, match.mode, match.events[:start], self.seeds[number - 1],
+                                   self.bots)
+            self._plan_hand = number
+            self._plan_start = start
+        return self._plan
+
+    def _next_action(self):
+        m = self.controller.match
+        if m.hand is None:
+            return None
+        plan = self._plan_for(m)
+        done = m.events[self._plan_start:]
+        if [e.to_json() for e in done] != [e.to_json() for e in plan[:len(done)]]:
+            raise PlanMismatch(f"hand {m.hand.number}: the table's events differ from the plan at "
+                               f"{next(i for i, (a, b) in enumerate(zip(done, plan)) if a != b) if len(done) <= len(plan) else len(plan)}")
+        if len(done) >= len(plan):
+            return None
+        e = plan[len(done)]
+        c = self.controller
+        if isinstance(e, (ev.Draw, ev.Tap)):
+            return ("tap", e.seat, e.copy)
+        if isinstance(e, ev.Declare):
+            shown = c.shown.get(e.seat, [])
+            if shown != list(e.cards[:len(shown)]):
+                raise PlanMismatch(f"seat {e.seat} shows {[str(x) for x in shown]}; the plan declares "
+                                   f"{[str(x) for x in e.cards]}")
+            if len(shown) < len(e.cards):
+                return ("tap", e.seat, e.cards[len(shown)])
+            return ("press", e.seat)
+        if isinstance(e, ev.CloseDeclarations):
+            seat = next(s for s in range(c.seats) if not c.shown.get(s))
+            return ("press", seat)
+        if isinstance(e, ev.Confirm):
+            return ("press", e.seat)
+        if isinstance(e, ev.RevealKitty):
+            for card in e.cards:
+                if card not in c.revealed:
+                    return ("tap", c.centre, card)
+            return ("press", m.hand.dealer)
+        raise PlanMismatch(f"the plan's next event {e.to_json()} is not made at the table")
+
+    def _perform(self, action, now: float) -> None:
+        s = self.link.session
+        kind = action[0]
+        if kind == "tap":
+            reader, copy = action[1], action[2]
+            if now - self.lifted_at.get(reader, 0.0) < LIFT_SETTLE_S:
+                return
+            uid = sim_uid(copy, self.deck_set_id)
+            s.sim_place(reader, uid, sim_pages(copy, self.deck_set_id))
+            self.on_reader[reader] = uid
+            self.awaiting = ("tap", reader, uid)
+        else:
+            seat = action[1]
+            if seat in self.down or now - self.released_at.get(seat, 0.0) < RELEASE_SETTLE_S:
+                return
+            s.sim_button(seat, True)
+            self.down.add(seat)
+            self.awaiting = ("press", seat)
+        self._since = now
+        self.actions += 1

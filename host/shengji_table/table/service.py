@@ -1,0 +1,209 @@
+"""The serve loop: serial link → controller → event log, then rings and ACKs.
+
+One iteration (:meth:`TableService.step`)::
+
+    events = link.poll()                  # Pico events, each once (session), port up/down notes
+    for e in events:
+        outcome = controller.on_…(e)      # game events, rulings, effects, ring commands
+        log: one transaction = the physical row (boot, seq) + every game/ruling/effect row
+             + the controller's pending-entry state
+        session.set_ring(…)               # rings are queued only after the transaction committed
+    link.flush()                          # ACKs and ring frames leave together, after the log
+
+So nothing is shown and nothing acknowledged before it is durable.  A host killed at any moment
+restarts with :meth:`TableService.restore`: the log's game events are replayed into a fresh match
+(the same state), the controller's last saved entry state is taken back, and the link resumes at
+the last physical event logged — the Pico resends everything after it, and nothing before it is
+delivered twice (the row with that link identity is in the same transaction as its game events).
+"""
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from ..store.log import EventLog
+from .controller import Controller, Outcome
+from .serial_link import Disconnected, Reconnected, SerialLink
+from .session import (Button, Hello, LinkDown, LinkPosition, LinkUp, Log, Lost, ReaderStatus, Rebooted,
+                      Snapshot, Tap)
+
+__all__ = ["TableService", "last_position", "controller_state", "ServiceStats"]
+
+
+def last_position(log: EventLog, match: str) -> Optional[LinkPosition]:
+    """The link identity of the last physical event logged for ``match`` (None: none yet)."""
+    last = None
+    for e in log.entries(match=match, kind="physical"):
+        if e.boot is not None and e.seq is not None:
+            last = e
+    return LinkPosition(last.boot, last.seq) if last is not None else None
+
+
+def controller_state(log: EventLog, match: str) -> Optional[dict]:
+    """The controller's entry state as last saved for ``match``."""
+    state = None
+    for e in log.entries(match=match, kind="meta"):
+        if isinstance(e.payload, dict) and "controller" in e.payload:
+            state = e.payload["controller"]
+    return state
+
+
+@dataclass
+class ServiceStats:
+    physical: int = 0
+    game: int = 0
+    refusals: int = 0
+    latencies_ms: list = field(default_factory=list)    # event decoded -> ring frame written
+
+
+def _physical_json(e) -> dict:
+    if isinstance(e, Tap):
+        return {"type": "tap", "reader": e.reader, "uid": e.uid.hex(), "code": e.code.hex() if e.code else None}
+    if isinstance(e, Button):
+        return {"type": "button", "seat": e.seat, "kind": e.kind_name}
+    if isinstance(e, ReaderStatus):
+        return {"type": "reader", "reader": e.reader, "alive": e.alive, "firmware": e.firmware.hex()}
+    if isinstance(e, Hello):
+        return {"type": "hello", "protocol": e.protocol, "firmware": e.firmware, "board": e.board}
+    if isinstance(e, Log):
+        return {"type": "log", "text": e.text}
+    raise TypeError(e)
+
+
+def _link_json(e) -> dict:
+    if isinstance(e, Snapshot):
+        return {"link": "snapshot", "boot": e.boot_id, "last_acked": e.last_acked, "next_seq": e.next_seq,
+                "dropped": e.dropped, "readers": e.readers.hex(), "buttons": e.buttons.hex()}
+    if isinstance(e, Lost):
+        return {"link": "lost", "boot": e.boot_id, "first": e.first, "count": e.count}
+    if isinstance(e, Rebooted):
+        return {"link": "rebooted", "old_boot": e.old_boot_id, "boot": e.boot_id}
+    if isinstance(e, LinkUp):
+        return {"link": "up"}
+    if isinstance(e, LinkDown):
+        return {"link": "down"}
+    if isinstance(e, Disconnected):
+        return {"link": "port-lost", "reason": e.reason}
+    if isinstance(e, Reconnected):
+        return {"link": "port-open", "device": e.device, "first": e.first}
+    return {"link": type(e).__name__}
+
+
+class TableService:
+    """One table: a :class:`SerialLink`, a :class:`Controller` and an :class:`EventLog`.
+
+    ``match`` names the match in the log.  ``on_text(text)`` receives every announcement and
+    refusal sentence (screen, voice); ``on_outcome(event, outcome)`` sees every handled physical
+    event (the virtual table's players and the terminal view use it).
+    """
+
+    def __init__(self, link: SerialLink, controller: Controller, log: EventLog, *, match: str = "default",
+                 on_text: Optional[Callable[[str], None]] = None,
+                 on_outcome: Optional[Callable] = None, meta: Optional[dict] = None):
+        self.link = link
+        self.controller = controller
+        self.log = log
+        self.match = match
+        self.on_text = on_text
+        self.on_outcome = on_outcome
+        self.meta = meta or {}
+        self.stats = ServiceStats()
+
+    # ---- start and restart -------------------------------------------------------------------
+    def restore(self) -> bool:
+        """Rebuild the match and the link position from the log; True when there was something to
+        resume.  A fresh log gets a ``meta`` row describing the match first."""
+        games = self.log.game_events(self.match)
+        pos = last_position(self.log, self.match)
+        if not games and pos is None and not any(True for _ in self.log.entries(match=self.match)):
+            self.log.append("meta", {"start": self.meta, "ruleset": self.controller.ruleset.to_json(),
+                                     "mode": self.controller.mode}, match=self.match)
+            self._commit([], None, self.controller.start(), time.monotonic())
+            return False
+        self.controller.restore(games, controller_state(self.log, self.match))
+        if pos is not None and self.link.session.position != pos:
+            raise ValueError(f"the link must resume at {pos} (build it with SerialLink(resume=last_position(log, match)))")
+        # put every ring back as it was, then deal if the last hand ended just before the kill
+        for rc in self.controller.rings.values():
+            self.link.session.set_ring(rc.ring, *rc.state())
+        self._commit([], None, self.controller.start(), time.monotonic())
+        return True
+
+    # ---- the loop ---------------------------------------------------------------------------
+    def step(self) -> list:
+        """One iteration (see the module docstring); returns the events handled."""
+        events = self.link.poll()
+        for e in events:
+            t0 = time.perf_counter()
+            self.handle(e, t0)
+        self.link.flush()
+        return events
+
+    def handle(self, e, t0: float = 0.0) -> Outcome:
+        c = self.controller
+        if isinstance(e, Tap):
+            out = c.on_tap(e.reader, e.uid, e.code)
+        elif isinstance(e, Button):
+            out = c.on_button(e.seat, e.kind)
+        elif isinstance(e, ReaderStatus):
+            out = c.on_reader(e.reader, e.alive)
+        elif isinstance(e, (Hello, Log)):
+            out = Outcome()
+        else:
+            self.log.append("meta", _link_json(e), match=self.match)
+            if isinstance(e, (Rebooted, Reconnected)):
+                # a restarted Pico or a re-plugged cable: put every ring back
+                for rc in c.rings.values():
+                    self.link.session.set_ring(rc.ring, *rc.state())
+            if self.on_outcome is not None:
+                self.on_outcome(e, Outcome())
+            return Outcome()
+        self._commit([("physical", _physical_json(e), e.boot_id, e.seq)], e, out, t0)
+        return out
+
+    def _commit(self, head: list, e, out: Outcome, t0: float) -> None:
+        """Write ``head`` + the outcome's rows + the controller state in ONE transaction, then queue
+        the rings (the caller's flush sends them with the ACK)."""
+        rows = list(head) + [(k, p, None, None) for k, p in out.rows]
+        if not rows:
+            return
+        rows.append(("meta", {"controller": self.controller.state_json()}, None, None))
+        db = self.log._db          # noqa: SLF001 - EventLog.append_many has no link identity yet
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for kind, payload, boot, seq in rows:
+                self.log.append(kind, payload, match=self.match, boot=boot, seq=seq)
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+        self.stats.physical += 1 if head else 0
+        self.stats.game += len(out.game_events)
+        self.stats.refusals += len(out.refusals)
+        for rc in out.rings:
+            self.link.session.set_ring(rc.ring, *rc.state())
+        if out.rings and e is not None and t0:
+            self.stats.latencies_ms.append((time.perf_counter() - t0) * 1000.0)
+        if self.on_text is not None:
+            for text in out.texts:
+                self.on_text(text)
+        if self.on_outcome is not None and e is not None:
+            self.on_outcome(e, out)
+
+    def run(self, until: Optional[Callable[[], bool]] = None, idle: Optional[Callable[[], None]] = None) -> None:
+        """Loop until ``until()`` is true (forever without it); ``idle()`` runs every iteration."""
+        while until is None or not until():
+            self.step()
+            if idle is not None:
+                idle()
+                self.link.flush()
+
+    # ---- reading the record -----------------------------------------------------------------
+    def record(self, seats=None) -> dict:
+        from ..game.record import to_record
+        return to_record(self.controller.match, seats=seats)
+
+    def dump_state(self) -> str:
+        return json.dumps(self.controller.match.snapshot(), sort_keys=True)
