@@ -1,0 +1,176 @@
+"""``shengji-table log show|export`` on a real SQLite event log, run as subprocesses.
+
+The log is written the way the table service writes it (a ``meta`` header row with the ruleset,
+then one ``game`` row per event, physical rows in between); the exported record must be exactly the
+record of the same match played directly in the game layer.
+"""
+import json
+import os
+import select
+import sqlite3
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from shengji_table.game.bots import make_bot
+from shengji_table.game.driver import run_match
+from shengji_table.game.export import export_text
+from shengji_table.game.match import Match
+from shengji_table.game.record import dumps, from_record, loads, to_record
+from shengji_table.rules.ruleset import Ruleset
+from shengji_table.store import EventLog
+
+ROOT = Path(__file__).resolve().parents[2]
+EXE = ROOT / ".venv" / "bin" / "shengji-table"
+SEATS = ["north", "east", "south", "west"]
+
+
+def shengji(*args, cwd=None):
+    return subprocess.run([str(EXE), *map(str, args)], cwd=cwd, capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, timeout=60)
+
+
+def played(seed: int, preset="classic"):
+    rs = Ruleset.from_preset(preset)
+    m = Match(rs, "scanned")
+    run_match(m, [make_bot("random", 10 * seed + i) for i in range(rs.players)], [seed])
+    return m
+
+
+def header(m, seats=SEATS):
+    return {"ruleset": m.ruleset.to_json(), "mode": m.mode, "seats": seats}
+
+
+def write_match(log, name, m, *, physical_every=0, wrapped=False):
+    rows = [("meta", header(m))]
+    for i, e in enumerate(m.events):
+        if physical_every and i % physical_every == 0:
+            rows.append(("physical", {"tap": "stand-in", "reader": i % 4}))
+        rows.append(("game", {"event": e.to_json()} if wrapped else e.to_json()))
+    log.append_many(rows, match=name)
+
+
+@pytest.fixture(scope="module")
+def matches():
+    return played(3), played(4)
+
+
+@pytest.fixture
+def logfile(tmp_path, matches):
+    path = tmp_path / "table.sqlite"
+    with EventLog(path) as log:
+        write_match(log, "friday-1", matches[0], physical_every=7)
+        write_match(log, "friday-2", matches[1], wrapped=True)
+    return path
+
+
+def test_log_cli_export_json_is_the_game_layers_record_of_the_same_match(logfile, matches, tmp_path):
+    r = shengji("log", "export", logfile, "--match", "friday-1")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == dumps(to_record(matches[0], SEATS))
+    again, seats = from_record(loads(r.stdout))          # and it replays to the same match
+    assert seats == SEATS and again.summaries == matches[0].summaries
+    out = tmp_path / "rec.json"
+    r = shengji("log", "export", logfile, "--match", "friday-2", "--out", out)
+    assert r.returncode == 0 and "wrote" in r.stderr
+    assert out.read_text() == dumps(to_record(matches[1], SEATS))
+
+
+def test_log_cli_export_text_and_the_default_match_is_the_latest(logfile, matches):
+    r = shengji("log", "export", logfile, "--format", "text")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == export_text(matches[1], SEATS)
+    assert "exporting match 'friday-2' (the latest of 2; choose with --match)" in r.stderr
+
+
+def test_log_cli_export_leaves_out_refused_game_events_and_says_so(tmp_path, matches):
+    m = matches[0]
+    path = tmp_path / "t.sqlite"
+    events = [e.to_json() for e in m.events]
+    bad = dict(events[-1])                    # the last accepted event, sent again: refused now
+    with EventLog(path) as log:
+        log.append("meta", header(m))
+        log.append_many([("game", e) for e in events] + [("game", bad)])
+    r = shengji("log", "export", path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == dumps(to_record(m, SEATS))
+    assert f"left out: log row {len(events) + 2}, refused by the game" in r.stderr
+
+
+def test_log_cli_show_prints_one_readable_line_per_row_and_filters(logfile, matches):
+    r = shengji("log", "show", logfile)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    with EventLog(logfile) as log:
+        rows = list(log.entries())
+    assert len(lines) == len(rows)
+    first = lines[0].split()
+    assert first[0] == "1" and first[3:6] == ["friday-1", "meta", "match"]
+    assert "preset classic, mode scanned" in lines[0]
+    deal = matches[0].events[0].to_json()
+    assert lines[1].split()[3:] == ["friday-1", "physical", "reader=0", "tap=stand-in"]
+    assert lines[2].split()[3:] == ["friday-1", "game", "deal", f"order=null", f"seed={deal['seed']}"]
+    r = shengji("log", "show", logfile, "--kind", "game", "--match", "friday-2")
+    games = r.stdout.splitlines()
+    assert len(games) == len(matches[1].events)
+    assert all(" friday-2 game " in line for line in games)
+    assert games[-1].split()[5] == matches[1].events[-1].type      # wrapped events summarised too
+
+
+def test_log_cli_show_follow_prints_rows_as_they_are_written(logfile):
+    proc = subprocess.Popen([str(EXE), "log", "show", str(logfile), "--kind", "ruling", "--follow",
+                             "--interval", "0.05"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(0.3)
+        with EventLog(logfile) as log:
+            row = log.append("ruling", {"rule": "R-4.2", "why": "revoke"}, match="friday-2")
+            log.append("game", {"type": "confirm", "seat": 1}, match="friday-2")   # filtered out
+        ready, _, _ = select.select([proc.stdout], [], [], 10)
+        assert ready, "no line within 10 s"
+        line = proc.stdout.readline().split()
+        assert line[0] == str(row) and line[3:] == ["friday-2", "ruling", "rule=R-4.2", "why=revoke"]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_log_cli_a_file_that_is_not_a_log_or_an_unknown_match_is_a_clear_error(tmp_path, logfile):
+    rec = tmp_path / "record.json"
+    rec.write_text(json.dumps({"format": "shengji-table/match-record"}))
+    for action in ("show", "export"):
+        r = shengji("log", action, rec)
+        assert r.returncode == 2 and "is not an event log" in r.stderr and "Traceback" not in r.stderr
+    other = tmp_path / "other.sqlite"
+    db = sqlite3.connect(other)
+    db.execute("CREATE TABLE notes (x)")
+    db.commit()
+    db.close()
+    before = other.read_bytes()
+    r = shengji("log", "show", other)
+    assert r.returncode == 2 and "not a shengji-table event log" in r.stderr
+    assert other.read_bytes() == before                 # not turned into an empty log
+    r = shengji("log", "export", tmp_path / "absent.sqlite")
+    assert r.returncode == 2 and "no such log file" in r.stderr
+    assert not (tmp_path / "absent.sqlite").exists()
+    r = shengji("log", "export", logfile, "--match", "saturday")
+    assert r.returncode == 2 and "holds no match 'saturday'; it holds: friday-1, friday-2" in r.stderr
+    r = shengji("log", "show", logfile, "--match", "saturday")
+    assert r.returncode == 2 and "holds no match 'saturday'" in r.stderr
+
+
+def test_log_cli_export_needs_the_match_header_and_real_game_events(tmp_path, matches):
+    path = tmp_path / "t.sqlite"
+    with EventLog(path) as log:
+        log.append("game", matches[0].events[0].to_json(), match="headless")
+        log.append("meta", header(matches[0]), match="odd")
+        log.append("game", {"type": "teleport", "seat": 1}, match="odd")
+    r = shengji("log", "export", path, "--match", "headless")
+    assert r.returncode == 2 and "has no header in the log" in r.stderr
+    r = shengji("log", "export", path, "--match", "odd")
+    assert r.returncode == 2 and "log row 3 is not a game event" in r.stderr
+    empty = tmp_path / "empty.sqlite"
+    EventLog(empty).close()
+    r = shengji("log", "export", empty)
+    assert r.returncode == 2 and "empty log" in r.stderr
