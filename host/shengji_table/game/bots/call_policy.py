@@ -98,7 +98,7 @@ def choose_friend_calls(hand: Sequence[Card], count: int, order, decks: int) -> 
     (holds low cards of) so the friend is found early."""
     held = Counter(hand)
     suit_len = Counter(order.suit_of(c) for c in hand)
-    calls = []
+    calls: list = []
     used = set()
     for rank in (14, 13, 12, 11):
         candidates = []

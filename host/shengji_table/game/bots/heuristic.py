@@ -63,6 +63,8 @@ def seen_cards(view: SeatView, include_kitty: bool = True) -> list:
 
 def situation(view: SeatView) -> play_policy.TrickSituation:
     """The play policy's input, built from the view."""
+    if view.order is None:
+        raise ValueError("a card play needs the hand's trump order, and this view has none")
     # Kitty cards shown to all (three players) stay "unseen": the dealer may have taken them up.
     unseen = unseen_cards(view.ruleset.decks, view.hand, seen_cards(view))
     return play_policy.TrickSituation(
@@ -82,7 +84,7 @@ def situation(view: SeatView) -> play_policy.TrickSituation:
 
 def _pending_friend_suits(view: SeatView) -> tuple:
     """As find-a-friend dealer: the plain suits of called cards not yet played (so not found)."""
-    if view.seat != view.dealer or not view.friend_calls:
+    if view.seat != view.dealer or not view.friend_calls or view.order is None:
         return ()
     played = Counter(seen_cards(view, include_kitty=False))
     suits = []

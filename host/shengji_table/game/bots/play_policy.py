@@ -26,6 +26,7 @@ from typing import Optional, Sequence
 
 from ...rules.cards import Card, full_deck
 from ...rules.follow import legal_follows
+from ...rules.order import TrumpOrder
 from ...rules.throw import check_throw
 from ...rules.trick import Play, TrickShape, winning_index, trick_points
 from ...rules.units import decompose
@@ -56,7 +57,7 @@ class TrickSituation:
     seat: int
     hand: tuple
     plays: tuple
-    order: object
+    order: TrumpOrder
     players: int
     teammates: frozenset
     unseen: tuple
@@ -183,14 +184,16 @@ def choose_lead(sit: TrickSituation) -> tuple:
             return best[1]
 
     # 2. The strongest unbeatable unit: side suits first, wider and longer units first.
-    best = None
+    strongest: Optional[tuple] = None
     for suit, (units, safe) in safe_units_by_suit.items():
         for u in safe:
-            key = (suit != "T", u.width * u.length, u.top)
-            if best is None or key > best[0]:
-                best = (key, u.cards)
-    if best is not None and (best[0][0] or best[0][1] > 1 or sit.declarer_side):
-        return tuple(best[1])
+            rank_key = (suit != "T", u.width * u.length, u.top)
+            if strongest is None or rank_key > strongest[0]:
+                strongest = (rank_key, u.cards)
+    if strongest is not None:
+        (plain, size, _), cards = strongest
+        if plain or size > 1 or sit.declarer_side:   # a lone top trump only draws trumps for declarers
+            return tuple(cards)
 
     hand_counts = group_counts(sit.hand, order)
     trumps = mine.get("T", [])
@@ -204,8 +207,8 @@ def choose_lead(sit: TrickSituation) -> tuple:
     # 3. Declarers with many trumps draw the opponents' trumps with a low trump unit.
     unseen_trumps = len(unseen.get("T", ()))
     if trumps and sit.declarer_side and len(trumps) * 2 >= len(sit.hand) and unseen_trumps:
-        units = sorted(decompose(trumps, order), key=lambda u: (-(u.width > 1), u.top))
-        pairs = [u for u in units if u.width > 1 and u.top <= _median_rank(trumps, order)]
+        trump_units = sorted(decompose(trumps, order), key=lambda u: (-(u.width > 1), u.top))
+        pairs = [u for u in trump_units if u.width > 1 and u.top <= _median_rank(trumps, order)]
         if pairs:
             return tuple(pairs[0].cards)
         low = min(trumps, key=lambda c: (c.points > 0, values[c]))
@@ -284,17 +287,16 @@ def _ruffs(lead, trumps, order) -> list:
     out = []
     for high in (False, True):
         left = list(trumps)
-        play = []
+        play: list = []
         for u in lead_units:
             options = _units_like(u, left, order)
             if not options:
-                play = None
                 break
             pick = options[-1] if high else options[0]
             play.extend(pick)
             for c in pick:
                 left.remove(c)
-        if play is not None:
+        else:
             out.append(tuple(play))
     return out
 
@@ -341,7 +343,8 @@ def choose_follow(sit: TrickSituation) -> tuple:
 
     partner_safe = partner_winning and safe(plays[best_i].cards)
 
-    best, best_score = None, None
+    best: tuple = ()
+    best_score: Optional[float] = None
     for cand in follow_candidates(sit):
         pts = sum(c.points for c in cand)
         cost = play_cost(cand, hand_counts, values, order)

@@ -44,7 +44,8 @@ def take_cards(hand: Sequence[Card], cards: Sequence[Card]) -> list[Card]:
 
 def _runs(positions) -> list[list[int]]:
     """Maximal runs of consecutive rank positions (each at least two long)."""
-    runs, run = [], []
+    runs: list = []
+    run: list = []
     for r in sorted(positions):
         if run and r == run[-1] + 1:
             run.append(r)
