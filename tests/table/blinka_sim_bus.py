@@ -71,6 +71,73 @@ class SimSPIBus:
             into[in_start + k] = self._x(b)
 
 
+class SimI2CBus:
+    """``busio.I2C`` to the same simulated chip: what a PN532 in I2C mode (address 0x24) does on
+    the wire, mapped onto the model's transactions.  An I2C write is a frame (the model's data
+    write); every I2C read starts with the status byte (RDY = 0x01) and, when the chip is ready,
+    goes on with the ACK or reply frame (the model's data read).  The model speaks LSB first as on
+    SPI, so each byte is bit-reversed here, as the SPI driver does on its side."""
+
+    ADDRESS = 0x24
+
+    def __init__(self, chip):
+        self.chip = chip
+        self.locked = False
+        self.wrong_address = 0
+
+    def try_lock(self):
+        if self.locked:
+            return False
+        self.locked = True
+        return True
+
+    def unlock(self):
+        self.locked = False
+
+    def _check(self, address):
+        if address != self.ADDRESS:
+            self.wrong_address += 1
+            raise OSError(5, "no device at this address")
+
+    def _transaction(self, prefix, out_bytes=(), read=0):
+        rev = _REV
+        self.chip.select()
+        self.chip.exchange(rev[prefix])
+        for b in out_bytes:
+            self.chip.exchange(rev[b])
+        got = bytes(rev[(self.chip.exchange(0) or 0)] for _ in range(read))
+        self.chip.deselect()
+        return got
+
+    def writeto(self, address, buffer, *, start=0, end=None):
+        self._check(address)
+        data = bytes(buffer)[start:end]
+        if data:                                  # an empty write is adafruit_bus_device's probe
+            self._transaction(0x01, data)
+
+    def readfrom_into(self, address, buffer, *, start=0, end=None):
+        self._check(address)
+        end = len(buffer) if end is None else end
+        status = self._transaction(0x02, read=1)[0]
+        buffer[start] = status
+        if end - start > 1:
+            data = self._transaction(0x03, read=end - start - 1) if status == 0x01 else bytes(end - start - 1)
+            buffer[start + 1:end] = data
+
+    def writeto_then_readfrom(self, address, out, into, **kw):
+        raise OSError(5, "the PN532 is never read with a repeated start")
+
+
+_REV = bytes(int(f"{i:08b}"[::-1], 2) for i in range(256))
+
+
+def blinka_i2c_station(name="enrol-i2c"):
+    """``(chip, station)`` with Adafruit's PN532_I2C on a simulated I2C bus."""
+    from adafruit_pn532.i2c import PN532_I2C
+    chip = SimPN532(name)
+    return chip, BlinkaStation(PN532_I2C(SimI2CBus(chip)))
+
+
 def ntag_uid(n: int) -> bytes:
     """A 7-byte NXP UID (manufacturer byte 0x04)."""
     return b"\x04" + n.to_bytes(6, "big")
@@ -120,4 +187,4 @@ class HandStation(Station):
         return self.inner.write_code(uid, code)
 
 
-__all__ = ["SimChipSelect", "SimSPIBus", "ntag_uid", "blinka_station", "HandStation", "SimNTAG"]
+__all__ = ["SimChipSelect", "SimSPIBus", "SimI2CBus", "blinka_i2c_station", "ntag_uid", "blinka_station", "HandStation", "SimNTAG"]

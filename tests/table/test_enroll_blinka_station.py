@@ -131,3 +131,17 @@ def test_enroll_blinka_card_swapped_before_the_write_is_not_written(tmp_path):
     assert isinstance(refused, Refused) and "left the reader" in refused.reason
     assert a.user_memory()[:16] == b.user_memory()[:16] == bytes(16)
     assert session.count == 0
+
+
+def test_enroll_blinka_i2c_driver_enrols_and_writes_codes_too(tmp_path):
+    """The same station with Adafruit's PN532_I2C (address 0x24) on a simulated I2C bus: one deck
+    enrolled with codes, read back from the tags' memory."""
+    from blinka_sim_bus import blinka_i2c_station
+    chip, station = blinka_i2c_station()
+    assert station.pn532.firmware_version == (0x32, 0x01, 0x06, 0x07)
+    tags = [SimNTAG(ntag_uid(200 + n)) for n in range(54)]
+    session = EnrollmentSession(tmp_path / "i2c.json", "i2c", 1, deck_set_id=12, write_codes=True, station=station)
+    assert enroll_cli._enrol(session, HandStation(chip, station, tags)) == 0
+    for tag, copy in zip(tags, standard_order(1)):
+        assert decode_card_code(tag.user_memory()[:16]) == (12, copy)
+    assert DeckSet.load(tmp_path / "i2c.json").complete

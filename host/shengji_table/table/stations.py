@@ -322,7 +322,9 @@ def open_blinka_station(kind: str, device: str | None = None) -> BlinkaStation:
     except StationError:
         raise
     except (ImportError, RuntimeError, OSError, ValueError, AttributeError) as exc:
-        raise StationError(f"cannot open the PN532 through Blinka ({kind}): {exc}. On an FT232H set "
-                           f"BLINKA_FT232H=1; see docs/table.md") from None
+        hint = ("no FT232H found on USB (is it plugged in, is libusb-1.0 installed, may this user open "
+                "it?)" if "No backend" in str(exc) or "No USB device" in str(exc)
+                else "on an FT232H set BLINKA_FT232H=1")
+        raise StationError(f"cannot open the PN532 through Blinka ({kind}): {exc}; {hint}; see docs/table.md") from None
     raise StationError(f"unknown Blinka bus {kind!r}: spi, i2c or uart")
 
