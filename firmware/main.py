@@ -48,8 +48,12 @@ def escape_requested(machine, board):
 
 
 def build(machine, board, sim):
-    """(readers, buttons, sim_table or None) wired as the board file says."""
-    from pn532 import PN532
+    """(readers, buttons, sim_table or None) wired as the board file says.
+
+    All readers sit on one SPI bus and share one ``PN532Bus`` (frame buffers): the scan loop polls
+    them one at a time, so no two transactions ever overlap.
+    """
+    from pn532 import PN532, PN532Bus
     from reader import Reader
     from scan import Button
     buttons = [Button(_button_pin(machine, b), b.active_low) for b in board.buttons]
@@ -58,19 +62,21 @@ def build(machine, board, sim):
     if sim:
         from simboard import SimTable
         table = SimTable(board, buttons)
+        bus = PN532Bus(table.bus)
         for i in range(len(board.readers)):
             sel = table.selects[i]
-            readers.append(None if sel is None else Reader(board.readers[i].name, PN532(table.bus, sel)))
+            readers.append(None if sel is None else Reader(board.readers[i].name, PN532(bus, sel)))
         return readers, table.buttons, table
     spi = machine.SPI(board.spi_bus, baudrate=board.baudrate, polarity=0, phase=0,
                       sck=machine.Pin(board.sck), mosi=machine.Pin(board.mosi), miso=machine.Pin(board.miso))
+    bus = PN532Bus(spi)
     for pins in board.readers:
         if pins is None:
             readers.append(None)
             continue
         cs = machine.Pin(pins.cs, machine.Pin.OUT, value=1)
         rst = machine.Pin(pins.rst, machine.Pin.OUT, value=1) if pins.rst is not None else None
-        readers.append(Reader(pins.name, PN532(spi, cs, rst)))
+        readers.append(Reader(pins.name, PN532(bus, cs, rst)))
     return readers, buttons, table
 
 

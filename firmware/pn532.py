@@ -8,8 +8,9 @@ SPI §6.2.5, commands §7.2/§7.3; NTAG READ/WRITE from the NTAG213/215/216 data
 API (used by ``reader.py`` and the scan loop)::
 
     spi = machine.SPI(0, baudrate=1_000_000, polarity=0, phase=0, sck=.., mosi=.., miso=..)
+    bus = PN532Bus(spi)          # one per SPI bus: the frame buffers every chip on it shares
     cs = machine.Pin(17, machine.Pin.OUT, value=1)
-    pn = PN532(spi, cs, rst=machine.Pin(20, machine.Pin.OUT, value=1))   # rst optional
+    pn = PN532(bus, cs, rst=machine.Pin(20, machine.Pin.OUT, value=1))   # rst optional
     fw = pn.begin()              # GetFirmwareVersion, SAMConfiguration, MaxRetries; fw = 0x32010607
     uid = bytearray(UID_MAX)     # caller-owned, allocated once
     page = bytearray(16)
@@ -19,14 +20,20 @@ API (used by ``reader.py`` and the scan loop)::
         pn.release()                  # InRelease: without it some cards answer every second poll
     pn.rf_field(False)                # field off so that only one reader radiates at a time
 
+``PN532(spi, cs)`` with a bare SPI object works too (the chip then gets a bus of its own).
+
 Every method either completes or raises a ``PN532Error`` subclass: ``PN532Timeout`` (the chip
 never became ready: absent, unpowered, held in reset), ``PN532NoAck`` (something other than the ACK
 frame came back), ``PN532BadFrame`` (preamble, length checksum, data checksum or reply code wrong),
 ``PN532CommandError`` (the chip's error frame, or a non-zero status byte; ``.code`` holds it).
 
-Steady-state polling allocates nothing: the frames are built in one pre-allocated transmit buffer,
-replies land in one pre-allocated receive buffer read through pre-sliced memoryviews, and results
-go into caller-supplied buffers.
+Steady-state polling allocates nothing, and the buffers exist once per SPI bus, not once per
+reader: frames are built in the bus's transmit buffer and replies land in its receive buffer
+(``PN532Bus``); bytes cross the wire through one 32-byte scratch buffer in power-of-two chunks,
+so six memoryviews made once serve every transfer length; results go into caller-supplied
+buffers.  Sharing is safe because a transaction is never interleaved with another: every method
+runs its command to the end (or raises) and copies what it returns out of the receive buffer
+before the next chip is selected.
 """
 
 try:
@@ -69,31 +76,34 @@ REV = (
     b"\x0f\x8f\x4f\xcf\x2f\xaf\x6f\xef\x1f\x9f\x5f\xdf\x3f\xbf\x7f\xff"
 )
 
+# Names with a leading underscore are folded into the code by the compiler (``const``) and take no
+# RAM on the Pico; the public ones are what other modules and the benchmark import.
+
 # SPI prefixes (UM0701-02 §6.2.5): first byte of every CS-low transaction.
-SPI_DATA_WRITE = const(0x01)
-SPI_STATUS_READ = const(0x02)
-SPI_DATA_READ = const(0x03)
-STATUS_READY = const(0x01)
+_SPI_DATA_WRITE = const(0x01)
+_SPI_STATUS_READ = const(0x02)
+_SPI_DATA_READ = const(0x03)
+_STATUS_READY = const(0x01)
 
 # Frame bytes (§6.2.1.1): 00 00 FF LEN LCS TFI data… DCS 00.
-TFI_HOST = const(0xD4)
-TFI_CHIP = const(0xD5)
-TFI_ERROR = const(0x7F)  # application-level error frame 00 00 FF 01 FF 7F 81 00 (§6.2.1.5)
+_TFI_HOST = const(0xD4)
+_TFI_CHIP = const(0xD5)
+_TFI_ERROR = const(0x7F)  # application-level error frame 00 00 FF 01 FF 7F 81 00 (§6.2.1.5)
 
 # Commands (§7.2, §7.3).
-CMD_GET_FIRMWARE_VERSION = const(0x02)
-CMD_SAM_CONFIGURATION = const(0x14)
-CMD_RF_CONFIGURATION = const(0x32)
-CMD_IN_DATA_EXCHANGE = const(0x40)
-CMD_IN_LIST_PASSIVE_TARGET = const(0x4A)
-CMD_IN_RELEASE = const(0x52)
+_CMD_GET_FIRMWARE_VERSION = const(0x02)
+_CMD_SAM_CONFIGURATION = const(0x14)
+_CMD_RF_CONFIGURATION = const(0x32)
+_CMD_IN_DATA_EXCHANGE = const(0x40)
+_CMD_IN_LIST_PASSIVE_TARGET = const(0x4A)
+_CMD_IN_RELEASE = const(0x52)
 
 # NTAG21x commands carried by InDataExchange (NTAG213/215/216 datasheet §10).
-NTAG_READ = const(0x30)
-NTAG_WRITE = const(0xA2)
+_NTAG_READ = const(0x30)
+_NTAG_WRITE = const(0xA2)
 
 UID_MAX = const(10)  # ISO/IEC 14443-3 triple-size UID
-PAGE_BYTES = const(4)
+_PAGE_BYTES = const(4)
 READ_BYTES = const(16)  # READ returns 4 pages
 FIRST_USER_PAGE = const(4)
 
@@ -114,7 +124,11 @@ _TX_SIZE = const(32)   # prefix + 00 00 FF LEN LCS D4 cmd + up to 22 parameter b
 _PARAMS = const(8)     # index of the first parameter byte in the transmit buffer
 _HEAD = const(6)       # 00 00 FF LEN LCS TFI, read first; the rest (LEN - 1 + DCS + 00) follows
 _TAIL_MAX = const(64)
-DATA = const(7)        # index in ``rx`` of the first data byte after the reply's command code
+_DATA = const(7)       # index in ``rx`` of the first data byte after the reply's command code
+# Transfers go through one wire-order scratch buffer in power-of-two chunks (1, 2, 4 … 32 bytes),
+# so that any length is sent or read with views made once (slicing a memoryview allocates).
+_CHUNKS = const(6)
+_CHUNK_MAX = const(32)  # 1 << (_CHUNKS - 1)
 
 
 class PN532Error(Exception):
@@ -141,77 +155,141 @@ class PN532CommandError(PN532Error):
         self.code = code
 
 
-class PN532:
-    """One PN532 on a shared SPI bus, selected by its own chip-select pin.
+class PN532Bus:
+    """The transport shared by every PN532 on one SPI bus: the frame buffers and their views.
 
-    ``spi``: an initialised bus (mode 0, MSB first, ≤ 5 MHz); ``cs``: output Pin, idle high;
-    ``rst``: output Pin on RSTPDN or None.  Nothing is sent until ``begin()``.
+    Only one chip is ever in a transaction (the driver is synchronous and the scan loop polls one
+    reader at a time: one RF field at a time), and every command copies what it needs out of
+    ``rx`` before it returns, so the chips of a bus can share one set of buffers.  A chip's own
+    state is its ``PN532`` object: chip-select, reset, last status.
+
+    ``spi``: an initialised bus (mode 0, MSB first, ≤ 5 MHz), or anything with ``write``,
+    ``readinto`` and ``write_readinto`` (the sim build's ``SimBus``).
     """
 
-    def __init__(self, spi, cs, rst=None, ack_gap_ms=ACK_GAP_MS, ack_timeout_ms=ACK_TIMEOUT_MS,
+    def __init__(self, spi):
+        self.spi = spi
+        self.tx = bytearray(_TX_SIZE)            # the command being framed, chip byte order
+        self.rx = bytearray(_HEAD + _TAIL_MAX)   # the last frame read, chip byte order
+        wire = bytearray(_CHUNK_MAX)             # bit-reversed bytes on their way out or in
+        view = memoryview(wire)
+        self.chunks = tuple(view[:1 << k] for k in range(_CHUNKS))
+        self.sr_out = bytes((REV[_SPI_STATUS_READ], 0))
+        self.sr_in = bytearray(2)
+        self.dr = bytes((REV[_SPI_DATA_READ],))
+        # The ACK frame, as the host sends it to abort a running command (§6.2.1.3), wire order.
+        self.ack_out = bytes(REV[b] for b in (_SPI_DATA_WRITE, 0, 0, 0xFF, 0, 0xFF, 0))
+
+    def write(self, n):
+        """Send ``tx[0:n]`` bit-reversed (the caller holds chip-select low)."""
+        tx = self.tx
+        chunks = self.chunks
+        spi = self.spi
+        i = 0
+        k = _CHUNKS - 1
+        while i < n:
+            size = 1 << k
+            if n - i < size:
+                k -= 1
+                continue
+            c = chunks[k]
+            for j in range(size):
+                c[j] = REV[tx[i + j]]
+            spi.write(c)
+            i += size
+
+    def read(self, start, n):
+        """Read ``n`` bytes into ``rx[start:start+n]``, back in chip order (chip-select held low)."""
+        rx = self.rx
+        chunks = self.chunks
+        spi = self.spi
+        end = start + n
+        k = _CHUNKS - 1
+        while start < end:
+            size = 1 << k
+            if end - start < size:
+                k -= 1
+                continue
+            c = chunks[k]
+            spi.readinto(c, 0)
+            for j in range(size):
+                rx[start + j] = REV[c[j]]
+            start += size
+
+
+class PN532:
+    """One PN532 on an SPI bus, selected by its own chip-select pin.
+
+    ``bus``: the :class:`PN532Bus` shared by the chips of one SPI bus (a bare SPI object gets a
+    bus of its own); ``cs``: output Pin, idle high; ``rst``: output Pin on RSTPDN or None.
+    Nothing is sent until ``begin()``.  The timeouts are class attributes unless overridden.
+    """
+
+    ack_gap_ms = ACK_GAP_MS
+    ack_timeout_ms = ACK_TIMEOUT_MS
+    reply_timeout_ms = REPLY_TIMEOUT_MS
+
+    def __init__(self, bus, cs, rst=None, ack_gap_ms=ACK_GAP_MS, ack_timeout_ms=ACK_TIMEOUT_MS,
                  reply_timeout_ms=REPLY_TIMEOUT_MS):
-        self._spi = spi
+        self._bus = bus if isinstance(bus, PN532Bus) else PN532Bus(bus)
         self._cs = cs
         self.rst = rst
-        self.ack_gap_ms = ack_gap_ms
-        self.ack_timeout_ms = ack_timeout_ms
-        self.reply_timeout_ms = reply_timeout_ms
-        cs.value(1)
-        if rst is not None:
-            rst.value(1)
-        self._tx = bytearray(_TX_SIZE)
-        self.rx = bytearray(_HEAD + _TAIL_MAX)  # last reply frame, chip byte order
-        tx = memoryview(self._tx)
-        rx = memoryview(self.rx)
-        # Pre-sliced views so that no transfer allocates (slicing a memoryview allocates).
-        self._tx_views = tuple(tx[:n] for n in range(_TX_SIZE + 1))
-        self._rx_head = rx[:_HEAD]
-        self._rx_tail = tuple(rx[_HEAD:_HEAD + n] for n in range(_TAIL_MAX + 1))
-        self._sr_out = bytes((REV[SPI_STATUS_READ], 0))
-        self._sr_in = bytearray(2)
-        self._dr = bytes((REV[SPI_DATA_READ],))
-        # The ACK frame, as the host sends it to abort a running command (§6.2.1.3), wire order.
-        self._ack_out = bytes(REV[b] for b in (SPI_DATA_WRITE, 0, 0, 0xFF, 0, 0xFF, 0))
+        # Per-instance only when they differ from the class defaults: no RAM for the usual case.
+        if ack_gap_ms != ACK_GAP_MS:
+            self.ack_gap_ms = ack_gap_ms
+        if ack_timeout_ms != ACK_TIMEOUT_MS:
+            self.ack_timeout_ms = ack_timeout_ms
+        if reply_timeout_ms != REPLY_TIMEOUT_MS:
+            self.reply_timeout_ms = reply_timeout_ms
+        # Set here, not left to the class: a first assignment while polling would grow the
+        # instance's attribute table, an allocation in the scan loop.
         self.last_status = 0  # InDataExchange status byte of the last exchange
         self.sens_res = 0     # SENS_RES (ATQA) and SEL_RES (SAK) of the last card listed
         self.sel_res = 0
+        cs.value(1)
+        if rst is not None:
+            rst.value(1)
+
+    @property
+    def bus(self):
+        """The :class:`PN532Bus` this chip shares with the others on its SPI bus."""
+        return self._bus
 
     # ---- low level -------------------------------------------------------------------------
     def _send(self, cmd, nparams):
-        """Frame and send ``cmd`` with ``nparams`` bytes already at ``_tx[_PARAMS:]``."""
-        tx = self._tx
+        """Frame and send ``cmd`` with ``nparams`` bytes already at ``bus.tx[_PARAMS:]``."""
+        bus = self._bus
+        tx = bus.tx
         length = nparams + 2  # TFI + command + parameters
-        tx[0] = SPI_DATA_WRITE
+        tx[0] = _SPI_DATA_WRITE
         tx[1] = 0x00
         tx[2] = 0x00
         tx[3] = 0xFF
         tx[4] = length
         tx[5] = (-length) & 0xFF
-        tx[6] = TFI_HOST
+        tx[6] = _TFI_HOST
         tx[7] = cmd
-        s = TFI_HOST + cmd
+        s = _TFI_HOST + cmd
         end = _PARAMS + nparams
         for i in range(_PARAMS, end):
             s += tx[i]
         tx[end] = (-s) & 0xFF
         tx[end + 1] = 0x00
-        n = end + 2
-        for i in range(n):
-            tx[i] = REV[tx[i]]
         self._cs.value(0)
         try:
-            self._spi.write(self._tx_views[n])
+            bus.write(end + 2)
         finally:
             self._cs.value(1)
 
     def ready(self):
         """One status read (prefix 0x02): True when the chip has a frame for us."""
+        bus = self._bus
         self._cs.value(0)
         try:
-            self._spi.write_readinto(self._sr_out, self._sr_in)
+            bus.spi.write_readinto(bus.sr_out, bus.sr_in)
         finally:
             self._cs.value(1)
-        return REV[self._sr_in[1]] & STATUS_READY != 0
+        return REV[bus.sr_in[1]] & _STATUS_READY != 0
 
     def _wait_ready(self, timeout_ms, what):
         start = ticks_ms()
@@ -221,14 +299,13 @@ class PN532:
             sleep_ms(POLL_INTERVAL_MS)
 
     def _read_frame(self):
-        """Read one frame (prefix 0x03) into ``rx``; return LEN (0 for the ACK frame)."""
-        rx = self.rx
+        """Read one frame (prefix 0x03) into ``bus.rx``; return LEN (0 for the ACK frame)."""
+        bus = self._bus
+        rx = bus.rx
         self._cs.value(0)
         try:
-            self._spi.write(self._dr)
-            self._spi.readinto(self._rx_head, 0)
-            for i in range(_HEAD):
-                rx[i] = REV[rx[i]]
+            bus.spi.write(bus.dr)
+            bus.read(0, _HEAD)
             if rx[0] != 0 or rx[1] != 0 or rx[2] != 0xFF:
                 raise PN532BadFrame("preamble")
             length = rx[3]
@@ -239,21 +316,18 @@ class PN532:
                 raise PN532BadFrame("LEN/LCS")
             if length + 1 > _TAIL_MAX:
                 raise PN532BadFrame("too long")
-            self._spi.readinto(self._rx_tail[length + 1], 0)
+            bus.read(_HEAD, length + 1)
         finally:
             self._cs.value(1)
-        end = _HEAD + length + 1
         s = 0
-        for i in range(_HEAD, end):
-            rx[i] = REV[rx[i]]
-        for i in range(_HEAD - 1, end - 1):
+        for i in range(_HEAD - 1, _HEAD + length):
             s += rx[i]
         if s & 0xFF:
             raise PN532BadFrame("DCS")
         return length
 
     def _call(self, cmd, nparams, reply_timeout_ms):
-        """Send a command, take its ACK, return the reply's data length (data at ``rx[DATA:]``)."""
+        """Send a command, take its ACK, return the reply's data length (data at ``bus.rx[_DATA:]``)."""
         self._send(cmd, nparams)
         sleep_ms(self.ack_gap_ms)
         self._wait_ready(self.ack_timeout_ms, "no ACK")
@@ -265,18 +339,19 @@ class PN532:
             self.abort()
             raise
         length = self._read_frame()
-        rx = self.rx
-        if length == 1 and rx[5] == TFI_ERROR:
-            raise PN532CommandError(TFI_ERROR, "error frame (syntax)")
-        if length < 2 or rx[5] != TFI_CHIP or rx[6] != cmd + 1:
+        rx = self._bus.rx
+        if length == 1 and rx[5] == _TFI_ERROR:
+            raise PN532CommandError(_TFI_ERROR, "error frame (syntax)")
+        if length < 2 or rx[5] != _TFI_CHIP or rx[6] != cmd + 1:
             raise PN532BadFrame("reply code")
         return length - 2
 
     def abort(self):
         """Send the ACK frame, which aborts the command in progress (UM0701-02 §6.2.2)."""
+        bus = self._bus
         self._cs.value(0)
         try:
-            self._spi.write(self._ack_out)
+            bus.spi.write(bus.ack_out)
         finally:
             self._cs.value(1)
 
@@ -293,35 +368,35 @@ class PN532:
 
     def firmware_version(self):
         """GetFirmwareVersion (§7.2.2): IC << 24 | Ver << 16 | Rev << 8 | Support (0x32010607)."""
-        n = self._call(CMD_GET_FIRMWARE_VERSION, 0, self.reply_timeout_ms)
+        n = self._call(_CMD_GET_FIRMWARE_VERSION, 0, self.reply_timeout_ms)
         if n != 4:
             raise PN532BadFrame("firmware length")
-        rx = self.rx
-        return rx[DATA] << 24 | rx[DATA + 1] << 16 | rx[DATA + 2] << 8 | rx[DATA + 3]
+        rx = self._bus.rx
+        return rx[_DATA] << 24 | rx[_DATA + 1] << 16 | rx[_DATA + 2] << 8 | rx[_DATA + 3]
 
     def sam_configuration(self):
         """SAMConfiguration (§7.2.10): normal mode, 1 s virtual-card timeout, IRQ used."""
-        tx = self._tx
+        tx = self._bus.tx
         tx[_PARAMS] = 0x01
         tx[_PARAMS + 1] = 0x14
         tx[_PARAMS + 2] = 0x01
-        self._call(CMD_SAM_CONFIGURATION, 3, self.reply_timeout_ms)
+        self._call(_CMD_SAM_CONFIGURATION, 3, self.reply_timeout_ms)
 
     def set_max_retries(self, passive_activation=MAX_RETRIES_DEFAULT):
         """RFConfiguration item 0x05 (§7.3.1): MxRtyATR FF, MxRtyPSL 01, MxRtyPassiveActivation."""
-        tx = self._tx
+        tx = self._bus.tx
         tx[_PARAMS] = 0x05
         tx[_PARAMS + 1] = 0xFF
         tx[_PARAMS + 2] = 0x01
         tx[_PARAMS + 3] = passive_activation
-        self._call(CMD_RF_CONFIGURATION, 4, self.reply_timeout_ms)
+        self._call(_CMD_RF_CONFIGURATION, 4, self.reply_timeout_ms)
 
     def rf_field(self, on):
         """RFConfiguration item 0x01 (§7.3.1): switch the RF field on or off (Auto RFCA off)."""
-        tx = self._tx
+        tx = self._bus.tx
         tx[_PARAMS] = 0x01
         tx[_PARAMS + 1] = 0x01 if on else 0x00
-        self._call(CMD_RF_CONFIGURATION, 2, self.reply_timeout_ms)
+        self._call(_CMD_RF_CONFIGURATION, 2, self.reply_timeout_ms)
 
     def begin(self, max_retries=MAX_RETRIES_DEFAULT):
         """Bring the chip up: wake, GetFirmwareVersion, SAMConfiguration, MaxRetries.
@@ -344,33 +419,33 @@ class PN532:
         0 means no card.  The reply is NbTg, Tg, SENS_RES(2), SEL_RES, NFCIDLength, NFCID1…;
         ``sens_res``/``sel_res`` of the last card are kept on the object.
         """
-        tx = self._tx
+        tx = self._bus.tx
         tx[_PARAMS] = 0x01
         tx[_PARAMS + 1] = 0x00
-        n = self._call(CMD_IN_LIST_PASSIVE_TARGET, 2, self.reply_timeout_ms)
-        rx = self.rx
+        n = self._call(_CMD_IN_LIST_PASSIVE_TARGET, 2, self.reply_timeout_ms)
+        rx = self._bus.rx
         if n < 1:
             raise PN532BadFrame("InListPassiveTarget length")
-        if rx[DATA] == 0:
+        if rx[_DATA] == 0:
             return 0
         if n < 6:
             raise PN532BadFrame("InListPassiveTarget length")
-        ulen = rx[DATA + 5]
+        ulen = rx[_DATA + 5]
         if ulen > len(uid) or 6 + ulen > n:
             raise PN532BadFrame("UID length")
-        self.sens_res = rx[DATA + 2] << 8 | rx[DATA + 3]
-        self.sel_res = rx[DATA + 4]
+        self.sens_res = rx[_DATA + 2] << 8 | rx[_DATA + 3]
+        self.sel_res = rx[_DATA + 4]
         for i in range(ulen):
-            uid[i] = rx[DATA + 6 + i]
+            uid[i] = rx[_DATA + 6 + i]
         return ulen
 
     def _exchange(self, nparams):
         """InDataExchange (§7.3.8) to target 1; params after Tg at ``_tx[_PARAMS+1:]``."""
-        self._tx[_PARAMS] = 0x01
-        n = self._call(CMD_IN_DATA_EXCHANGE, nparams + 1, self.reply_timeout_ms)
+        self._bus.tx[_PARAMS] = 0x01
+        n = self._call(_CMD_IN_DATA_EXCHANGE, nparams + 1, self.reply_timeout_ms)
         if n < 1:
             raise PN532BadFrame("InDataExchange length")
-        status = self.rx[DATA]
+        status = self._bus.rx[_DATA]
         self.last_status = status
         if status & 0x3F:  # bits 6/7 are MI and NAD flags, not errors
             raise PN532CommandError(status & 0x3F)
@@ -378,30 +453,30 @@ class PN532:
 
     def read_pages(self, page, out):
         """NTAG READ: 16 bytes (pages ``page``..``page+3``) into ``out`` (len ≥ 16)."""
-        tx = self._tx
-        tx[_PARAMS + 1] = NTAG_READ
+        tx = self._bus.tx
+        tx[_PARAMS + 1] = _NTAG_READ
         tx[_PARAMS + 2] = page
         if self._exchange(2) != READ_BYTES:
             raise PN532BadFrame("READ length")
-        rx = self.rx
+        rx = self._bus.rx
         for i in range(READ_BYTES):
-            out[i] = rx[DATA + 1 + i]
+            out[i] = rx[_DATA + 1 + i]
 
     def write_page(self, page, data):
         """NTAG WRITE: 4 bytes of ``data`` into ``page`` (for enrolment on the table's reader)."""
-        tx = self._tx
-        tx[_PARAMS + 1] = NTAG_WRITE
+        tx = self._bus.tx
+        tx[_PARAMS + 1] = _NTAG_WRITE
         tx[_PARAMS + 2] = page
-        for i in range(PAGE_BYTES):
+        for i in range(_PAGE_BYTES):
             tx[_PARAMS + 3 + i] = data[i]
         self._exchange(6)
 
     def release(self):
         """InRelease (§7.3.11) of all targets: the tag is halted, the next poll wakes it cleanly."""
-        self._tx[_PARAMS] = 0x00
-        n = self._call(CMD_IN_RELEASE, 1, self.reply_timeout_ms)
+        self._bus.tx[_PARAMS] = 0x00
+        n = self._call(_CMD_IN_RELEASE, 1, self.reply_timeout_ms)
         if n < 1:
             raise PN532BadFrame("InRelease length")
-        status = self.rx[DATA]
+        status = self._bus.rx[_DATA]
         if status & 0x3F:
             raise PN532CommandError(status & 0x3F)
