@@ -5,10 +5,10 @@ Pure and testable: the byte stream and the clock are injected, nothing here touc
 API (what ``main.py`` uses)::
 
     link = Link(stream, time.ticks_ms, on_ring, on_sim=None,
-                firmware=b"0.1.0", board=b"table4", boot_id=None)
+                firmware=b"0.1.0", board=b"table4", boot_id=None,   # None: 4 random bytes
+                queue=32, rings=8, resend_ms=500, heartbeat_ms=1000, host_timeout_ms=3000)
     link.snapshot_provider = lambda: (reader_status, button_state)   # two bytes-likes
     link.on_host = lambda alive: ...      # optional: host came back / went silent
-    # a host id is never 0 (all zeros means "no host heard yet")
     link.send_tap(reader, uid, code=None) # uid / code: bytes-likes; optional uid_len, code_len
     link.send_button(seat, kind)          # protocol.PRESS | LONG_PRESS | RELEASE
     link.send_reader(reader, alive, fw=None)  # fw: 4 bytes of PN532 GetFirmwareVersion
@@ -30,16 +30,22 @@ that length argument natively, so no slice is allocated). :class:`StdioStream` a
 
 Reliability: every event gets a seq (1..65535, 0 skipped) and stays in a bounded, pre-allocated
 queue until the host's cumulative ACK covers it; the whole queue is resent in order every
-``resend_ms`` with the SAME seqs (go-back-N: a serial line never reorders, so the host accepts
-only the next seq and re-ACKs duplicates). When the queue is full the OLDEST event is dropped and
+``resend_ms`` with the SAME seqs (go-back-N: a serial line never reorders; the host delivers
+only the next seq, holds later ones until a gap is filled, and re-ACKs duplicates). When the queue is full the OLDEST event is dropped and
 counted (``dropped``, sent in every HEARTBEAT and SNAPSHOT): a full queue means the host has been
 away for many events, and what it needs on return is the present (the card on a reader now, the
 last button) plus the knowledge that it missed something — it then sees the gap (``base`` in the
 heartbeat jumped past what it got) and asks for a SNAPSHOT. Dropping the newest instead would
 keep stale history and lose exactly the events that describe the table as it is.
 
+Host identity: every host frame carries the host's session id (never 0; zeros here mean "no host
+heard yet"). A new id means a (re)started host: the queue is resent at the next poll and the
+per-ring order of RING seqs starts afresh, so a replayed older RING of the same host is ignored
+(``stale``) while a new host's first RING always applies.
+
 No allocation in the steady state: frames are encoded straight into pre-allocated slots, the
-receive path decodes byte by byte into the decoder's own buffer.
+receive path decodes byte by byte into the decoder's own buffer (tests/firmware/
+test_link_micropython.py measures 0 bytes over 20 s of idle polling with heartbeats and resends).
 """
 
 try:
