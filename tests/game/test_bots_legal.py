@@ -139,3 +139,31 @@ def test_bots_random_follow_meets_every_ladder_R4_5_R4_7(preset, deal, data):
     verdict = check_follow(lead, play, hand, order)
     assert verdict.ok, (verdict.rule, verdict.reason, lead, play)
     assert play == random_follow(lead, hand, order, random.Random(deal["seed"]))
+
+
+@pytest.mark.parametrize("preset", ["classic", "three-decks", "four-decks", "one-deck-two-colour"])
+@settings(max_examples=30)
+@given(deal=deals)
+def test_bots_cheapest_follow_is_legal_and_cheapest_R4_5(preset, deal):
+    """The heuristic's constructed cheapest follow (added when the legal follows are too many to
+    list) is legal (R-4.4–R-4.7) and never costs more than the first legal follow listed (the
+    highest cards)."""
+    from shengji_table.game.bots.sampling import cheapest_follow
+    from shengji_table.rules.follow import legal_follows
+    from shengji_table.rules.units import decompose
+
+    ruleset = Ruleset.from_preset(preset)
+    rng = random.Random(deal["seed"])
+    hands, _ = random_deal(ruleset, rng)
+    order = TrumpOrder(ruleset, deal["level"], deal["trump"])
+    suit = order.suit_of(rng.choice(hands[0]))
+    lead = tuple(c for c in hands[0] if order.suit_of(c) == suit)
+    parts = decompose(lead, order)
+    lead = tuple(c for u in parts[: rng.randint(1, len(parts))] for c in u.cards)
+    cost = order.rank_of
+    play = cheapest_follow(lead, hands[1], order, cost)
+    assert play is not None
+    verdict = check_follow(lead, play, hands[1], order)
+    assert verdict.ok, (verdict.reason, lead, play)
+    first = next(iter(legal_follows(lead, hands[1], order)))
+    assert sum(map(cost, play)) <= sum(map(cost, first))

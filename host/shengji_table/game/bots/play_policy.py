@@ -30,6 +30,7 @@ from ...rules.order import TrumpOrder
 from ...rules.throw import check_throw
 from ...rules.trick import Play, TrickShape, winning_index, trick_points
 from ...rules.units import decompose
+from .sampling import cheapest_follow
 
 __all__ = ["TrickSituation", "choose_lead", "choose_follow", "card_values", "unit_beatable"]
 
@@ -262,8 +263,12 @@ def follow_candidates(sit: TrickSituation) -> list:
     if len(suit_cards) >= n:
         if len(suit_cards) == n:
             return [tuple(suit_cards)]
-        cands = list(itertools.islice(legal_follows(lead, sit.hand, order), _CANDIDATE_LIMIT))
-        return [tuple(c) for c in cands]
+        cands = [tuple(c) for c in itertools.islice(legal_follows(lead, sit.hand, order), _CANDIDATE_LIMIT)]
+        if len(cands) == _CANDIDATE_LIMIT:   # cut short (high plays come first): add the cheapest
+            cheap = cheapest_follow(lead, sit.hand, order, keep_value)
+            if cheap is not None:
+                cands.append(cheap)
+        return cands
     need = n - len(suit_cards)
     cands = [
         tuple(suit_cards + _lowest(others, need, keep_value)),

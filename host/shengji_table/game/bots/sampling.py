@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ...rules.cards import Card
 from ...rules.follow import follow_rule, legal_follows
@@ -26,7 +26,8 @@ from ...rules.shapes import count_groups, realizable
 from ...rules.trick import lead_candidates
 from ...rules.units import decompose
 
-__all__ = ["random_follow", "random_lead", "shape_follow", "take_cards"]
+__all__ = ["random_follow", "random_lead", "cheapest_follow", "shape_follow", "take_cards",
+           "RandomChoices", "CheapestChoices"]
 
 # How many plays of legal_follows the fallback looks at (reservoir sampling): bounded work.
 _FALLBACK_WINDOW = 256
@@ -73,9 +74,42 @@ def _take(groups: dict, g, width: int) -> list[Card]:
     return taken
 
 
-def _take_run(groups: dict, order, width: int, length: int, rng: random.Random) -> list[Card]:
-    """Take a random run of ``length`` adjacent groups of at least ``width`` cards each (a pair
-    from a triple is fine, R-4.5); returns the cards taken, or ``[]`` if there is no such run."""
+class RandomChoices:
+    """Free choices made at random (the random bot)."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def start(self, starts: list):
+        return self.rng.choice(starts)
+
+    def group(self, gs: list, groups: dict):
+        return self.rng.choice(gs)
+
+    def fill(self, rest: list, k: int) -> list:
+        return self.rng.sample(rest, k)
+
+
+class CheapestChoices:
+    """Free choices made as low as possible by ``cost(card)`` (the heuristic's cheapest follow)."""
+
+    def __init__(self, cost: Callable[[Card], float]):
+        self.cost = cost
+
+    def start(self, starts: list):
+        return min(starts)
+
+    def group(self, gs: list, groups: dict):
+        return min(gs, key=lambda g: self.cost(groups[g][0]))
+
+    def fill(self, rest: list, k: int) -> list:
+        return sorted(rest, key=self.cost)[:k]
+
+
+def _take_run(groups: dict, order, width: int, length: int, choices) -> list[Card]:
+    """Take a run of ``length`` adjacent groups of at least ``width`` cards each (a pair from a
+    triple is fine, R-4.5), placed by ``choices``; returns the cards taken, or ``[]`` if there is
+    no such run."""
     positions: dict = {}
     for g, cards in groups.items():
         if len(cards) >= width:
@@ -86,27 +120,55 @@ def _take_run(groups: dict, order, width: int, length: int, rng: random.Random) 
         starts = [p for p in positions if all(p + i in positions for i in range(1, length))]
     if not starts:
         return []
-    p0 = rng.choice(starts)
+    p0 = choices.start(starts)
     taken: list[Card] = []
     for p in range(p0, p0 + length):
-        taken.extend(_take(groups, rng.choice(positions[p]), width))
+        taken.extend(_take(groups, choices.group(positions[p], groups), width))
     return taken
 
 
-def shape_follow(structure, suit_cards: Sequence[Card], n: int, order, rng: random.Random):
-    """A random play of ``n`` cards from ``suit_cards`` containing ``structure`` (components
-    ``(width, length)``, see :mod:`shengji_table.rules.shapes`), or ``None`` if the random
-    placement painted itself into a corner."""
+def shape_follow(structure, suit_cards: Sequence[Card], n: int, order, choices):
+    """A play of ``n`` cards from ``suit_cards`` containing ``structure`` (components
+    ``(width, length)``, see :mod:`shengji_table.rules.shapes`), every free choice made by
+    ``choices`` (:class:`RandomChoices` or :class:`CheapestChoices`); ``None`` if the placement
+    painted itself into a corner."""
     groups = _groups(suit_cards, order)
     play: list[Card] = []
     for width, length in sorted(structure, key=lambda c: (-(c[1] >= 2), -c[0] * c[1], -c[0])):
-        got = _take_run(groups, order, width, length, rng)
+        got = _take_run(groups, order, width, length, choices)
         if not got:
             return None
         play.extend(got)
     rest = [c for cards in groups.values() for c in cards]
-    play.extend(rng.sample(rest, n - len(play)))
+    play.extend(choices.fill(rest, n - len(play)))
     return play
+
+
+def cheapest_follow(lead: Sequence[Card], hand: Sequence[Card], order, cost: Callable[[Card], float]):
+    """The legal follow to ``lead`` from ``hand`` made of the cheapest cards by ``cost`` (greedy:
+    the required structure placed as low as it goes, the rest the cheapest cards), or ``None`` if
+    the greedy placement fails.  The heuristic adds it to the candidates it scores, since listing
+    every legal follow of a big lead is cut short."""
+    n = len(lead)
+    suit_of = order.suit_of
+    suit = suit_of(lead[0])
+    suit_cards = [c for c in hand if suit_of(c) == suit]
+    if len(suit_cards) <= n:
+        others = sorted((c for c in hand if suit_of(c) != suit), key=cost)
+        return tuple(suit_cards + others[:n - len(suit_cards)])
+    rule = _rule(lead, order)
+    counts = count_groups(suit_cards, order)
+    rung = rule.ladder[rule.rung_index(counts, order)]
+    if () in rung:
+        return tuple(sorted(suit_cards, key=cost)[:n])
+    best = None
+    for alt in rung:
+        if not realizable(counts, alt, order):
+            continue
+        play = shape_follow(alt, suit_cards, n, order, CheapestChoices(cost))
+        if play is not None and (best is None or sum(map(cost, play)) < sum(map(cost, best))):
+            best = play
+    return None if best is None else tuple(best)
 
 
 # (order, lead, FollowRule) of the last lead analysed: the followers of one trick share it.  One
@@ -151,7 +213,7 @@ def random_follow(lead: Sequence[Card], hand: Sequence[Card], order, rng: random
         return tuple(rng.sample(suit_cards, n))
     alternatives = [alt for alt in rung if realizable(counts, alt, order)]
     for _ in range(_PLACEMENT_TRIES):
-        play = shape_follow(rng.choice(alternatives), suit_cards, n, order, rng)
+        play = shape_follow(rng.choice(alternatives), suit_cards, n, order, RandomChoices(rng))
         if play is not None:
             return tuple(play)
     return _fallback_follow(lead, hand, order, rng)
