@@ -148,3 +148,43 @@ def test_idle_loop_with_heartbeats_and_resends_allocates_nothing():
     idle, alive, resent, written, good = run_micropython(IDLE_NO_ALLOC, path=[FIRMWARE_DIR]).stdout.decode().split()
     assert int(idle) == 0
     assert alive == "True" and int(resent) >= 80 and int(written) > 0 and int(good) >= 20
+
+
+STDIO_LINK = r"""
+import time
+from link import Link, StdioStream
+stream = StdioStream()
+rings = []
+link = Link(stream, time.ticks_ms, lambda *a: rings.append(a), boot_id=b"\x0a\x0b\x0c\x0d",
+            firmware=b"stdio", board=b"table4", rings=3)
+link.snapshot_provider = lambda: (b"\x01\x01\x01", b"\x00\x00\x00")
+link.send_button(1, 1)
+start = time.ticks_ms()
+while time.ticks_diff(time.ticks_ms(), start) < 300:
+    link.poll()
+    time.sleep_ms(1)
+import sys
+sys.stderr.write("%r %d %d %s\n" % (rings, link.pending, link.decoder.bad, stream.eof))
+"""
+
+
+def test_stdio_stream_carries_the_link_over_real_pipes():
+    """The USB CDC adapter (StdioStream) under MicroPython: frames in on stdin (including 0x03 and
+    garbage), frames out on the binary stdout, nothing else written there."""
+    from shengji_table.table.session import Button, Hello, HostSession, Snapshot
+    host = HostSession(host_id=0x0303)
+    host.set_ring(2, 3, 255, 0, 0, 0, 1000)
+    host.request_snapshot(0)
+    stdin = b"\x03\x03garbage\x00" + host.outgoing()
+    # ack the HELLO and the BUTTON (seq 1, 2) up front: the host knows them from the tap below
+    out = bytearray(P.MAX_FRAME)
+    n = P.encode_ack(P.Writer((0x0303).to_bytes(4, "little")), out, 9, 2)
+    stdin += bytes(out[:n])
+    proc = run_micropython(STDIO_LINK, path=[FIRMWARE_DIR], stdin=stdin)
+    events = host.feed(proc.stdout, 0)
+    assert [type(e) for e in events if isinstance(e, (Hello, Button))] == [Hello, Button]
+    snap = next(e for e in events if isinstance(e, Snapshot))
+    assert snap.rings[2] == (3, 255, 0, 0, 0, 1000) and snap.readers == b"\x01\x01\x01"
+    assert host.bad_frames == 0                          # stdout carried frames only
+    rings, pending, bad, eof = proc.stderr.decode().rsplit(" ", 3)
+    assert rings == "[(2, 3, 255, 0, 0, 0, 1000)]" and pending == "0" and bad == "1" and eof.strip() == "True"
