@@ -51,7 +51,7 @@ __all__ = ["hand_seeds", "make_bots", "OpenPlayDriver", "play_direct", "plan_han
 
 LIFT_SETTLE_S = 0.03        # a lifted card must be missed on 2 polls of its reader (debounce)
 RELEASE_SETTLE_S = 0.03     # a button must stay up 20 ms before the next press counts
-ACTION_TIMEOUT_S = 3.0
+ACTION_TIMEOUT_S = 0.75
 
 
 class PlanMismatch(AssertionError):

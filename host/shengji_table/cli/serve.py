@@ -1,0 +1,111 @@
+"""``shengji-table serve``: run a real table.
+
+    shengji-table serve --device auto --board boards/table-4.json --mode scanned \\
+                        --deck-set club-red.json [--log table.db] [--preset classic] [--match NAME]
+
+Opens the Pico (``auto``: found by its USB ids; or a path / pyserial URL), replays the event log
+when it already holds the match (a restarted host carries on where it stopped), and runs the serve
+loop: every tap and press is logged before its ring is shown and before the Pico is acknowledged.
+Announcements and refusals are printed as they happen.  Ctrl-C stops it; nothing is lost.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+from ..rules.ruleset import PRESETS, Ruleset, RulesetError
+
+
+def add_arguments(parser):
+    parser.add_argument("--device", default="auto", help="auto (find the Pico by USB id), a serial path or a pyserial URL")
+    parser.add_argument("--board", required=True, help="the table's board file (boards/*.json)")
+    parser.add_argument("--mode", choices=("scanned", "open"), default="scanned",
+                        help="scanned hands (every drawn card tapped) or open play")
+    parser.add_argument("--deck-set", metavar="FILE", required=True, help="the registered deck set (shengji-table enroll)")
+    parser.add_argument("--log", metavar="FILE", default="shengji-table.db", help="the SQLite event log (resumed if present)")
+    parser.add_argument("--preset", default="classic", help=f"one of: {', '.join(PRESETS)}")
+    parser.add_argument("--match", default="table", help="the match's name in the log")
+    parser.add_argument("--hands", type=int, default=0, help="stop dealing after N hands (0: until the match ends)")
+
+
+def _say(text: str) -> None:
+    print(f"{time.strftime('%H:%M:%S')}  {text}", flush=True)
+
+
+def run(args) -> int:
+    from ..game import events as ev
+    from ..store.log import EventLog, LogError
+    from ..table.controller import Controller
+    from ..table.registry import DeckSet, RegistryError
+    from ..table.serial_link import ProtocolMismatch, SerialLink
+    from ..table.service import TableService, last_position
+    try:
+        ruleset = Ruleset.from_preset(args.preset)
+    except RulesetError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        with open(args.board, encoding="utf-8") as fh:
+            board = json.load(fh)
+    except (OSError, json.JSONDecodeError) as exc:
+        print(f"error: cannot read board file {args.board}: {exc}", file=sys.stderr)
+        return 2
+    try:
+        deck_set = DeckSet.load(args.deck_set)
+    except RegistryError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    hands = args.hands
+
+    def deal_for(number):
+        return ev.Deal() if hands <= 0 or number <= hands else None
+    try:
+        controller = Controller(ruleset, args.mode, board, deck_set, deal_for)
+        log = EventLog(args.log)
+    except (ValueError, LogError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    link = SerialLink(args.device, resume=last_position(log, args.match))
+    service = TableService(link, controller, log, match=args.match, on_text=_say,
+                           meta={"preset": args.preset, "mode": args.mode, "board": board.get("name"),
+                                 "deck_set": deck_set.name})
+    try:
+        resumed = service.restore()
+    except ValueError as exc:
+        print(f"error: the log {args.log} does not replay for this table: {exc}", file=sys.stderr)
+        return 2
+    _say(("resumed" if resumed else "new") + f" match {args.match!r}: {ruleset.preset}, {args.mode} hands, "
+         f"deck set {deck_set.name}, log {args.log}")
+    if controller.match.over:
+        _say(f"match {args.match!r} is over; start another with --match NAME")
+        return 0
+    from ..table.serial_link import Disconnected, Reconnected
+    from ..table.session import Rebooted
+
+    def on_outcome(e, out):
+        if isinstance(e, Disconnected):
+            _say(f"table disconnected ({e.reason}); retrying")
+        elif isinstance(e, Reconnected):
+            _say(f"table connected on {e.device}")
+        elif isinstance(e, Rebooted) and e.old_boot_id is not None:
+            _say("the Pico restarted; rings restored")
+    service.on_outcome = on_outcome
+    if not link.is_open and not link.open():
+        _say(f"waiting for the table: {link.last_error}")
+    try:
+        while True:
+            service.step()
+            if hands > 0 and controller.match.hand is not None and controller.match.hand.result is not None \
+                    and len(controller.match.summaries) >= hands:
+                _say(f"{hands} hand(s) played")
+                return 0
+    except ProtocolMismatch as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        _say("stopped; the log holds everything (run serve again to resume)")
+        return 0
+    finally:
+        link.close()
+        log.close()
