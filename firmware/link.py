@@ -6,7 +6,8 @@ API (what ``main.py`` uses)::
 
     link = Link(stream, time.ticks_ms, on_ring, on_sim=None,
                 firmware=b"0.1.0", board=b"table4", boot_id=None,   # None: 4 random bytes
-                queue=32, rings=8, resend_ms=500, heartbeat_ms=1000, host_timeout_ms=3000)
+                queue=32, rings=8, resend_ms=500, heartbeat_ms=1000, host_timeout_ms=3000,
+                silent_resend_ms=2000)
     link.snapshot_provider = lambda: (reader_status, button_state)   # two bytes-likes
     link.on_host = lambda alive: ...      # optional: host came back / went silent
     link.send_tap(reader, uid, code=None) # uid / code: bytes-likes; optional uid_len, code_len
@@ -31,7 +32,9 @@ that length argument natively, so no slice is allocated). :class:`StdioStream` a
 Reliability: every event gets a seq (1..65535, 0 skipped) and stays in a bounded, pre-allocated
 queue until the host's cumulative ACK covers it; the whole queue is resent in order every
 ``resend_ms`` with the SAME seqs (go-back-N: a serial line never reorders; the host delivers
-only the next seq, holds later ones until a gap is filled, and re-ACKs duplicates). When the queue is full the OLDEST event is dropped and
+only the next seq, holds later ones until a gap is filled, and re-ACKs duplicates). While the host
+is silent the queue is resent only every ``silent_resend_ms``: nobody may be reading, and a USB
+CDC write with the port open but unread can wait for its transmit timeout. When the queue is full the OLDEST event is dropped and
 counted (``dropped``, sent in every HEARTBEAT and SNAPSHOT): a full queue means the host has been
 away for many events, and what it needs on return is the present (the card on a reader now, the
 last button) plus the knowledge that it missed something — it then sees the gap (``base`` in the
@@ -73,7 +76,7 @@ class Link:
 
     def __init__(self, stream, clock_ms, on_ring, on_sim=None, firmware=b"", board=b"",
                  boot_id=None, queue=32, rings=8, resend_ms=500, heartbeat_ms=1000,
-                 host_timeout_ms=3000):
+                 host_timeout_ms=3000, silent_resend_ms=2000):
         self.stream = stream
         self.clock = clock_ms
         self.on_ring = on_ring
@@ -81,6 +84,7 @@ class Link:
         self.on_host = None
         self.snapshot_provider = None
         self.resend_ms = resend_ms
+        self.silent_resend_ms = silent_resend_ms
         self.heartbeat_ms = heartbeat_ms
         self.host_timeout_ms = host_timeout_ms
         if boot_id is None:
@@ -193,7 +197,8 @@ class Link:
         now = self.clock()
         if self.host_alive and elapsed(now, self._last_rx) >= self.host_timeout_ms:
             self._set_host(False)
-        if self.pending and elapsed(now, self._last_tx) >= self.resend_ms:
+        if self.pending and elapsed(now, self._last_tx) >= (
+                self.resend_ms if self.host_alive else self.silent_resend_ms):
             self._resend()
             self._last_tx = now
         if elapsed(now, self._last_hb) >= self.heartbeat_ms:
@@ -254,6 +259,7 @@ class Link:
             self._last_tx = (now - self.resend_ms) & TICKS_MASK
         self._last_rx = now
         if not self.host_alive:
+            self._last_tx = (now - self.resend_ms) & TICKS_MASK   # it is back: resend at once
             self._set_host(True)
         if typ == P.ACK:
             self._ack(P.u16(p, 0))

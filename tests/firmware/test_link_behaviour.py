@@ -90,6 +90,8 @@ def test_hello_is_the_first_event_of_a_boot(rig):
 
 def test_event_is_resent_with_the_same_seq_until_acknowledged(rig):
     rig.sent()
+    heard = rig.step(1, rig.host.frame(P.encode_host_heartbeat))
+    assert events(heard) == [(P.HELLO, 1)]                          # a host appeared: resend at once
     seq = rig.link.send_tap(2, b"\x04\x01\x02\x03\x04\x05\x06", b"S-AH#1")
     first = rig.sent()
     assert events(first) == [(P.TAP, 2)] and seq == 2
@@ -97,7 +99,7 @@ def test_event_is_resent_with_the_same_seq_until_acknowledged(rig):
     again = rig.step(1)
     assert events(again) == [(P.HELLO, 1), (P.TAP, 2)]              # whole queue, same seqs, in order
     assert [f for f in again if f[0] == P.TAP] == first
-    assert rig.link.resent == 2
+    assert rig.link.resent == 3
     assert events(rig.step(10, rig.host.frame(P.encode_ack, 2))) == []
     assert rig.link.pending == 0 and rig.link.last_acked == 2
     assert events(rig.step(5000)) == []                             # nothing left to resend
@@ -122,7 +124,7 @@ def test_full_queue_drops_the_oldest_and_counts_it(rig):
         rig.link.send_button(seat, P.PRESS)
     assert rig.link.dropped == 2 and rig.link.pending == 4
     assert events(rig.sent()) == [(P.BUTTON, s) for s in range(2, 7)]   # each sent when it happened
-    frames = rig.step(600)
+    frames = rig.step(2000)
     assert events(frames) == [(P.BUTTON, s) for s in (3, 4, 5, 6)]   # HELLO and seq 2 dropped
     hb = [P.decode_heartbeat(p) for t, _, _, p in frames if t == P.HEARTBEAT][-1]
     assert hb == (3, 7, 2, 0, 0)           # base 3, next 7, dropped 2, bad 0, host silent
@@ -203,16 +205,16 @@ def test_a_failing_write_loses_no_event(rig):
     rig.sent()
     rig.pipe.fail = True
     rig.link.send_button(4, P.RELEASE)
-    rig.step(600)
+    rig.step(2000)
     rig.pipe.fail = False
-    assert events(rig.step(600)) == [(P.HELLO, 1), (P.BUTTON, 2)]
+    assert events(rig.step(2000)) == [(P.HELLO, 1), (P.BUTTON, 2)]
 
 
 def test_timing_survives_the_ticks_ms_wrap():
     assert elapsed(5, (1 << 30) - 5) == 10
     now = [(1 << 30) - 100]
     pipe = Pipe()
-    link = Link(pipe, lambda: now[0], lambda *a: None, boot_id=BOOT, resend_ms=500)
+    link = Link(pipe, lambda: now[0], lambda *a: None, boot_id=BOOT, silent_resend_ms=500)
     pipe.out.clear()
     link.poll()                                       # heartbeat
     pipe.out.clear()
@@ -222,3 +224,15 @@ def test_timing_survives_the_ticks_ms_wrap():
     now[0] = 400                                      # 500 ms: resend due
     link.poll()
     assert [f[0] for f in P.Decoder(P.TO_HOST).feed(bytes(pipe.out))] == [P.HELLO]
+
+
+def test_resends_slow_down_while_the_host_is_silent(rig):
+    """Nobody may be reading: resend every silent_resend_ms (2 s), not every resend_ms (0.5 s)."""
+    rig.sent()
+    rig.link.send_button(0, P.PRESS)
+    rig.sent()
+    assert events(rig.step(1999)) == []
+    assert events(rig.step(1)) == [(P.HELLO, 1), (P.BUTTON, 2)]
+    rig.step(10, rig.host.frame(P.encode_host_heartbeat))          # host heard: fast pace again
+    assert events(rig.step(499)) == []
+    assert events(rig.step(1)) == [(P.HELLO, 1), (P.BUTTON, 2)]
