@@ -152,8 +152,9 @@ def rebuild(log, match_name: str):
     seats = header.get("seats") or None
     refused = []
     for entry in log.entries(match=match_name, kind="game"):
-        raw = entry.payload.get("event") if isinstance(entry.payload, dict) and isinstance(
-            entry.payload.get("event"), dict) else entry.payload
+        raw = entry.payload
+        if isinstance(raw, dict) and isinstance(raw.get("event"), dict):
+            raw = raw["event"]            # a row that wraps the event with other fields
         try:
             event = event_from_json(raw)
         except EventError as exc:

@@ -55,9 +55,10 @@ def load_order(path, decks: int) -> list:
 def check_order(order: list, decks: int, source: str = "the order") -> list:
     everything = list(all_copies(decks))
     seen: set = set()
-    twice = [c for c in order if c in seen or seen.add(c)]
-    if twice:
-        raise RegistryError(f"{source} names {twice[0]} twice")
+    for c in order:
+        if c in seen:
+            raise RegistryError(f"{source} names {c} twice")
+        seen.add(c)
     missing = [c for c in everything if c not in seen]
     extra = [c for c in order if c not in set(everything)]
     if extra:

@@ -298,26 +298,26 @@ def open_blinka_station(kind: str, device: str | None = None) -> BlinkaStation:
     """
     try:
         if kind == "uart":
-            import serial  # pyserial: Adafruit's PN532_UART needs read/write/in_waiting/reset_input_buffer
-            from adafruit_pn532.uart import PN532_UART
+            import serial  # type: ignore[import-untyped]  # PN532_UART needs read/write/in_waiting/reset_input_buffer
+            from adafruit_pn532.uart import PN532_UART  # type: ignore[import-untyped]
             port = device or "/dev/ttyUSB0"
             try:
                 uart = serial.Serial(port, 115200, timeout=0.1)
             except serial.SerialException as exc:
                 raise StationError(f"cannot open {port}: {exc}") from None
             return BlinkaStation(PN532_UART(uart))
-        import board  # Blinka: raises when it cannot tell which board this is
-        import busio
-        import digitalio
+        import board  # type: ignore[import-untyped]  # Blinka: raises when it cannot tell the board
+        import busio  # type: ignore[import-untyped]
+        import digitalio  # type: ignore[import-untyped]
         if kind == "spi":
-            from adafruit_pn532.spi import PN532_SPI
+            from adafruit_pn532.spi import PN532_SPI  # type: ignore[import-untyped]
             pin = device or "D5"
             if not hasattr(board, pin):
                 raise StationError(f"board {getattr(board, 'board_id', '?')} has no pin {pin!r} for chip select")
             cs = digitalio.DigitalInOut(getattr(board, pin))
             return BlinkaStation(PN532_SPI(board.SPI(), cs))
         if kind == "i2c":
-            from adafruit_pn532.i2c import PN532_I2C
+            from adafruit_pn532.i2c import PN532_I2C  # type: ignore[import-untyped]
             return BlinkaStation(PN532_I2C(busio.I2C(board.SCL, board.SDA)))
     except StationError:
         raise
