@@ -7,14 +7,24 @@ turns the answer into card entry exactly as a person would do it: each card tapp
 reader, then the button for a lead or a burial.  So bots exercise the real card-entry path, and a
 bot's illegal play is refused like anyone's — which the driver reports as :class:`DriverError`.
 
-Scanned hands only: in open play the engine does not know the hands, so a simulation of it needs a
-table that keeps them apart (the tests build open-play events by hand).
+Both ways to know the hands (``match.mode``):
+
+* ``scanned`` — the deal carries the seed, every card reaches its seat by a :class:`Draw`, and the
+  engine knows every hand.
+* ``open`` — the engine does not know the hands, so the driver plays the physical table that keeps
+  them apart: it shuffles with the same seed (the same deal as in scanned mode), sends a
+  :class:`Deal` without seed and no draws, keeps each seat's cards and the kitty itself
+  (:attr:`Driver.held`, :attr:`Driver.kitty`), shows each bot its own cards, and turns over the
+  buried kitty after the last trick (:class:`RevealKitty`).  After a throw, the first opponent (in
+  playing order) holding a unit that beats it challenges by showing that unit (R-4.3).
 """
 from __future__ import annotations
 
+import dataclasses
+import random
 from typing import Callable, Optional, Sequence
 
-from ..rules.cards import JOKER
+from ..rules.cards import JOKER, all_copies
 from . import events as ev
 from . import view as dv
 from .effects import Refusal
@@ -38,6 +48,12 @@ class Driver:
         self.bots = list(bots)
         self.on_event = on_event
         self.check = check            # called with the match after every event (tests: conservation)
+        # Open play: the physical cards the engine does not see (the table keeps them apart).
+        self.held: list = [[] for _ in range(match.players)]   # copies each seat holds (played ones included until committed)
+        self.kitty: list = []          # the face-down kitty: as dealt, then as buried
+        self._shown: tuple = ()        # three-player bidding: the kitty cards shown to everybody
+        self._picked_up: tuple = ()    # the kitty as the dealer picked it up (the dealer's view while burying)
+        self._rng = random.Random(0)   # open play: the counter-declarer's random draw from the kitty
 
     # ------------------------------------------------------------------
     def send(self, event):
@@ -51,14 +67,36 @@ class Driver:
             self.check(self.match)
         return effects
 
-    def _ask(self, seat: int, expect=None):
+    @property
+    def open(self) -> bool:
+        """Whether the match is in open play (the driver keeps the hands)."""
+        return self.match.mode == "open"
+
+    def hidden_hand(self, seat: int) -> list:
+        """Open play: the copies ``seat`` physically holds now (pending cards included)."""
+        played = self.match.hand.played
+        return [c for c in self.held[seat] if c not in played]
+
+    def view(self, seat: int, expect=None):
+        """The view bots get: the engine's, with the seat's own cards filled in in open play."""
         hand = self.match.hand
-        return self.bots[seat].choose(hand.view(seat, expect))
+        v = hand.view(seat, expect)
+        if not self.open:
+            return v
+        kw = {"hand": tuple(c.card for c in sorted(self.hidden_hand(seat), key=hash))}
+        if v.kitty is not None and hand.phase == "burying":
+            kw["kitty"] = tuple(c.card for c in self._picked_up)
+        if self.match.ruleset.bidding:
+            kw["shown_kitty"] = self._shown
+        return dataclasses.replace(v, **kw)
+
+    def _ask(self, seat: int, expect=None):
+        return self.bots[seat].choose(self.view(seat, expect))
 
     def _copies(self, seat: int, faces, exclude=()) -> list:
         """Physical copies in ``seat``'s hand for these faces (lowest deck first)."""
         pool = {}
-        for c in self.match.hand.hands[seat]:
+        for c in (self.hidden_hand(seat) if self.open else self.match.hand.hands[seat]):
             if c not in exclude:
                 pool.setdefault(c.card, []).append(c)
         out = []
@@ -71,8 +109,11 @@ class Driver:
 
     # ------------------------------------------------------------------
     def play_hand(self, seed: int):
-        """Deal with ``seed`` and play the hand to its settlement."""
+        """Deal with ``seed`` and play the hand to its settlement (open play: the driver shuffles
+        with ``seed`` and keeps the hands; the engine's deal carries no seed)."""
         m = self.match
+        if self.open:
+            return self._play_open_hand(seed)
         self.send(ev.Deal(seed=seed))
         hand = m.hand
         bidding = m.ruleset.bidding
@@ -83,15 +124,59 @@ class Driver:
             seat, copy = nxt
             self.send(ev.Draw(seat, copy))
             if not bidding and (copy.card.rank == hand.level or copy.card.suit == JOKER):
-                opts = hand.declaration_options(seat)
-                if opts:
-                    d = self._ask(seat, dv.Expect("declare", 0, opts))
-                    if isinstance(d, dv.Declare):
-                        self.send(ev.Declare(seat, tuple(self._copies(seat, d.cards))))
-                    elif not isinstance(d, dv.Pass):
-                        raise DriverError(f"seat {seat} answered {d!r} to a declare question")
+                self._offer_declaration(seat)
         self.send(ev.CloseDeclarations())
         return self.finish_hand()
+
+    def _play_open_hand(self, seed: int):
+        m = self.match
+        self.send(ev.Deal())
+        hand = m.hand
+        rs = m.ruleset
+        stack = list(all_copies(rs.decks))
+        random.Random(seed).shuffle(stack)       # the same deal as a scanned Deal(seed=seed)
+        self._rng = random.Random(seed ^ 0x5EED)
+        n, hs = m.players, rs.hand_size
+        self.held = [[] for _ in range(n)]
+        self._picked_up = ()
+        for i in range(hs * n):                  # the draw happens at the table; nobody reports it
+            seat, copy = (hand.first_seat + i) % n, stack[i]
+            self.held[seat].append(copy)
+            if not rs.bidding and (copy.card.rank == hand.level or copy.card.suit == JOKER):
+                self._offer_declaration(seat)
+        self.kitty = stack[hs * n:]
+        self._shown = tuple(c.card for c in self.kitty[:3]) if rs.bidding else ()
+        self.send(ev.CloseDeclarations())
+        return self.finish_hand()
+
+    def _offer_declaration(self, seat: int) -> bool:
+        hand = self.match.hand
+        opts = hand.declaration_options(seat, held=self.hidden_hand(seat) if self.open else None)
+        if not opts:
+            return False
+        d = self._ask(seat, dv.Expect("declare", 0, opts))
+        if isinstance(d, dv.Declare):
+            self.send(ev.Declare(seat, tuple(self._copies(seat, d.cards))))
+            return True
+        if not isinstance(d, dv.Pass):
+            raise DriverError(f"seat {seat} answered {d!r} to a declare question")
+        return False
+
+    def _challenge(self):
+        """Open play, a throw just led: the first opponent holding a unit that beats it shows it."""
+        from ..rules.throw import check_throw
+        hand = self.match.hand
+        lead = [c.card for c in hand.trick[0][1]]
+        for seat in hand.challengers():
+            chk = check_throw(lead, {seat: [c.card for c in self.hidden_hand(seat)]}, hand.order)
+            if not chk.ok and chk.beaten_by is not None:
+                self.send(ev.Challenge(seat, tuple(self._copies(seat, chk.beaten_by[1]))))
+                return seat
+        return None
+
+    def _reveal_kitty(self):
+        """Open play, after the last trick: the buried kitty is turned over and scanned."""
+        self.send(ev.RevealKitty(tuple(self.kitty)))
 
     def finish_hand(self):
         """Play the current hand from wherever it is (after the draw) to its end."""
@@ -113,14 +198,23 @@ class Driver:
                     raise DriverError(f"seat {hand.dealer} answered {d!r} when naming trump")
                 self.send(ev.NameTrump(hand.dealer, d.suit))
             elif ph == "kitty":
+                if self.open:                     # the dealer picks the kitty up
+                    self._picked_up = tuple(self.kitty)
+                    self.held[hand.dealer].extend(self.kitty)
+                    self.kitty = []
                 self.send(ev.TakeKitty(hand.dealer))
             elif ph == "burying":
                 seat = hand.dealer
                 d = self._ask(seat)
                 if not isinstance(d, dv.Bury):
                     raise DriverError(f"seat {seat} answered {d!r} to a bury question")
-                for c in self._copies(seat, d.cards):
+                cards = self._copies(seat, d.cards)
+                for c in cards:
                     self.send(ev.Tap(seat, c))
+                if self.open:                     # laid face down: the kitty again
+                    for c in cards:
+                        self.held[seat].remove(c)
+                    self.kitty = list(cards)
                 self.send(ev.Confirm(seat))
             elif ph == "friend":
                 seat = hand.dealer
@@ -138,8 +232,12 @@ class Driver:
                     self.send(ev.Tap(seat, c))
                 if leading:
                     self.send(ev.Confirm(seat))
+                    if self.open and hand.throw_window:
+                        self._challenge()
             else:
                 raise DriverError(f"the driver does not know phase {ph!r}")
+        if self.open and hand.result is None:
+            self._reveal_kitty()
         return hand
 
 

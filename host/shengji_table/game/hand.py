@@ -251,12 +251,16 @@ class Hand:
         self.drawn += 1
         return [Ring(e.seat, "accepted", self.counts[e.seat])]
 
-    def declaration_options(self, seat: int) -> tuple:
-        """Every declaration (tuple of faces) seat ``seat`` could validly make now (for bots)."""
+    def declaration_options(self, seat: int, held=None) -> tuple:
+        """Every declaration (tuple of faces) seat ``seat`` could validly make now (for bots).
+
+        ``held``: the copies the seat holds, when the engine does not know them (open play: the
+        bot driver keeps the hands); default: the seat's scanned hand.
+        """
         if self.phase != "drawing" or self.ruleset.bidding:
             return ()
         groups: dict = {}
-        for c in self.hands[seat]:
+        for c in (self.hands[seat] if held is None else held):
             f = c.card
             if f.rank == self.level or f.suit == JOKER:
                 groups.setdefault(f, 0)
@@ -702,6 +706,15 @@ class Hand:
         out = self._throw_failed(leader, chk, len(lead_cards) - len(forced))
         out.append(Announce("throw", f"Seat {e.seat} challenged with {format_cards(c.card for c in e.cards)}.", "R-4.3"))
         return out
+
+    def challengers(self) -> tuple:
+        """Open play: the seats that may challenge the throw just led now (R-4.3), in playing order
+        after the thrower; empty when no throw is open to challenge."""
+        if self.mode != "open" or self.phase != "playing" or not self.throw_window or len(self.trick) != 1:
+            return ()
+        leader = self.trick[0][0]
+        seats = ((leader + k) % self.players for k in range(1, self.players))
+        return tuple(s for s in seats if not self._same_side(s, leader))
 
     def _same_side(self, a, b):
         if self.ruleset.teams == "fixed":
