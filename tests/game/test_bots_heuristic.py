@@ -101,6 +101,13 @@ def test_bots_heuristic_leads_an_unbeatable_throw_R4_2():
     assert check_throw(cards, {1: parse_cards("HQ HQ HJ HJ"), 2: [], 3: []}, order).ok
 
 
+def test_bots_heuristic_leads_its_strongest_unbeatable_unit_R4_1():
+    """No throw is safe (clubs and hearts hold one unit each, the low diamonds can be beaten), so
+    the unbeatable pair ♣A♣A goes first (no unseen pair ranks higher), before the ♥A single."""
+    cards, order = lead("CA CA HA D4 D6 S6")
+    assert Counter(map(str, cards)) == Counter(["CA", "CA"])
+
+
 def test_bots_heuristic_leads_one_unit_where_throws_are_forbidden():
     """Three-player bidding forbids throws (§9): the same hand leads a single unit."""
     cards, order = lead("HA HA HK H3 C4 C6 D7 D9 S6", ruleset=Ruleset.from_preset("three-players"))
