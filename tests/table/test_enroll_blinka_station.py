@@ -145,3 +145,30 @@ def test_enroll_blinka_i2c_driver_enrols_and_writes_codes_too(tmp_path):
     for tag, copy in zip(tags, standard_order(1)):
         assert decode_card_code(tag.user_memory()[:16]) == (12, copy)
     assert DeckSet.load(tmp_path / "i2c.json").complete
+
+
+def test_enroll_blinka_garbled_replies_are_retried_and_a_dead_reader_is_reported():
+    """A corrupted reply frame (line noise) makes Adafruit's driver raise; the station retries at
+    the next poll and still reports the card once with its code. A chip that stops answering
+    becomes a clear StationError after a few polls, not a hang or a traceback."""
+    from shengji_table.table.stations import StationError
+    chip, station = blinka_station()
+    tag = SimNTAG(ntag_uid(40), user=encode_card_code(parse_copy("DK#2"), 3))
+    chip.place(tag)
+    chip.corrupt_replies = 2              # the detection and the first page read come back garbled
+    taps = [station.poll(0.02) for _ in range(6)]
+    got = [t for t in taps if t is not None]
+    assert got == [Tap(tag.uid.hex(), encode_card_code(parse_copy("DK#2"), 3))]
+    assert station.errors == 0
+    chip.lift(tag)
+    chip.alive = False                    # unplugged: to the driver a dead chip is just "no card"
+    station.health_every = 3
+    assert [station.poll(0.01) for _ in range(2)] == [None, None]
+    with pytest.raises(StationError, match="the PN532 does not answer"):
+        station.poll(0.01)
+    chip.alive = True
+    chip.place(tag)
+    chip.corrupt_replies = 10             # a reader that only ever garbles
+    with pytest.raises(StationError, match="keeps failing"):
+        for _ in range(station.max_errors):
+            station.poll(0.02)

@@ -221,24 +221,61 @@ def link_taps(link, *, idle_s: float = 0.0) -> Iterator[tuple]:
 
 # ---- a PN532 through Adafruit Blinka ----------------------------------------------------------
 
+def _driver_errors() -> tuple:
+    """What ``adafruit_pn532`` raises on a garbled exchange: RuntimeError (bad frame, no ACK),
+    its BusyError (I2C/UART not ready), OSError (the bus itself)."""
+    try:
+        from adafruit_pn532.adafruit_pn532 import BusyError  # type: ignore[import-untyped]
+    except ImportError:
+        return (RuntimeError, OSError)
+    return (RuntimeError, OSError, BusyError)
+
+
+
 class BlinkaStation(Station):
     """A PN532 driven by ``adafruit_pn532`` (``PN532_SPI``, ``PN532_I2C`` or ``PN532_UART``).
 
     A card resting on the antenna is reported once; it must leave the field (``lift_polls``
     empty polls in a row) before it can be reported again, so a card held a moment too long is
     not a second tap.  The card code is read with ``ntag2xx_read_block`` (pages 4–7) at every tap;
-    a tag whose memory cannot be read (not an NTAG, or moved away) is reported with ``code=None``.
+    a tag whose memory the tag itself refuses to read (not an NTAG) is reported with ``code=None``;
+    a garbled exchange is retried at the next poll instead, and ``max_errors`` of them in a row
+    raise :class:`StationError`, as does a chip that stops answering (checked every
+    ``health_every`` empty polls).
     """
 
     name = "blinka"
     can_write = True
 
-    def __init__(self, pn532, *, lift_polls: int = 2, read_codes: bool = True):
+    def __init__(self, pn532, *, lift_polls: int = 2, read_codes: bool = True, max_errors: int = 5,
+                 health_every: int = 50):
         self.pn532 = pn532
+        self.health_every = health_every
         self.lift_polls = lift_polls
         self.read_codes = read_codes
+        self.max_errors = max_errors
+        self.errors = 0                # garbled exchanges in a row (a good one resets it)
+        self._driver_errors = _driver_errors()   # imported here: the driver is loaded by now anyway
         self._present: str | None = None
         self._empty = 0
+
+    def _check_alive(self) -> None:
+        """No card for a while: a dead or unplugged PN532 looks the same to the driver (its polls
+        just time out), so ask for the firmware version, which fails loudly."""
+        try:
+            self.pn532.firmware_version
+        except self._driver_errors as exc:
+            raise StationError(f"the PN532 does not answer ({exc}); check its wiring, power and "
+                               f"interface switches") from exc
+
+    def _driver_error(self, exc: Exception) -> None:
+        """A garbled exchange (line noise, a card leaving mid-read): retried on the next poll; only
+        ``max_errors`` in a row mean the reader is gone."""
+        self.errors += 1
+        self._present = None           # whatever was on the reader is read again from scratch
+        if self.errors >= self.max_errors:
+            raise StationError(f"the PN532 keeps failing ({self.errors} exchanges in a row, last: {exc}); "
+                               f"check its wiring and power") from exc
 
     def _read_pages(self, first: int, count: int) -> bytes | None:
         out = bytearray()
@@ -252,19 +289,29 @@ class BlinkaStation(Station):
     def poll(self, timeout: float):
         try:
             raw = self.pn532.read_passive_target(timeout=max(timeout, 0.01))
-        except RuntimeError as exc:   # adafruit_pn532 raises RuntimeError/BusyError on a garbled exchange
-            raise StationError(f"PN532 did not answer properly: {exc}") from exc
+        except self._driver_errors as exc:
+            self._driver_error(exc)
+            return None
         if raw is None:
             self._empty += 1
             if self._empty >= self.lift_polls:
                 self._present = None
+            if self._empty % self.health_every == 0:
+                self._check_alive()
             return None
         self._empty = 0
         uid = bytes(raw).hex()
         if uid == self._present:
             return None                # still the same card resting on the reader
+        try:
+            code = self._read_pages(CODE_FIRST_PAGE, _CODE_PAGES) if self.read_codes else None
+        except self._driver_errors as exc:
+            # Not reported with code=None: a foreign card's code must not go unseen (and be
+            # overwritten) because one read was garbled.  The next poll reads it again.
+            self._driver_error(exc)
+            return None
+        self.errors = 0
         self._present = uid
-        code = self._read_pages(CODE_FIRST_PAGE, _CODE_PAGES) if self.read_codes else None
         return Tap(uid, code)
 
     def write_code(self, uid: str, code: bytes) -> None:
@@ -275,6 +322,13 @@ class BlinkaStation(Station):
         """
         if len(code) != CODE_BYTES:
             raise StationError(f"a card code is {CODE_BYTES} bytes, not {len(code)}")
+        try:
+            self._write_and_verify(uid, code)
+        except self._driver_errors as exc:
+            raise StationError(f"the PN532 garbled an exchange while writing tag {uid} ({exc}); "
+                               f"tap it again") from exc
+
+    def _write_and_verify(self, uid: str, code: bytes) -> None:
         raw = self.pn532.read_passive_target(timeout=0.5)
         if raw is None or bytes(raw).hex() != uid:
             raise StationError(f"tag {uid} left the reader before its code was written; tap it again")
