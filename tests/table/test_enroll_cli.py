@@ -108,6 +108,12 @@ def test_enroll_cli_bad_deck_set_and_options_are_clear_errors_and_change_nothing
                 "--order", order, cwd=tmp_path)
     assert r.returncode == 2 and "leaves out 52 card(s)" in r.stderr
     assert not (tmp_path / "n.json").exists() and not (tmp_path / "n.json.partial").exists()
+    complete = tmp_path / "complete.json"
+    DeckSet("done", 2, 1, dict(zip((uid(n) for n in range(54)), standard_order(1)))).save(complete)
+    before = complete.read_bytes()
+    r = shengji("enroll", "--deck-set", complete, "--name", "done", "--decks", "1", "--taps", taps, cwd=tmp_path)
+    assert r.returncode == 2 and "already holds deck set 'done' with 54 cards" in r.stderr
+    assert complete.read_bytes() == before
 
 
 def test_enroll_cli_taps_with_codes_catch_a_deck_out_of_order(tmp_path):

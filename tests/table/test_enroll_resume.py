@@ -146,3 +146,44 @@ def test_enroll_table_link_taps_are_acknowledged_then_handed_on_and_other_events
     assert link.calls == ["poll", "flush"]
     assert next(it) == (3, bytes.fromhex(uid(2)), b"x" * 16)
     assert link.calls == ["poll", "flush"] * 3
+
+
+def test_enroll_keyboard_u_undoes_and_q_stops_between_taps_of_a_hardware_station(tmp_path):
+    """What a person types while a reader waits: ``u`` + Enter undoes, ``q`` + Enter stops (the
+    progress stays in the partial file). Typed into a real pipe, read without blocking."""
+    import os
+    import threading
+    from shengji_table.cli.station_args import Keyboard, feed
+
+    r, w = os.pipe()
+    keys = os.fdopen(r, "r")
+    session = EnrollmentSession(tmp_path / "k.json", "k", 1, deck_set_id=5)
+    arrived, done = threading.Event(), threading.Event()
+
+    def taps():
+        yield (4, bytes.fromhex(uid(1)), None)
+        yield (4, bytes.fromhex(uid(2)), None)
+        arrived.wait(10)                           # the reader is quiet while the person types
+        os.write(w, b"u\n")
+        for _ in range(1000):
+            if session.count == 1:
+                break
+            done.wait(0.01)
+        os.write(w, b"q\n")
+        done.wait(10)                              # and stays quiet: the stream does not end
+
+    station = TableStation(taps())
+
+    def on_tap(tap):
+        session.tap(tap)
+        if session.count == 2:
+            arrived.set()
+
+    why = feed(station, on_tap, session.undo, lambda: session.done, keyboard=Keyboard(keys), poll_s=0.02)
+    done.set()
+    assert why == "quit"
+    assert session.count == 1 and str(session.expected) == "S3#1"
+    saved = json.loads(partial_path(tmp_path / "k.json").read_text())
+    assert saved["cards"] == {uid(1): "S2#1"}
+    os.close(w)
+    keys.close()
