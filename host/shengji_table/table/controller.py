@@ -363,7 +363,10 @@ class Controller:
                 self._ring(out, eff.seat, R.OFF)
         elif isinstance(eff, Announce):
             out.texts.append(eff.text)
-            if eff.kind == "trump" and hand is not None and hand.order is not None:
+            if eff.kind == "settle" and hand is not None and hand.result is not None:
+                pts = max(0, hand.result.settlement.attackers_points)
+                self._ring(out, self.centre, R.POINTS, POINTS_COLOUR, 5, pts)
+            elif eff.kind == "trump" and hand is not None and hand.order is not None:
                 self._ring(out, self.centre, R.TRUMP, SUIT_COLOURS.get(hand.trump, SUIT_COLOURS[None]))
             elif eff.kind == "level" and self.match.summaries:
                 s = self.match.summaries[-1]

@@ -177,6 +177,10 @@ class SerialLink:
         events += self.session.tick(self.now_ms())
         for e in events:
             self._check(e)
+        dec = self.session.decoder
+        if dec.good == 0 and dec.errors[P.ERR_VERSION] >= 3:
+            raise ProtocolMismatch("every frame from the port carries another protocol version: "
+                                   "flash the firmware that matches this host")
         out = self._notes + events
         self._notes = []
         self._unflushed = bool(out)
@@ -192,10 +196,6 @@ class SerialLink:
             self.pico_next_seq = e.next_seq
             self.pico_boot = e.boot_id
             self.snapshot_at = self.clock()
-        if not self.session.alive and self.session.decoder.errors[P.ERR_VERSION] >= 3 \
-                and self.session.decoder.good == 0:
-            raise ProtocolMismatch("every frame from the port carries another protocol version: "
-                                   "flash the firmware that matches this host")
 
     # ---- writing -----------------------------------------------------------------------------
     def flush(self) -> int:

@@ -1,0 +1,191 @@
+"""A Pico stand-in in CPython: the firmware's own link (``firmware/link.py``) on a pseudo-terminal,
+without MicroPython, readers or a scan loop — for the transport tests and the latency benchmark,
+where the host side is what is measured and the Pico must answer at once.
+
+    with CPythonPico() as pico:          # pico.device: the pseudo-terminal the host opens
+        pico.tap(2, uid, code)           # queued and sent as the scan loop would
+        pico.rings[2]                    # the last ring state the host commanded
+        pico.pull_cable(); pico.plug_cable()
+
+The link runs in its own thread; ``on_ring`` records every RING frame with its arrival time.
+``version`` other than the protocol's makes it speak another protocol version (frames the host
+must refuse).
+"""
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import threading
+import time
+import tty
+from typing import Optional
+
+from .micropython import FIRMWARE_DIR
+
+if str(FIRMWARE_DIR) not in sys.path:
+    sys.path.append(str(FIRMWARE_DIR))
+import link as firmware_link  # noqa: E402  (the firmware module, run by CPython)
+import protocol as firmware_protocol  # noqa: E402
+
+__all__ = ["CPythonPico"]
+
+
+class _PtyStream:
+    def __init__(self, fd):
+        self.fd = fd
+
+    def readinto(self, buf):
+        try:
+            data = os.read(self.fd, len(buf))
+        except (BlockingIOError, OSError):
+            return 0
+        buf[:len(data)] = data
+        return len(data)
+
+    def write(self, buf, n):
+        data = bytes(buf[:n])
+        while data:
+            try:
+                k = os.write(self.fd, data)
+            except BlockingIOError:
+                time.sleep(0.0005)
+                continue
+            data = data[k:]
+
+
+class _Null:
+    def readinto(self, buf):
+        return 0
+
+    def write(self, buf, n):
+        pass
+
+
+class CPythonPico:
+    """The firmware link in a thread on a pty master (see the module docstring)."""
+
+    def __init__(self, boot_id: bytes = b"\x11\x22\x33\x44", rings: int = 5, queue: int = 32, version: int = 0):
+        self._tmp = tempfile.TemporaryDirectory(prefix="shengji-pico-")
+        self.device = os.path.join(self._tmp.name, "ttyPICO")
+        self.boot_id = boot_id
+        self.n_rings = rings
+        self.queue = queue
+        self.version = version
+        self.rings: dict = {}
+        self.ring_log: list = []            # (perf_counter, ring, state)
+        self.sim: list = []                 # SIM frames received (type, fields)
+        self._lock = threading.RLock()
+        self._stop = threading.Event()
+        self._thread: Optional[threading.Thread] = None
+        self.master: Optional[int] = None
+        self.slave: Optional[int] = None
+        self.link = None
+
+    def _make_link(self):
+        lk = firmware_link.Link(_Null(), lambda: int(time.monotonic() * 1000) & 0x3FFFFFFF,
+                                self._on_ring, self._on_sim, firmware=b"0.1.0", board=b"table-4",
+                                boot_id=self.boot_id, queue=self.queue, rings=self.n_rings)
+        lk.snapshot_provider = lambda: (bytes([1] * self.n_rings), bytes(self.n_rings - 1))
+        if self.version:
+            self._patch_version(lk)
+            lk.pending = 0                        # encode the boot's HELLO again, in that version
+            lk.next_seq = 1
+            lk._enqueue_hello()                   # noqa: SLF001
+        lk.stream = _PtyStream(self.master)
+        lk._resend()                              # noqa: SLF001 - the HELLO goes out now
+        return lk
+
+    def _patch_version(self, lk) -> None:
+        # every frame this link writes carries another protocol version (and a matching CRC)
+        w = lk._writer                               # noqa: SLF001
+        begin = w.begin
+        version = self.version
+
+        def begin_other(typ, seq):
+            begin(typ, seq)
+            w.body[0] = version
+        w.begin = begin_other
+
+    def _on_ring(self, ring, pattern, r, g, b, count, arg):
+        state = (pattern, r, g, b, count, arg)
+        self.rings[ring] = state
+        self.ring_log.append((time.perf_counter(), ring, state))
+
+    def _on_sim(self, typ, fields):
+        self.sim.append((typ, fields))
+
+    # ---- lifetime ------------------------------------------------------------------------------
+    def start(self) -> "CPythonPico":
+        self.plug_cable()
+        with self._lock:
+            self.link = self._make_link()
+        self._thread = threading.Thread(target=self._run, name="cpython-pico", daemon=True)
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2)
+        self.pull_cable()
+        self._tmp.cleanup()
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            with self._lock:
+                if self.link is not None and self.master is not None:
+                    self.link.poll()
+            time.sleep(0.0002)
+
+    # ---- the table ------------------------------------------------------------------------------
+    def tap(self, reader: int, uid: bytes, code: Optional[bytes] = None) -> int:
+        with self._lock:
+            return self.link.send_tap(reader, uid, code)
+
+    def button(self, seat: int, kind: int = firmware_protocol.PRESS) -> int:
+        with self._lock:
+            return self.link.send_button(seat, kind)
+
+    def reboot(self, boot_id: bytes) -> None:
+        with self._lock:
+            self.boot_id = boot_id
+            self.link = self._make_link()
+
+    @property
+    def pending(self) -> int:
+        return self.link.pending
+
+    def plug_cable(self) -> None:
+        master, slave = os.openpty()
+        tty.setraw(master)
+        tty.setraw(slave)
+        os.set_blocking(master, False)
+        tmp = self.device + ".new"
+        if os.path.lexists(tmp):
+            os.unlink(tmp)
+        os.symlink(os.ttyname(slave), tmp)
+        os.replace(tmp, self.device)
+        with self._lock:
+            self.master, self.slave = master, slave
+            if self.link is not None:
+                self.link.stream = _PtyStream(master)
+
+    def pull_cable(self) -> None:
+        with self._lock:
+            master, slave = self.master, self.slave
+            self.master = self.slave = None
+        if os.path.lexists(self.device):
+            os.unlink(self.device)
+        for fd in (master, slave):
+            if fd is not None:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass

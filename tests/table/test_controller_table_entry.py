@@ -1,0 +1,260 @@
+"""The controller (table/controller.py): taps and presses become the game's events; every refusal —
+unknown tag, foreign deck, the same physical card twice, a card of another seat's hand, a tap out
+of turn — shows REFUSED on that seat's ring, says why, logs a ruling and leaves the game as it was.
+"""
+import json
+
+import pytest
+
+from shengji_table.game import events as ev
+from shengji_table.rules.cards import parse_copy
+from shengji_table.rules.ruleset import Ruleset
+from shengji_table.sim.players import deal_for, hand_seeds, play_direct
+from shengji_table.sim.virtual_table import DEFAULT_BOARD, sim_deck_set, sim_pages, sim_uid
+from shengji_table.table import protocol as P
+from shengji_table.table.card_code import encode_card_code
+from shengji_table.table.controller import Controller, R
+
+BOARD = json.loads(DEFAULT_BOARD.read_text())
+RULESET = Ruleset.from_preset("one-deck")
+DECKS = sim_deck_set(RULESET.decks)
+CENTRE = 4
+
+
+SEED = hand_seeds(7, 1)[0]
+
+
+def controller(mode="scanned", events=()):
+    c = Controller(RULESET, mode, BOARD, DECKS, deal_for(mode, [SEED]))
+    c.restore([e.to_json() for e in events], None)
+    return c
+
+
+def reference(mode="scanned"):
+    return play_direct(RULESET, mode, 7, 1)
+
+
+def at_first(events, cls, after=None):
+    """Index of the first event of ``cls`` (after index ``after``)."""
+    start = 0 if after is None else after + 1
+    return next(i for i in range(start, len(events)) if isinstance(events[i], cls))
+
+
+def tap(c, reader, copy, code=True):
+    return c.on_tap(reader, sim_uid(copy), sim_pages(copy) if code else None)
+
+
+def playing_position(mode="scanned"):
+    """A controller in the playing phase, right before the second trick's lead is tapped, and the
+    reference events."""
+    events = reference(mode).events
+    burial = at_first(events, ev.Confirm)              # the dealer confirms the burial
+    first_lead = at_first(events, ev.Confirm, burial)  # the first lead's confirm
+    # the end of trick 1: the last tap before the second lead starts
+    c = controller(mode, events[:first_lead + 1])
+    hand = c.match.hand
+    while len(hand.tricks) < 1:
+        e = events[len(c.match.events)]
+        c.match.apply(e)
+    return c, events
+
+
+def assert_refused(c, out, seat, rule, words, before):
+    assert [r.rule for r in out.refusals] == [rule]
+    assert words in out.refusals[0].reason
+    assert json.dumps(c.match.snapshot(), sort_keys=True) == before      # nothing changed
+    assert out.game_events == [] and not any(k == "game" for k, _ in out.rows)
+    assert [k for k, _ in out.rows] == ["ruling"]
+    if seat is not None:
+        assert c.rings[seat].pattern == R.REFUSED
+        assert any(rc.ring == seat and rc.pattern == R.REFUSED for rc in out.rings)
+    assert any(words in t for t in out.texts)
+
+
+def test_controller_unknown_tag_is_refused_with_its_uid():
+    c, _ = playing_position()
+    seat = c.match.hand.turn
+    before = json.dumps(c.match.snapshot(), sort_keys=True)
+    out = c.on_tap(seat, bytes.fromhex("04deadbeef0102"), None)
+    assert_refused(c, out, seat, "table.unknown-tag", "04deadbeef0102 is not in this deck set", before)
+
+
+def test_controller_foreign_deck_is_refused_naming_its_deck_set():
+    c, _ = playing_position()
+    seat = c.match.hand.turn
+    before = json.dumps(c.match.snapshot(), sort_keys=True)
+    copy = parse_copy("SA#1")
+    out = c.on_tap(seat, bytes.fromhex("04aabbccddeeff"), encode_card_code(copy, 99))
+    assert_refused(c, out, seat, "table.foreign-deck", "SA#1 of deck set 99", before)
+
+
+def test_controller_same_physical_card_twice_is_refused():
+    """A card already played in an earlier trick, tapped again (by its own former holder)."""
+    c, _ = playing_position()
+    hand = c.match.hand
+    plays, winner, _ = hand.tricks[0]
+    seat, cards = plays[0]
+    before = json.dumps(c.match.snapshot(), sort_keys=True)
+    out = tap(c, seat, cards[0])
+    assert_refused(c, out, seat, "table.already-played", "was played in an earlier trick", before)
+
+
+def test_controller_same_card_twice_in_one_trick_is_refused():
+    c, events = playing_position()
+    hand = c.match.hand
+    leader = hand.turn
+    # the leader's lead from the reference, tapped and confirmed through the controller
+    k = len(c.match.events)
+    while not isinstance(events[k], ev.Confirm):
+        out = tap(c, leader, events[k].copy)
+        assert out.game_events == [events[k]]
+        k += 1
+    out = c.on_button(leader, P.PRESS)
+    assert out.game_events[0] == ev.Confirm(leader)
+    lead_card = hand.trick[0][1][0]
+    follower = hand.turn
+    before = json.dumps(c.match.snapshot(), sort_keys=True)
+    out = tap(c, follower, lead_card)
+    assert_refused(c, out, follower, "table.twice", "already on the table in this trick", before)
+
+
+def test_controller_card_from_another_seats_hand_is_refused():
+    c, _ = playing_position()
+    hand = c.match.hand
+    seat = hand.turn
+    other = (seat + 1) % 4
+    theirs = hand.hand_copies(other)[0]
+    before = json.dumps(c.match.snapshot(), sort_keys=True)
+    out = tap(c, seat, theirs)
+    assert_refused(c, out, seat, "table.wrong-seat", f"belongs to seat {other}'s hand", before)
+
+
+def test_controller_tap_out_of_turn_is_refused():
+    c, _ = playing_position()
+    hand = c.match.hand
+    seat = (hand.turn + 2) % 4
+    mine = hand.hand_copies(seat)[0]
+    before = json.dumps(c.match.snapshot(), sort_keys=True)
+    out = tap(c, seat, mine)
+    assert_refused(c, out, seat, "table.out-of-turn", f"it is seat {hand.turn}'s turn", before)
+
+
+def test_controller_open_play_out_of_turn_and_replayed_card_are_refused():
+    c, _ = playing_position("open")
+    hand = c.match.hand
+    seat = (hand.turn + 1) % 4
+    played = hand.tricks[0][0][0][1][0]
+    before = json.dumps(c.match.snapshot(), sort_keys=True)
+    out = tap(c, hand.turn, played)
+    assert_refused(c, out, hand.turn, "table.already-played", "earlier trick", before)
+    some = next(x for x in DECKS.cards.values() if x not in hand.played)
+    out = tap(c, seat, some)
+    assert_refused(c, out, seat, "table.out-of-turn", "turn", before)
+
+
+def test_controller_reader_not_on_the_board_is_refused():
+    c, _ = playing_position()
+    before = json.dumps(c.match.snapshot(), sort_keys=True)
+    out = tap(c, 9, parse_copy("SA#1"))
+    assert [r.rule for r in out.refusals] == ["table.reader"]
+    assert json.dumps(c.match.snapshot(), sort_keys=True) == before
+
+
+def test_controller_deals_then_draws_shows_declares_and_closes_R6():
+    """Scanned draw: a new card is a draw; a level card already held, tapped again, is shown
+    (pending); the button declares it (R-6.1); a press with nothing shown closes the draw, and the
+    dealer takes the kitty by itself."""
+    ref = reference()
+    declare = at_first(ref.events, ev.Declare)
+    c = controller()
+    out = c.start()
+    assert out.game_events == [ref.events[0]]                       # the seeded deal
+    for e in ref.events[1:declare]:
+        assert isinstance(e, ev.Draw)
+        assert tap(c, e.seat, e.copy).game_events == [e]
+    d = ref.events[declare]
+    for card in d.cards:
+        out = tap(c, d.seat, card)
+        assert out.game_events == [] and c.shown[d.seat][-1] == card
+        assert c.rings[d.seat].pattern == R.PENDING
+    out = c.on_button(d.seat, P.PRESS)
+    assert out.game_events == [d]
+    assert c.shown.get(d.seat) is None
+    # refusal: closing before the draw is done (R-7.1)
+    before = json.dumps(c.match.snapshot(), sort_keys=True)
+    out = c.on_button(0, P.PRESS)
+    assert [r.rule for r in out.refusals] == ["R-7.1"]
+    assert json.dumps(c.match.snapshot(), sort_keys=True) == before
+    close = at_first(ref.events, ev.CloseDeclarations)
+    for e in ref.events[declare + 1:close]:
+        if isinstance(e, ev.Draw):
+            tap(c, e.seat, e.copy)
+        else:
+            for card in e.cards:
+                tap(c, e.seat, card)
+            c.on_button(e.seat, P.PRESS)
+    out = c.on_button(0, P.PRESS)
+    assert out.game_events == [ev.CloseDeclarations(), ev.TakeKitty(c.match.hand.dealer)]
+    assert c.match.hand.phase == "burying"
+
+
+def test_controller_long_press_withdraws_shown_cards():
+    ref = reference()
+    declare = at_first(ref.events, ev.Declare)
+    c = controller(events=ref.events[:declare])
+    d = ref.events[declare]
+    tap(c, d.seat, d.cards[0])
+    assert c.shown[d.seat]
+    out = c.on_button(d.seat, P.LONG_PRESS)
+    assert not c.shown.get(d.seat)
+    assert c.rings[d.seat].pattern == R.OFF
+    assert out.game_events == []
+
+
+def test_controller_centre_reader_buries_for_the_dealer_R7_2():
+    ref = reference()
+    take = at_first(ref.events, ev.TakeKitty)
+    c = controller(events=ref.events[:take + 1])
+    dealer = c.match.hand.dealer
+    buried = [e.copy for e in ref.events[take + 1:] if isinstance(e, ev.Tap)][:RULESET.kitty_size]
+    for card in buried:
+        out = tap(c, CENTRE, card)
+        assert out.game_events == [ev.BuryCard(dealer, card)]
+    assert c.rings[dealer].pattern == R.PENDING and c.rings[dealer].count == RULESET.kitty_size
+    out = c.on_button(dealer, P.PRESS)
+    assert out.game_events[0] == ev.Confirm(dealer)
+    assert c.match.hand.phase == "playing"
+
+
+def test_controller_open_play_kitty_revealed_on_the_centre_reader_R7_3():
+    ref = reference("open")
+    reveal = at_first(ref.events, ev.RevealKitty)
+    c = controller("open", ref.events[:reveal])
+    cards = ref.events[reveal].cards
+    for card in cards:
+        assert tap(c, CENTRE, card).game_events == []
+    assert c.rings[CENTRE].count == len(cards)
+    out = c.on_button(c.match.hand.dealer, P.PRESS)
+    assert out.game_events[0] == ev.RevealKitty(tuple(cards))
+    assert c.match.played_hands[0].result is not None and len(c.match.summaries) == 1
+    assert any("Attackers captured" in t for t in out.texts)
+    assert c.rings[CENTRE].pattern == R.POINTS
+
+
+def test_controller_state_survives_a_restore():
+    """Shown cards are the controller's own state: saved as JSON, restored after a restart."""
+    ref = reference()
+    declare = at_first(ref.events, ev.Declare)
+    c = controller(events=ref.events[:declare])
+    d = ref.events[declare]
+    tap(c, d.seat, d.cards[0])
+    saved = json.loads(json.dumps(c.state_json()))
+    c2 = controller()
+    c2.restore([e.to_json() for e in c.match.events], saved)
+    assert c2.shown == c.shown and c2.rings == c.rings
+    assert json.dumps(c2.match.snapshot(), sort_keys=True) == json.dumps(c.match.snapshot(), sort_keys=True)
+
+
+def test_controller_refuses_a_deck_set_that_does_not_fit_the_preset():
+    with pytest.raises(ValueError, match="decks"):
+        Controller(RULESET, "scanned", BOARD, sim_deck_set(2))
