@@ -174,3 +174,29 @@ def test_log_cli_export_needs_the_match_header_and_real_game_events(tmp_path, ma
     EventLog(empty).close()
     r = shengji("log", "export", empty)
     assert r.returncode == 2 and "empty log" in r.stderr
+
+
+def test_log_cli_export_of_a_virtual_table_session_is_the_match_the_service_played(tmp_path):
+    """The log written by the real table service (serial link over a pseudo-terminal to the real
+    firmware under MicroPython, bots tapping simulated cards) exports to the record of exactly the
+    match the service's controller played; the record replays and its summary checks."""
+    from shengji_table.sim.match_runner import SimHost
+    from shengji_table.sim.virtual_table import VirtualTable
+    path = tmp_path / "club.db"
+    with VirtualTable() as vt:
+        host = SimHost(vt.device, path, mode="scanned", seed=11, hands=1, match="club-night").start()
+        try:
+            assert host.run(timeout=240)
+            played = host.controller.match
+        finally:
+            host.close()
+    assert len(played.summaries) == 1
+    r = shengji("log", "export", path)
+    assert r.returncode == 0, r.stderr
+    record = loads(r.stdout)
+    assert record["events"] == [e.to_json() for e in played.events]
+    again, _ = from_record(record)                  # replays, and the summary matches the events
+    assert again.summaries == played.summaries and again.levels == played.levels
+    shown = shengji("log", "show", path, "--kind", "physical").stdout.splitlines()
+    assert shown and all(" club-night physical " in line for line in shown)
+    assert any("type=tap" in line and "uid=" in line for line in shown)

@@ -9,8 +9,8 @@ JSON match record (the same format ``play --record`` writes and ``replay`` reads
 logged game events, or its PBN-like text export.
 
 What ``export`` needs in the log: a ``meta`` row of the match whose payload holds the match header,
-``{"ruleset": {...Ruleset.to_json()...}, "mode": "scanned"|"open", "seats": [...]}`` (the service
-writes it when a match starts), and the match's ``game`` rows, each an event as ``Event.to_json()``
+``{"ruleset": {...Ruleset.to_json()...}, "mode": "scanned"|"open"}``, optionally ``"seats"`` (or
+``"start": {"seats": …}``) — the table service writes it when a match starts — and the match's ``game`` rows, each an event as ``Event.to_json()``
 gives it (or ``{"event": {...}}``).  Game events the game refused (they changed nothing) are left
 out of the record, and said so on stderr.
 
@@ -89,8 +89,9 @@ def summary(entry) -> str:
             rest = {k: v for k, v in event.items() if k != "type"}
             return f"{event.get('type', '?')} " + " ".join(f"{k}={_short(v)}" for k, v in sorted(rest.items()))
         if entry.kind == "meta" and isinstance(p.get("ruleset"), dict):
-            return (f"match header: preset {p['ruleset'].get('preset', '?')}, mode {p.get('mode', 'scanned')}, "
-                    f"seats {_short(p.get('seats'))}")
+            extra = {k: v for k, v in p.items() if k not in ("ruleset", "mode")}
+            return (f"match header: preset {p['ruleset'].get('preset', '?')}, mode {p.get('mode', 'scanned')}"
+                    + "".join(f", {k}={_short(v)}" for k, v in sorted(extra.items())))
         return " ".join(f"{k}={_short(v)}" for k, v in sorted(p.items()))
     return _short(p)
 
@@ -149,7 +150,8 @@ def rebuild(log, match_name: str):
         match = Match(Ruleset.from_json(header["ruleset"]), header.get("mode", "scanned"))
     except (RulesetError, ValueError, TypeError) as exc:
         raise LogCliError(f"match {match_name!r}: bad header: {exc}") from None
-    seats = header.get("seats") or None
+    start = header.get("start") if isinstance(header.get("start"), dict) else {}
+    seats = header.get("seats") or start.get("seats") or None
     refused = []
     for entry in log.entries(match=match_name, kind="game"):
         raw = entry.payload
