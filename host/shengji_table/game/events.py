@@ -19,7 +19,7 @@ __all__ = [
     "EventError", "Event", "event_from_json", "EVENT_TYPES",
     "Deal", "Draw", "Declare", "CloseDeclarations", "Bid", "NameTrump", "TakeKitty", "BuryCard",
     "CallFriend", "Tap", "TakeBack", "Confirm", "Challenge", "RevealKitty",
-    "RefereeUndo", "RefereePenalty", "RefereeEndHand",
+    "RefereeUndo", "RefereePenalty", "RefereeEndHand", "PassLevels", "RefuseLevels", "CounterDraw",
 ]
 
 
@@ -54,7 +54,7 @@ _FACE_FIELDS = {"card"}                                # faces
 def _dec(name: str, value):
     try:
         if name in _COPY_FIELDS:
-            if value is None and name == "order":
+            if value is None and name in ("order", "copies"):
                 return None
             if name == "copy":
                 return parse_copy(value)
@@ -71,6 +71,16 @@ def _dec(name: str, value):
                 if not (isinstance(item, list) and len(item) == 2 and isinstance(item[1], int)):
                     raise EventError(f"a friend call is [card, nth], e.g. [\"HA\", 2], not {item!r}")
                 out.append((parse_card(item[0]), item[1]))
+            return tuple(out)
+        if name == "to":
+            if not isinstance(value, list) or not value:
+                raise EventError("field 'to' is a non-empty list of [seat, levels] pairs")
+            out = []
+            for item in value:
+                if not (isinstance(item, list) and len(item) == 2
+                        and all(isinstance(v, int) and not isinstance(v, bool) for v in item)):
+                    raise EventError(f"a level transfer is [seat, levels], e.g. [2, 1], not {item!r}")
+                out.append((item[0], item[1]))
             return tuple(out)
     except CardError as exc:
         raise EventError(f"field {name!r}: {exc}") from None
@@ -114,7 +124,7 @@ def event_from_json(data: Mapping[str, Any]) -> Event:
     for key in ("reason", "rule"):
         if key in kwargs and not isinstance(kwargs[key], str):
             raise EventError(f"event {tag!r}: field {key!r} is text, not {kwargs[key]!r}")
-    for key in ("seat", "at_fault", "nth", "points", "seed"):
+    for key in ("seat", "at_fault", "nth", "points", "seed", "giver"):
         v = kwargs.get(key)
         if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
             raise EventError(f"event {tag!r}: field {key!r} is a whole number, not {v!r}")
@@ -196,6 +206,19 @@ class BuryCard(Event):
 
     seat: int
     copy: CardCopy
+
+
+@_event("counter_draw")
+@dataclass(frozen=True)
+class CounterDraw(Event):
+    """Three players (§9, seed 000 三人打法 反牌): the counter-declarer takes 6 cards at random from
+    the kitty.  ``copies``: the cards drawn, as a table that scans them reports; ``seed``
+    (simulation): ``random.Random(seed)`` picks them from the kitty; neither: open play (unknown).
+    The counter-declarer then lays 6 cards back (``tap`` each, ``confirm``)."""
+
+    seat: int
+    seed: Optional[int] = None
+    copies: Optional[tuple] = None
 
 
 @_event("reveal_kitty")
@@ -280,3 +303,26 @@ class RefereeEndHand(Event):
     at_fault: int
     rule: str = "R-10.2"
     reason: str = ""
+
+
+# ---- the match, between hands --------------------------------------------------------------------
+
+@_event("pass_levels")
+@dataclass(frozen=True)
+class PassLevels(Event):
+    """级数不浪费 (seed 000 變異打法): a player whom a must-play level stopped passes the levels left
+    over — ``to`` lists ``(seat, levels)``: team-mates go up, opponents go down.  Between the
+    settlement and the next deal."""
+
+    seat: int
+    to: tuple
+
+
+@_event("refuse_levels")
+@dataclass(frozen=True)
+class RefuseLevels(Event):
+    """A player on the winning side refuses the levels ``giver`` passed to them (seed 000 變異打法:
+    有權拒絕被升級或被降級); a player on the losing side may not refuse."""
+
+    seat: int
+    giver: int

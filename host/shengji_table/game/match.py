@@ -10,18 +10,25 @@ Next dealer: fixed partnerships follow R-8.5 (``rules.settle.next_dealer``).  Wi
 partners the rules name no seat (``next_dealer`` gives None); this table then keeps the deal with
 the dealer when the declarers won and passes it to the next seat in playing order when the attackers
 took over.  Three-player bidding: the first bidder moves one seat on each hand.
+
+级数不浪费 (seed 000 變異打法, levels per player: find a friend, three players): levels that a
+must-play level stopped (``Match.leftovers``) may be passed on between the settlement and the next
+deal — :class:`~.events.PassLevels` to team-mates (up, never past a must-play level) or to opponents
+(down, not below 2); a recipient on the winning side may :class:`~.events.RefuseLevels`.
 """
 from __future__ import annotations
 
 from typing import Iterable, Optional
 
 from ..rules.ruleset import Ruleset, level_text
-from ..rules.settle import advance_level, dig_drop, lower_level, next_dealer, share_levels
+from ..rules.settle import advance_level, dig_drop, lower_level, next_dealer, share_levels, top_level
 from . import events as ev
 from .effects import Announce, Refusal
 from .hand import MODES, Hand
 
 __all__ = ["Match", "HandSummary"]
+
+TRANSFER_RULE = "§9 级数不浪费"
 
 _WORDS = {1: "one level", 2: "two levels", 3: "three levels", 4: "four levels", 5: "five levels", 6: "six levels"}
 
@@ -52,12 +59,19 @@ class Match:
         self.over = False
         self.winners: tuple = ()
         self.events: list = []                       # every event accepted, in order
+        self.leftovers: dict = {}                    # seat -> levels a must-play level stopped (级数不浪费)
+        self._transfer: Optional[dict] = None        # the open window for passing them on (until the next deal)
 
     # ------------------------------------------------------------------
     def apply(self, event) -> list:
         """Apply one event; return its effects (a single :class:`Refusal` when refused)."""
         if self.over:
             return [Refusal(getattr(event, "seat", None), event.type, "R-8.4", "the match is over")]
+        if isinstance(event, (ev.PassLevels, ev.RefuseLevels)):
+            out = self._on_pass_levels(event) if isinstance(event, ev.PassLevels) else self._on_refuse_levels(event)
+            if not (out and isinstance(out[0], Refusal)):
+                self.events.append(event)
+            return out
         if isinstance(event, ev.Deal):
             if self.hand is not None and self.hand.phase != "over":
                 return [Refusal(None, "deal", "table.phase", "the current hand is not over")]
@@ -71,6 +85,7 @@ class Match:
             self.hand = hand
             self.played_hands.append(hand)
             self.events.append(event)
+            self.leftovers, self._transfer = {}, None     # the deal closes the window (级数不浪费)
             return out
         if self.hand is None:
             return [Refusal(getattr(event, "seat", None), event.type, "table.phase", "no hand has been dealt yet")]
@@ -110,6 +125,8 @@ class Match:
             changes[seat] = [before[seat], ch.level, steps, ch.reason]
             if ch.won:
                 winners.append(seat)
+            if ch.leftover and rs.teams != "fixed":
+                self.leftovers[seat] = ch.leftover
         out = []
         out += self._announce_levels(dec, att, before, shares)
         if rs.teams == "find-friend":
@@ -130,6 +147,14 @@ class Match:
                               changes={str(k): v for k, v in changes.items()},
                               next_dealer=self.dealer)
         self.summaries.append(summary)
+        if self.leftovers:
+            self._transfer = {"declarers": tuple(dec), "attackers": tuple(att),
+                              "winners": tuple(dec) if s.declarers_levels else tuple(att),
+                              "base": list(self.levels), "gifts": []}
+            for seat, n in sorted(self.leftovers.items()):
+                out.append(Announce("level", f"Seat {seat} has {_levels_text(n)} left over at a must-play level: "
+                                             f"it may pass them to team-mates or make opponents go down.",
+                                    TRANSFER_RULE))
         if winners:
             self.over = True
             self.winners = tuple(sorted(set(winners)))
@@ -137,6 +162,110 @@ class Match:
         elif not rs.bidding:
             out.append(Announce("deal", f"Next dealer: seat {self.dealer}.", "R-8.5"))
         return out
+
+    # ------------------------------------------------------------------ 级数不浪费
+    def _on_pass_levels(self, e: ev.PassLevels) -> list:
+        """Apply a stopped player's choice: team-mates go up, opponents go down (seed 000 變異打法)."""
+        def refuse(rule, why):
+            return [Refusal(e.seat, e.type, rule, why)]
+        if self.ruleset.teams == "fixed":
+            return refuse(TRANSFER_RULE, "levels are passed on only where each player has their own level "
+                                         "(find a friend, three players); partners here share theirs")
+        if self._transfer is None:
+            return refuse("table.phase", "levels are passed on after a hand's settlement, before the next deal, "
+                                         "by a player a must-play level stopped")
+        n = self.players
+        if not (isinstance(e.seat, int) and 0 <= e.seat < n):
+            return refuse("table.seat", f"there is no seat {e.seat} at a table of {n}")
+        left = self.leftovers.get(e.seat, 0)
+        if not left:
+            return refuse(TRANSFER_RULE, f"seat {e.seat} has no levels left over from a must-play level")
+        w = self._transfer
+        side = w["declarers"] if e.seat in w["declarers"] else w["attackers"]
+        targets = [t for t, _ in e.to]
+        if len(set(targets)) != len(targets):
+            return refuse(TRANSFER_RULE, "each player is named once")
+        for t, k in e.to:
+            if not 0 <= t < n:
+                return refuse("table.seat", f"there is no seat {t} at a table of {n}")
+            if t == e.seat:
+                return refuse(TRANSFER_RULE, "levels are passed to other players")
+            if k < 1:
+                return refuse(TRANSFER_RULE, f"pass 1 level or more, not {k}")
+        total = sum(k for _, k in e.to)
+        if total > left:
+            return refuse(TRANSFER_RULE, f"seat {e.seat} has {_levels_text(left)} left over, not {total}")
+        ups = {t in side for t in targets}
+        if len(ups) != 1:
+            return refuse(TRANSFER_RULE, "team-mates go up or opponents go down (或): not both at once")
+        up = ups.pop()
+        chosen = {g[3] for g in w["gifts"] if g[0] == e.seat and not g[6]}   # refused gifts free the choice
+        if chosen and chosen != {up}:
+            return refuse(TRANSFER_RULE, f"seat {e.seat} already chose to make "
+                                         + ("team-mates go up" if up is False else "opponents go down"))
+        self.leftovers[e.seat] = left - total
+        out = []
+        for t, k in e.to:
+            w["gifts"].append([e.seat, t, k, up, self.levels[t], self.levels[t], False])
+            self._recompute_gifts(t)
+            g = w["gifts"][-1]
+            moved = abs(g[5] - g[4])
+            if up:
+                text = f"Seat {e.seat} passes {_levels_text(k)} to seat {t}: {level_text(g[4])} → {level_text(g[5])}"
+                text += "" if moved == k else " (stopped at a must-play level)"
+            else:
+                text = f"Seat {e.seat} makes seat {t} go down {_levels_text(k)}: {level_text(g[4])} → {level_text(g[5])}"
+                text += "" if moved == k else " (not below 2)"
+            text += f"; seat {t} may refuse." if t in w["winners"] else "."
+            out.append(Announce("level", text, TRANSFER_RULE))
+        self._note_transfers()
+        return out
+
+    def _on_refuse_levels(self, e: ev.RefuseLevels) -> list:
+        def refuse(rule, why):
+            return [Refusal(e.seat, e.type, rule, why)]
+        w = self._transfer
+        if w is None:
+            return refuse("table.phase", "there are no levels passed on to refuse now")
+        gift = next((g for g in w["gifts"] if g[0] == e.giver and g[1] == e.seat and not g[6]), None)
+        if gift is None:
+            return refuse(TRANSFER_RULE, f"seat {e.giver} has passed no levels to seat {e.seat}")
+        if e.seat not in w["winners"]:
+            return refuse(TRANSFER_RULE, f"seat {e.seat} is on the losing side: it may not refuse "
+                                         "(只能乖乖的被升級或被降級)")
+        gift[6] = True
+        self.leftovers[e.giver] = self.leftovers.get(e.giver, 0) + gift[2]   # not wasted: the giver may name another
+        self._recompute_gifts(e.seat)
+        self._note_transfers()
+        return [Announce("level", f"Seat {e.seat} refuses the {_levels_text(gift[2])} from seat {e.giver}: "
+                                  f"it stays at {level_text(self.levels[e.seat])}; seat {e.giver} may pass them on "
+                                  f"to somebody else.", TRANSFER_RULE)]
+
+    def _recompute_gifts(self, target: int) -> None:
+        """``target``'s level: its level at the settlement, then every gift to it not refused, in order."""
+        w = self._transfer
+        level = w["base"][target]
+        for g in w["gifts"]:
+            if g[1] != target:
+                continue
+            g[4] = level
+            if not g[6]:
+                level = self._gift_up(level, g[2]) if g[3] else lower_level(level, g[2])[0]
+            g[5] = level
+        self.levels[target] = level
+
+    def _gift_up(self, level: int, k: int) -> int:
+        """A gift goes up but not past a must-play level (升到必打的點數不能再升); nor does it reach
+        the level that would end the match — a match is won at the table."""
+        ch = advance_level(self.ruleset, level, k, as_declarers=False)
+        if ch.won:
+            return max(level, top_level(self.ruleset) - 1)
+        return ch.level
+
+    def _note_transfers(self) -> None:
+        summary = self.summaries[-1]
+        summary["transfers"] = [list(g) for g in self._transfer["gifts"]]
+        summary["levels_after"] = list(self.levels)
 
     def _dig_drop(self, hand: Hand, dec, changes) -> list:
         """Find a friend, seed 000 变异打法 5–6: declarers at J or A whose kitty was dug with a J / an A
