@@ -250,11 +250,6 @@ class PN532:
         if rst is not None:
             rst.value(1)
 
-    @property
-    def bus(self):
-        """The :class:`PN532Bus` this chip shares with the others on its SPI bus."""
-        return self._bus
-
     # ---- low level -------------------------------------------------------------------------
     def _send(self, cmd, nparams):
         """Frame and send ``cmd`` with ``nparams`` bytes already at ``bus.tx[_PARAMS:]``."""

@@ -56,18 +56,33 @@ _BOOTING = const(2)    # RST released; next step: begin()
 
 
 class Reader:
-    """A PN532 with a health record.  ``name`` is the board file's reader name."""
+    """A PN532 with a health record.  ``name`` is the board file's reader name.
+
+    Settings equal to the defaults stay class attributes (no per-reader RAM); only a reader's own
+    state (health, back-off, the last card's UID and code) lives on the instance.
+    """
+
+    fail_limit = FAIL_LIMIT
+    backoff_ms = BACKOFF_MS
+    backoff_max_ms = BACKOFF_MAX_MS
+    read_code = True
+    field_off = True
 
     def __init__(self, name, pn532, on_change=None, fail_limit=FAIL_LIMIT, backoff_ms=BACKOFF_MS,
                  backoff_max_ms=BACKOFF_MAX_MS, read_code=True, field_off=True):
         self.name = name
         self.pn = pn532
         self.on_change = on_change
-        self.fail_limit = fail_limit
-        self.backoff_ms = backoff_ms
-        self.backoff_max_ms = backoff_max_ms
-        self.read_code = read_code
-        self.field_off = field_off
+        if fail_limit != FAIL_LIMIT:
+            self.fail_limit = fail_limit
+        if backoff_ms != BACKOFF_MS:
+            self.backoff_ms = backoff_ms
+        if backoff_max_ms != BACKOFF_MAX_MS:
+            self.backoff_max_ms = backoff_max_ms
+        if not read_code:
+            self.read_code = False
+        if not field_off:
+            self.field_off = False
         self.alive = False
         self.firmware = 0
         self.failures = 0       # consecutive failed polls

@@ -84,22 +84,22 @@ class Scanner:
         self.steps = 0
         self.tap_count = 0
         self.frames = 0
-        # Readers report their health through the link; a closure per reader carries its index.
-        for i in range(n):
-            r = readers[i]
+        # Readers report their health through the link, all through one bound method (the
+        # reader's index is looked up when it reports, which is rare: no object per reader).
+        changed = self._reader_changed
+        for r in readers:
             if r is not None:
-                r.on_change = self._health_reporter(i)
+                r.on_change = changed
 
-    def _health_reporter(self, index):
-        def changed(reader, alive, firmware):
-            self.taps[index].reset()
-            if self.link is not None:
-                fw = None
-                if alive:
-                    fw = bytes(((firmware >> 24) & 0xFF, (firmware >> 16) & 0xFF, (firmware >> 8) & 0xFF,
-                                firmware & 0xFF))
-                self.link.send_reader(index, alive, fw)
-        return changed
+    def _reader_changed(self, reader, alive, firmware):
+        index = self.readers.index(reader)
+        self.taps[index].reset()
+        if self.link is not None:
+            fw = None
+            if alive:
+                fw = bytes(((firmware >> 24) & 0xFF, (firmware >> 16) & 0xFF, (firmware >> 8) & 0xFF,
+                            firmware & 0xFF))
+            self.link.send_reader(index, alive, fw)
 
     # ---- wiring -----------------------------------------------------------------------------
 
