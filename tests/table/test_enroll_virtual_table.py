@@ -101,3 +101,36 @@ def test_enroll_on_the_virtual_tables_centre_reader(tmp_path):
     ds = DeckSet.load(tmp_path / "vt.json")
     assert ds.complete and ds.id == 77
     assert [ds.cards[uid(n).hex()] for n in range(54)] == order
+
+
+def test_deck_check_on_the_virtual_tables_centre_reader(tmp_path):
+    """``deck check --station table``: a deck laid card by card on the centre reader, one card
+    missing, one laid twice, one unknown tag; the report names exactly those, exit status 1."""
+    order = standard_order(1)
+    DeckSet("vt", 77, 1, {uid(n).hex(): c for n, c in enumerate(order)}).save(tmp_path / "vt.json")
+    with VirtualTable() as vt:
+        proc = subprocess.Popen(
+            [str(EXE), "deck", "check", "--deck-set", "vt.json", "--station", "table", "--device", vt.device,
+             "--reader", str(CENTRE)],
+            cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            out = Lines(proc.stdout)
+            hand = Hand(vt)
+            out.until("checking deck set 'vt'")
+            laid = [n for n in range(54) if n != 10] + [20]
+            for k, n in enumerate(laid):
+                hand.place(uid(n))
+                out.until(f"{order[n]}")
+            hand.place(uid(999))
+            out.until("refused: unknown card")
+            proc.stdin.write("q\n")
+            proc.stdin.flush()
+            out.until("53 cards seen")
+            assert out.until("missing:") == f"missing: {order[10]}"
+            assert out.until("tapped more than once:") == f"tapped more than once: {order[20]}×2"
+            assert out.until("foreign tags:") == f"foreign tags: {uid(999).hex()}"
+            assert proc.wait(timeout=20) == 1
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
