@@ -20,14 +20,14 @@ def doc_commands():
         joined = re.sub(r"\\\n\s*", " ", block)
         for line in joined.splitlines():
             line = line.split(" #", 1)[0].strip()
-            if re.match(r"shengji-table (enroll|deck|log) ", line) and not re.search(r"[|…\[]", line):
+            if re.match(r"shengji-table (enroll|deck|log|serve) ", line) and not re.search(r"[|…\[]", line):
                 commands.append(line)
     return commands
 
 
 def test_deck_check_docs_show_enough_commands():
     kinds = {c.split()[1] for c in doc_commands()}
-    assert kinds == {"enroll", "deck", "log"}
+    assert kinds == {"enroll", "deck", "log", "serve"}
     assert len(doc_commands()) >= 10
 
 
