@@ -150,8 +150,8 @@ def rebuild(log, match_name: str):
         match = Match(Ruleset.from_json(header["ruleset"]), header.get("mode", "scanned"))
     except (RulesetError, ValueError, TypeError) as exc:
         raise LogCliError(f"match {match_name!r}: bad header: {exc}") from None
-    start = header.get("start") if isinstance(header.get("start"), dict) else {}
-    seats = header.get("seats") or start.get("seats") or None
+    start = header.get("start")
+    seats = header.get("seats") or (start.get("seats") if isinstance(start, dict) else None) or None
     refused = []
     for entry in log.entries(match=match_name, kind="game"):
         raw = entry.payload
