@@ -102,6 +102,9 @@ def test_enroll_cli_bad_deck_set_and_options_are_clear_errors_and_change_nothing
     r = shengji("enroll", "--deck-set", "n.json", "--name", "x", "--decks", "1", "--taps", "absent.txt",
                 cwd=tmp_path)
     assert r.returncode == 2 and "cannot read taps file absent.txt" in r.stderr
+    r = shengji("enroll", "--deck-set", "nowhere/n.json", "--name", "x", "--decks", "1", "--taps", taps,
+                cwd=tmp_path)
+    assert r.returncode == 2 and "folder nowhere does not exist" in r.stderr
     order = tmp_path / "order.txt"
     order.write_text("S2#1 S3#1")
     r = shengji("enroll", "--deck-set", "n.json", "--name", "x", "--decks", "1", "--taps", taps,

@@ -99,6 +99,11 @@ class EnrollmentSession:
         if write_codes and (station is None or not station.can_write):
             raise RegistryError(f"the {station.name if station else 'chosen'} station cannot write card "
                                 f"codes; use a Blinka station (blinka-spi, blinka-i2c, blinka-uart)")
+        folder = self.path.parent
+        if not folder.is_dir():
+            raise RegistryError(f"folder {folder} does not exist; create it first")
+        if not os.access(folder, os.W_OK):
+            raise RegistryError(f"cannot write in {folder}: the deck set and its progress are kept there")
         if self.path.exists():
             existing = DeckSet.load(self.path)      # a broken file is reported, never overwritten
             raise RegistryError(f"{self.path} already holds deck set {existing.name!r} with "
