@@ -131,6 +131,55 @@ class SimI2CBus:
 _REV = bytes(int(f"{i:08b}"[::-1], 2) for i in range(256))
 
 
+class SimUART(SimI2CBus):
+    """A pyserial-like port to the simulated chip in HSU (UART) mode, for ``PN532_UART``.
+
+    What the host writes is one frame (the model's data write; Adafruit's wake-up preamble is not a
+    frame and is ignored, as the chip ignores it once awake).  What the chip sends — the ACK, then
+    the reply frame — arrives in the input buffer as soon as the chip has it (status ready), byte
+    for byte as on a serial line; ``read`` returns what is there, like a port with a short timeout.
+    """
+
+    def __init__(self, chip):
+        super().__init__(chip)
+        self.inbox = bytearray()
+
+    def _pull(self):
+        if self._transaction(0x02, read=1)[0] != 0x01:
+            return
+        raw = self._transaction(0x03, read=262)
+        if raw[3] == 0x00 and raw[4] == 0xFF:           # ACK: 00 00 FF 00 FF 00
+            self.inbox += raw[:6]
+        else:                                           # 00 00 FF LEN LCS TFI data DCS 00
+            self.inbox += raw[:raw[3] + 7]
+
+    @property
+    def in_waiting(self):
+        if not self.inbox:
+            self._pull()
+        return len(self.inbox)
+
+    def read(self, count=1):
+        if len(self.inbox) < count:
+            self._pull()
+        out, self.inbox = bytes(self.inbox[:count]), self.inbox[count:]
+        return out
+
+    def write(self, data):
+        self._transaction(0x01, bytes(data))
+        return len(data)
+
+    def reset_input_buffer(self):
+        self.inbox.clear()
+
+
+def blinka_uart_station(name="enrol-uart"):
+    """``(chip, station)`` with Adafruit's PN532_UART on a simulated serial port."""
+    from adafruit_pn532.uart import PN532_UART
+    chip = SimPN532(name)
+    return chip, BlinkaStation(PN532_UART(SimUART(chip)))
+
+
 def blinka_i2c_station(name="enrol-i2c"):
     """``(chip, station)`` with Adafruit's PN532_I2C on a simulated I2C bus."""
     from adafruit_pn532.i2c import PN532_I2C
@@ -187,4 +236,4 @@ class HandStation(Station):
         return self.inner.write_code(uid, code)
 
 
-__all__ = ["SimChipSelect", "SimSPIBus", "SimI2CBus", "blinka_i2c_station", "ntag_uid", "blinka_station", "HandStation", "SimNTAG"]
+__all__ = ["SimChipSelect", "SimSPIBus", "SimI2CBus", "blinka_i2c_station", "SimUART", "blinka_uart_station", "ntag_uid", "blinka_station", "HandStation", "SimNTAG"]

@@ -133,11 +133,13 @@ def test_enroll_blinka_card_swapped_before_the_write_is_not_written(tmp_path):
     assert session.count == 0
 
 
-def test_enroll_blinka_i2c_driver_enrols_and_writes_codes_too(tmp_path):
-    """The same station with Adafruit's PN532_I2C (address 0x24) on a simulated I2C bus: one deck
-    enrolled with codes, read back from the tags' memory."""
-    from blinka_sim_bus import blinka_i2c_station
-    chip, station = blinka_i2c_station()
+@pytest.mark.parametrize("bus", ["i2c", "uart"])
+def test_enroll_blinka_i2c_and_uart_drivers_enrol_and_write_codes_too(tmp_path, bus):
+    """The same station with Adafruit's PN532_I2C (address 0x24) on a simulated I2C bus, and with
+    PN532_UART on a simulated serial port: one deck enrolled with codes, read back from the tags'
+    memory."""
+    import blinka_sim_bus
+    chip, station = getattr(blinka_sim_bus, f"blinka_{bus}_station")()
     assert station.pn532.firmware_version == (0x32, 0x01, 0x06, 0x07)
     tags = [SimNTAG(ntag_uid(200 + n)) for n in range(54)]
     session = EnrollmentSession(tmp_path / "i2c.json", "i2c", 1, deck_set_id=12, write_codes=True, station=station)
