@@ -26,7 +26,7 @@ def card_places(hand):
         places += [("stack", c) for c in hand.stack[hand.drawn:]]
     for seat in range(hand.players):
         places += [(f"hand{seat}", c) for c in hand.hands[seat]]
-    if hand.phase in ("bidding", "trump", "kitty"):
+    if hand.phase in ("bidding", "trump", "kitty", "exchange"):
         places += [("kitty", c) for c in hand.kitty]
     if hand.phase in ("friend", "playing", "over"):
         places += [("buried", c) for c in hand.buried]

@@ -53,7 +53,8 @@ class Driver:
         self.kitty: list = []          # the face-down kitty: as dealt, then as buried
         self._shown: tuple = ()        # three-player bidding: the kitty cards shown to everybody
         self._picked_up: tuple = ()    # the kitty as the dealer picked it up (the dealer's view while burying)
-        self._rng = random.Random(0)   # open play: the counter-declarer's random draw from the kitty
+        self._rng = random.Random(0)   # seeds the counter-declarer's random draw from the kitty (three players)
+        self._countered = False        # three players: the counter-declaration round has been offered
 
     # ------------------------------------------------------------------
     def send(self, event):
@@ -112,6 +113,7 @@ class Driver:
         """Deal with ``seed`` and play the hand to its settlement (open play: the driver shuffles
         with ``seed`` and keeps the hands; the engine's deal carries no seed)."""
         m = self.match
+        self._rng = random.Random(seed ^ 0x5EED)   # the counter-declarer's random draw (three players)
         if self.open:
             return self._play_open_hand(seed)
         self.send(ev.Deal(seed=seed))
@@ -135,7 +137,6 @@ class Driver:
         rs = m.ruleset
         stack = list(all_copies(rs.decks))
         random.Random(seed).shuffle(stack)       # the same deal as a scanned Deal(seed=seed)
-        self._rng = random.Random(seed ^ 0x5EED)
         n, hs = m.players, rs.hand_size
         self.held = [[] for _ in range(n)]
         self._picked_up = ()
@@ -178,9 +179,53 @@ class Driver:
         """Open play, after the last trick: the buried kitty is turned over and scanned."""
         self.send(ev.RevealKitty(tuple(self.kitty)))
 
+    def _counter_round(self):
+        """Three players, trump named: the other seats, in turn from the dealer's left, may
+        counter-declare (反牌) until each has passed in a row; every counter is followed by the
+        counter-declarer's swap with the kitty.  Each counter is stronger than the last, so this ends."""
+        hand = self.match.hand
+        n = self.match.players
+        seat, passes = hand.dealer, 0
+        while passes < n - 1 and hand.phase == "kitty":
+            seat = (seat + 1) % n
+            if seat == hand.dealer:
+                continue
+            if self._offer_declaration(seat):
+                self._exchange(seat)
+                passes = 0
+            else:
+                passes += 1
+
+    def _exchange(self, seat: int):
+        """The counter-declarer draws 6 kitty cards at random (scanned: by a seed in the event; open:
+        the table's own draw) and lays back the 6 its bot chooses."""
+        hand = self.match.hand
+        if hand.exchange["drawn"] is None:
+            if self.open:
+                drawn = self._rng.sample(self.kitty, min(len(self.kitty), 6))
+                for c in drawn:
+                    self.kitty.remove(c)
+                self.held[seat].extend(drawn)
+                self.send(ev.CounterDraw(seat))
+            else:
+                self.send(ev.CounterDraw(seat, seed=self._rng.randrange(2 ** 31)))
+        d = self._ask(seat)
+        if not isinstance(d, dv.Bury):
+            raise DriverError(f"seat {seat} answered {d!r} when laying cards back in the kitty")
+        cards = self._copies(seat, d.cards)
+        for c in cards:
+            self.send(ev.Tap(seat, c))
+        if self.open:
+            for c in cards:
+                self.held[seat].remove(c)
+            self.kitty.extend(cards)
+        self.send(ev.Confirm(seat))
+
     def finish_hand(self):
         """Play the current hand from wherever it is (after the draw) to its end."""
-        hand = self.match.hand
+        m = self.match
+        hand = m.hand
+        self._countered = hand.phase not in ("drawing", "bidding", "trump", "kitty")
         while hand.phase != "over":
             ph = hand.phase
             if ph == "bidding":
@@ -197,7 +242,13 @@ class Driver:
                 if not isinstance(d, dv.NameTrump):
                     raise DriverError(f"seat {hand.dealer} answered {d!r} when naming trump")
                 self.send(ev.NameTrump(hand.dealer, d.suit))
+            elif ph == "exchange":               # three players: a counter-declarer swaps with the kitty
+                self._exchange(hand.exchange["seat"])
             elif ph == "kitty":
+                if m.ruleset.bidding and not self._countered:
+                    self._countered = True
+                    self._counter_round()
+                    continue
                 if self.open:                     # the dealer picks the kitty up
                     self._picked_up = tuple(self.kitty)
                     self.held[hand.dealer].extend(self.kitty)

@@ -6,13 +6,15 @@ it was.  The state is a pure function of the events applied, so a record replays
 
 Phases, in order (``Hand.phase``)::
 
-    deal → drawing → [bidding → trump] → kitty → burying → [friend] → playing → over
+    deal → drawing → [bidding → trump] → kitty [⇄ exchange] → burying → [friend] → playing → over
 
 * ``drawing`` — cards reach seats one at a time (:class:`Draw`); declarations and overcalls per the
   ruleset's ladder (R-6), hidden until the draw closes with four decks (R-6.5).  ``CloseDeclarations``
   ends it: trump and (first hand) the dealer are fixed (R-6.4, R-6.6).
 * ``bidding`` / ``trump`` — three players (§9): bids of a points target, the lowest bidder deals and
-  names trump.
+  names trump.  Until the dealer takes the kitty another player may counter-declare (反牌, as an
+  overcall of the classic ladder) and then swaps 6 cards drawn at random from the kitty
+  (``exchange``: :class:`~.events.CounterDraw`, then 6 cards tapped back and ``Confirm``).
 * ``kitty`` / ``burying`` — the dealer takes the kitty and buries as many cards (R-7.2).
 * ``friend`` — find-a-friend: the dealer calls a card and which copy.
 * ``playing`` — tricks (R-4, R-5), card by card per seat: a follower's play commits when it reaches
@@ -29,7 +31,7 @@ from __future__ import annotations
 import random
 from typing import Optional
 
-from ..rules.cards import JOKER, Card, CardCopy, all_copies, format_cards
+from ..rules.cards import JOKER, SMALL_JOKER_RANK, Card, CardCopy, all_copies, format_cards
 from ..rules.declare import (Declaration, Standing, check_declaration, declaration_strength, default_trump,
                              first_dealer, run_declarations)
 from ..rules.ruleset import Ruleset, level_text
@@ -41,9 +43,12 @@ from . import referee
 from .friend import RULE as FRIEND_RULE, FriendSearch, check_calls
 from .view import Expect, SeatView, TrickView
 
-__all__ = ["Hand", "HandResult", "MODES"]
+__all__ = ["Hand", "HandResult", "MODES", "COUNTER_SWAP"]
 
 MODES = ("scanned", "open")
+# Three players (seed 000 三人打法): 反牌者只能從底牌中隨機換6張 — the counter-declarer swaps 6.
+COUNTER_SWAP = 6
+COUNTER_RULE = "§9 反牌"
 _SUIT_NAME = {"S": "spades", "H": "hearts", "C": "clubs", "D": "diamonds", None: "no trump"}
 
 
@@ -118,6 +123,8 @@ class Hand:
         self.bids: list = []                             # (seat, points|None)
         self.bid: Optional[int] = None
         self.bidders: list = []
+        self.shown: tuple = ()                           # bidding: the kitty cards shown to everybody
+        self.exchange: Optional[dict] = None             # bidding: a counter-declarer's swap with the kitty
         self.friend_search: Optional[FriendSearch] = None   # find a friend: calls and answers
         self.played: set = set()                         # every copy committed in a trick
         self.leader: Optional[int] = None
@@ -257,7 +264,7 @@ class Hand:
         ``held``: the copies the seat holds, when the engine does not know them (open play: the
         bot driver keeps the hands); default: the seat's scanned hand.
         """
-        if self.phase != "drawing" or self.ruleset.bidding:
+        if not (self.phase == "drawing" and not self.ruleset.bidding) and not self._may_counter(seat):
             return ()
         groups: dict = {}
         for c in (self.hands[seat] if held is None else held):
@@ -293,11 +300,19 @@ class Hand:
                 valid.append(cards)
         return tuple(valid)
 
+    def _may_counter(self, seat: int) -> bool:
+        """Three players: seat ``seat`` may counter-declare now (trump named, kitty not yet taken)."""
+        return (self.ruleset.bidding and self.phase == "kitty" and self.dealer is not None
+                and seat != self.dealer)
+
     def _on_declare(self, e: ev.Declare):
+        if self.ruleset.bidding and self.phase == "kitty":
+            return self._counter(e)
         if self.phase != "drawing":
             return self._refuse(e.seat, e, "R-6.1", "trump is declared only while the cards are drawn")
         if self.ruleset.bidding:
-            return self._refuse(e.seat, e, "R-9 bidding", "with bidding the dealer names trump; nobody declares")
+            return self._refuse(e.seat, e, "R-9 bidding", "with bidding the dealer names trump; nobody declares "
+                                                          "(a counter-declaration comes after trump is named)")
         if len(set(e.cards)) != len(e.cards):
             return self._refuse(e.seat, e, "table.twice", "the same physical card is shown twice")
         if self.mode == "scanned":
@@ -341,6 +356,7 @@ class Hand:
             self.bidders = [(self.first_seat + i) % self.players for i in range(self.players)]
             self.turn = self.bidders[0]
             shown = self.kitty[:3]
+            self.shown = tuple(shown)
             if shown:
                 out.append(Announce("bid", f"Kitty cards shown: {format_cards(c.card for c in shown)}. "
                                            f"Seat {self.turn} bids first.", "R-9 bidding"))
@@ -421,7 +437,110 @@ class Hand:
         if e.suit not in ("S", "H", "C", "D", None):
             return self._refuse(e.seat, e, "R-9 bidding", f"trump is S, H, C, D or none, not {e.suit!r}")
         self.trump = e.suit
+        # A counter-declaration overcalls the named trump as if the dealer had made the weakest call of
+        # it on the classic ladder: a single level card of the suit, or (no trump) a small-joker pair.
+        named = (Card(JOKER, SMALL_JOKER_RANK),) * 2 if e.suit is None else (Card(e.suit, self.level),)
+        self.standing = Standing(e.seat, e.suit, (), declaration_strength(self.ruleset, self.level, named)[1])
         return self._start_kitty()
+
+    # ------------------------------------------------------------------ counter-declaration (three players)
+    def _counter(self, e: ev.Declare):
+        """反牌 (seed 000 三人打法): 反牌規則同經典升級 — an overcall of the classic ladder by a player
+        other than the dealer, before the dealer takes the kitty; trump changes, the dealer and the
+        bid stay; the counter-declarer then swaps 6 cards drawn at random from the kitty."""
+        if e.seat == self.dealer:
+            return self._refuse(e.seat, e, COUNTER_RULE, "the dealer named trump; a counter-declaration (反牌) "
+                                                         "is the other players'")
+        if len(set(e.cards)) != len(e.cards):
+            return self._refuse(e.seat, e, "table.twice", "the same physical card is shown twice")
+        if self.mode == "scanned":
+            for c in e.cards:
+                if c not in self.hands[e.seat]:
+                    return self._refuse(e.seat, e, "table.not-in-hand", f"seat {e.seat} does not hold {c}")
+        faces = tuple(c.card for c in e.cards)
+        res = check_declaration(self.ruleset, self.level, self.standing, Declaration(e.seat, faces))
+        if not res.valid:
+            return self._refuse(e.seat, e, res.rule, res.reason)
+        self.declarations.append((Declaration(e.seat, faces), e.cards))
+        self.standing = res.standing
+        self.trump = res.standing.trump
+        self.order = _rules()[0].TrumpOrder(self.ruleset, self.level, self.trump)
+        self.phase = "exchange"
+        self.turn = e.seat
+        self.exchange = {"seat": e.seat, "drawn": None, "laid": []}
+        swap = min(COUNTER_SWAP, len(self.kitty) if self.mode == "scanned" else self.ruleset.kitty_size)
+        return [Announce("declare", f"Seat {e.seat} counter-declares with {format_cards(faces)}: trump is "
+                                    f"{_SUIT_NAME[self.trump]}. {res.reason} Seat {e.seat} now swaps {swap} "
+                                    f"cards drawn at random from the kitty.", COUNTER_RULE),
+                Ring(e.seat, "declarer")]
+
+    def _on_counter_draw(self, e: ev.CounterDraw):
+        x = self.exchange
+        if self.phase != "exchange" or x is None or x["drawn"] is not None:
+            return self._refuse(e.seat, e, "table.phase", "cards are drawn from the kitty right after a counter-declaration")
+        if e.seat != x["seat"]:
+            return self._refuse(e.seat, e, COUNTER_RULE, f"the counter-declarer (seat {x['seat']}) draws from the kitty")
+        if self.mode == "open":
+            if e.seed is not None or e.copies is not None:
+                return self._refuse(e.seat, e, "table.mode", "in open play the kitty is not known: the draw is not scanned")
+            drawn: tuple = ()
+            k = min(COUNTER_SWAP, self.ruleset.kitty_size)
+        elif e.copies is not None:
+            k = min(COUNTER_SWAP, len(self.kitty))
+            if len(e.copies) != k or len(set(e.copies)) != k or any(c not in self.kitty for c in e.copies):
+                return self._refuse(e.seat, e, COUNTER_RULE, f"the counter-declarer draws {k} different cards of the kitty")
+            drawn = tuple(e.copies)
+        elif e.seed is not None:
+            k = min(COUNTER_SWAP, len(self.kitty))
+            drawn = tuple(random.Random(e.seed).sample(self.kitty, k))
+        else:
+            return self._refuse(e.seat, e, COUNTER_RULE, "with scanned hands the draw names its cards (copies) or "
+                                                         "carries the seed that picks them")
+        for c in drawn:
+            self.kitty.remove(c)
+            self.hands[e.seat][c] = None
+        self.counts[e.seat] += k
+        x["drawn"] = drawn
+        x["count"] = k
+        return [Announce("kitty", f"Seat {e.seat} draws {k} cards from the kitty at random and lays {k} back.",
+                         COUNTER_RULE), Ring(e.seat, "turn")]
+
+    def _exchange_tap(self, e):
+        x = self.exchange
+        if x is None or x["drawn"] is None:
+            return self._refuse(e.seat, e, "table.phase", "the counter-declarer draws from the kitty first")
+        if e.seat != x["seat"]:
+            return self._refuse(e.seat, e, COUNTER_RULE, f"the counter-declarer (seat {x['seat']}) lays cards back")
+        if e.copy in x["laid"]:                       # tapped again: take it back
+            x["laid"].remove(e.copy)
+            return [Ring(e.seat, "pending", len(x["laid"]))]
+        if isinstance(e, ev.TakeBack):
+            return self._refuse(e.seat, e, "table.take-back", f"{e.copy} is not among the cards laid back")
+        if self.mode == "scanned" and e.copy not in self.hands[e.seat]:
+            return self._refuse(e.seat, e, "table.not-in-hand", f"{e.copy} is not in seat {e.seat}'s hand")
+        if len(x["laid"]) >= x["count"]:
+            return self._refuse(e.seat, e, COUNTER_RULE, f"{x['count']} cards go back to the kitty")
+        x["laid"].append(e.copy)
+        return [Ring(e.seat, "pending", len(x["laid"]))]
+
+    def _exchange_confirm(self, e):
+        x = self.exchange
+        if x is None or x["drawn"] is None:
+            return self._refuse(e.seat, e, "table.phase", "the counter-declarer draws from the kitty first")
+        if e.seat != x["seat"]:
+            return self._refuse(e.seat, e, COUNTER_RULE, f"the counter-declarer (seat {x['seat']}) lays cards back")
+        if len(x["laid"]) != x["count"]:
+            return self._refuse(e.seat, e, COUNTER_RULE, f"lay back exactly {x['count']} cards; {len(x['laid'])} are laid")
+        for c in x["laid"]:
+            self.hands[e.seat].pop(c, None)
+            if self.mode == "scanned":
+                self.kitty.append(c)
+        self.counts[e.seat] -= x["count"]
+        self.exchange = None
+        self.phase = "kitty"
+        self.turn = self.dealer
+        return [Announce("kitty", f"Seat {e.seat} has laid {x['count']} cards back in the kitty.", COUNTER_RULE),
+                Ring(self.dealer, "turn")]
 
     # ------------------------------------------------------------------ kitty (R-7.2)
     def _on_take_kitty(self, e: ev.TakeKitty):
@@ -493,6 +612,8 @@ class Hand:
     def _on_tap(self, e: ev.Tap):
         if self.phase == "burying":
             return self._on_bury(ev.BuryCard(e.seat, e.copy))
+        if self.phase == "exchange":
+            return self._exchange_tap(e)
         if self.phase != "playing":
             return self._refuse(e.seat, e, "table.phase", f"cards are not played now (phase: {self.phase})")
         c = e.copy
@@ -526,6 +647,8 @@ class Hand:
         return [Ring(e.seat, "pending", len(self.pending))]
 
     def _on_take_back(self, e: ev.TakeBack):
+        if self.phase == "exchange":
+            return self._exchange_tap(e)
         if self.phase == "burying":
             if e.copy not in self.buried:
                 return self._refuse(e.seat, e, "table.take-back", f"{e.copy} is not among the buried cards")
@@ -542,6 +665,8 @@ class Hand:
     def _on_confirm(self, e: ev.Confirm):
         if self.phase == "burying":
             return self._confirm_burial(e)
+        if self.phase == "exchange":
+            return self._exchange_confirm(e)
         if self.phase != "playing":
             return self._refuse(e.seat, e, "table.phase", "nothing to confirm now")
         if e.seat != self.turn:
@@ -804,6 +929,11 @@ class Hand:
             return Expect("name_trump", 0, ("S", "H", "C", "D", None))
         if ph in ("kitty", "burying") and seat == self.dealer:
             return Expect("bury", self.ruleset.kitty_size)
+        if ph == "kitty" and self._may_counter(seat):
+            return Expect("declare", 0, self.declaration_options(seat))
+        if ph == "exchange" and self.exchange is not None and seat == self.exchange["seat"] \
+                and self.exchange["drawn"] is not None:
+            return Expect("bury", self.exchange["count"])
         if ph == "friend" and seat == self.dealer:
             return Expect("call_friend", self.ruleset.friend_calls)
         if ph == "playing" and seat == self.turn:
@@ -825,7 +955,7 @@ class Hand:
             points=tuple(self.won), attackers_points=self.attackers_points() if self.dealer is not None else 0,
             dealer=self.dealer, declarers=frozenset(self.declarers()), friend_calls=self.friend_calls,
             kitty=tuple(c.card for c in (self.buried if self.phase != "burying" else self.kitty)) if holds_kitty else None,
-            shown_kitty=tuple(c.card for c in self.kitty[:3]) if self.ruleset.bidding else (),
+            shown_kitty=tuple(c.card for c in self.shown),
             standing_bid=self.bid, expect=expect if expect is not None else self.expect(seat),
         )
 
@@ -842,6 +972,9 @@ class Hand:
             "kitty": cs(self.kitty), "buried": cs(self.buried),
             "kitty_revealed": None if self.kitty_revealed is None else cs(self.kitty_revealed),
             "bids": [list(b) for b in self.bids], "bid": self.bid,
+            "exchange": None if self.exchange is None else
+            [self.exchange["seat"], None if self.exchange["drawn"] is None else cs(self.exchange["drawn"]),
+             cs(self.exchange["laid"])],
             "friend_calls": [[str(c), n] for c, n in self.friend_calls], "friends": list(self.friends),
             "leader": self.leader, "turn": self.turn,
             "trick": [[s, cs(cards)] for s, cards in self.trick], "pending": cs(self.pending),
