@@ -1,5 +1,5 @@
 """R-6.6, the first hand's dealer — one rule for every preset: the seat whose call stands when the
-draw closes deals (翻主方, seeds 000 l.127 and 002 l.17; 第一盤反底反樁, seed 000 l.123: an overcall in
+draw closes deals (翻主方, seeds 000 l.127, 002 l.17, 003 l.35; 第一盤反底反樁, seed 000 l.123: an overcall in
 the first hand takes the deal).  When nobody overcalls this is also the first to show (先亮者為莊家,
 seeds 000 l.54, 001 l.49).  Nobody declared: the seat that drew first deals.  Later hands: the
 dealer follows R-8.5 and an overcall changes only the trump.  See docs/game.md.

@@ -12,13 +12,15 @@ Which decision is asked for is ``view.expect.kind``:
 ==============  ============================================================  =====================
 ``expect.kind``  meaning                                                        answer
 ==============  ============================================================  =====================
-``declare``     a card has just reached this seat during the draw (R-6);        :class:`Declare` or
-                ``expect.options`` lists every declaration valid right now       :class:`Pass`
+``declare``     a card has just reached this seat during the draw (R-6), or     :class:`Declare` or
+                (three players) trump is named and the seat may counter-declare  :class:`Pass`
+                (反牌); ``expect.options`` lists every declaration valid now
 ``bid``         three-player bidding (§9): bid a lower points target            :class:`Bid` or
                 (``expect.options`` holds the allowed targets)                    :class:`Pass`
 ``name_trump``  the bidding winner names the trump suit (``expect.options``)     :class:`NameTrump`
 ``bury``        bury ``expect.count`` cards (R-7.2); ``view.hand`` includes      :class:`Bury`
-                the kitty
+                the kitty — or, as counter-declarer, lay back the cards drawn
+                from the kitty (three players, 反牌)
 ``call_friend`` find-a-friend: name ``expect.count`` cards and which copy       :class:`CallFriend`
 ``lead``        lead a unit or a throw (R-4.1)                                  :class:`PlayCards`
 ``follow``      follow with exactly ``expect.count`` cards (R-4.4)              :class:`PlayCards`
@@ -76,7 +78,8 @@ class SeatView:
     """Everything seat ``seat`` may know at a decision point.  Immutable.
 
     * ``ruleset`` — the rules in force; ``players`` — number of seats (0 … players-1, playing order).
-    * ``phase`` — ``drawing`` | ``bidding`` | ``kitty`` | ``friend`` | ``playing``.
+    * ``phase`` — ``drawing`` | ``bidding`` | ``trump`` | ``kitty`` | ``exchange`` | ``burying`` |
+      ``friend`` | ``playing``.
     * ``level`` — the rank being played (the dealer's level, R-2); ``levels`` — every seat's level.
     * ``trump`` — 'S','H','C','D', or None for no-trump; during the draw: the standing declaration.
     * ``order`` — the :class:`TrumpOrder` for ``level``/``trump`` (None while the draw is open).
