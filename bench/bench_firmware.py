@@ -25,6 +25,7 @@ in flash), so the figure errs high.
 """
 import json
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -42,7 +43,7 @@ CYCLES = 200
 TARGET_KB = 64
 
 SCRIPT = r'''
-import gc, json, time
+import gc, json, micropython, time
 gc.collect()
 heap_start = gc.mem_alloc()
 import machine, neopixel, world
@@ -50,8 +51,38 @@ from pn532_model import SimNTAG
 raw = json.load(open(BOARD))
 world.setup_board(raw)
 cards = [SimNTAG(bytes([4, i, 0x10, 0x20, 0x30, 0x40, 0x50]), b"SJ01" + bytes([i]) + bytes(11)) for i in range(40)]
+names = [r["name"] for r in raw["readers"]]
+
+class Null:
+    """The USB stream's stand-in: nothing comes in, everything written is dropped."""
+    def readinto(self, buf):
+        return 0
+    def write(self, buf, n):
+        pass
+
+stream = Null()
+
+def measured_step():
+    global peak, worst_step
+    gc.collect()
+    gc.disable()
+    a = gc.mem_alloc()
+    sc.step(time.ticks_ms())
+    m = gc.mem_alloc()
+    gc.enable()
+    peak = max(peak, m)
+    worst_step = max(worst_step, m - a)
+
+# Every global of this script exists before the baseline, so that its dictionary does not grow
+# (and get counted as firmware) later.
+board_file = fw = pn532 = reader = debounce = rings = Scanner = Link = None
+b = readers = buttons = _ = r = px = sc = link = None
+import_alloc = heap_code = heap_readers = heap_scanner = heap_link = live_boot = live_after_run = 0
+n = t0 = before = elapsed = idle_alloc = pins = k = peak = worst_step = 0
 gc.collect()
 heap_sim = gc.mem_alloc()
+print("QSTR-BEFORE")
+micropython.qstr_info()
 
 # Import every firmware module the production build uses, collector off: what importing allocates.
 gc.disable()
@@ -64,16 +95,7 @@ import_alloc = gc.mem_alloc() - heap_sim
 gc.enable()
 gc.collect()
 heap_code = gc.mem_alloc()
-mods = {}
-for name in ("protocol", "link", "pn532", "reader", "scan", "rings", "debounce", "board", "main"):
-    mods[name] = __import__(name).__file__
-
-class Null:
-    def readinto(self, buf):
-        return 0
-    def write(self, buf, n):
-        pass
-
+# Where the heap goes, piece by piece (the pieces main.boot() builds), then thrown away again.
 b = board_file.Board(raw)
 readers, buttons, _ = fw.build(machine, b, False)
 gc.collect()
@@ -86,12 +108,18 @@ px = neopixel.NeoPixel(machine.Pin(b.led_pin), b.pixels)
 sc = Scanner(readers, buttons, b.rings, px, b.led_order)
 gc.collect()
 heap_scanner = gc.mem_alloc()
-link = Link(Null(), time.ticks_ms, sc.on_ring, None, firmware=b"0.1.0", board=b"bench", rings=len(b.rings),
+link = Link(stream, time.ticks_ms, sc.on_ring, None, firmware=b"0.1.0", board=b"bench", rings=len(b.rings),
             boot_id=b"\x01\x02\x03\x04")
 gc.collect()
 heap_link = gc.mem_alloc()
-sc.attach(link)
-sc.start(time.ticks_ms())
+b = readers = buttons = r = px = sc = link = None
+gc.collect()
+
+# The real boot, as on the Pico (production build: no build.json): main.main() wires everything,
+# starts every reader and returns the scanner after 0 loop steps.
+sc = fw.main(BOARD, "no-build.json", stream=stream, max_steps=0)
+link = sc.link
+readers = sc.readers
 gc.collect()
 live_boot = gc.mem_alloc() - heap_sim
 n = len(readers)
@@ -114,21 +142,6 @@ gc.enable()
 
 # 2. Peak heap in use while cards are tapped: before each step the heap holds only live objects
 # (collect), during the step nothing is freed (collector off), so the step's end is its peak.
-peak = 0
-worst_step = 0
-names = [r["name"] for r in raw["readers"]]
-
-def measured_step():
-    global peak, worst_step
-    gc.collect()
-    gc.disable()
-    a = gc.mem_alloc()
-    sc.step(time.ticks_ms())
-    m = gc.mem_alloc()
-    gc.enable()
-    peak = max(peak, m)
-    worst_step = max(worst_step, m - a)
-
 for k in range(40):
     world.place(names[k % len(names)], cards[k])
     for _ in range(3 * n):
@@ -137,17 +150,23 @@ for k in range(40):
     for _ in range(2 * n):
         measured_step()
 gc.collect()
+live_after_run = gc.mem_alloc() - heap_sim
+print("QSTR-AFTER")
+micropython.qstr_info()
+mods = {}
+for name in ("protocol", "link", "pn532", "reader", "scan", "rings", "debounce", "board", "main"):
+    mods[name] = __import__(name).__file__
 print(json.dumps({
     "idle_alloc": idle_alloc, "cycles": CYCLES, "readers": n, "sim_us_per_step": elapsed // (CYCLES * n),
     "taps": sc.tap_count, "heap_interpreter": heap_start, "heap_sim": heap_sim - heap_start,
-    "import_alloc": import_alloc, "live_boot": live_boot, "live_after_run": gc.mem_alloc() - heap_sim,
+    "import_alloc": import_alloc, "live_boot": live_boot, "live_after_run": live_after_run,
     "peak": peak - heap_sim, "code": heap_code - heap_sim, "readers_objs": heap_readers - heap_code,
     "scanner_objs": heap_scanner - heap_readers, "link_objs": heap_link - heap_scanner,
     "worst_step": worst_step, "fake_pins": pins, "modules": mods,
     "timing": {"ACK_GAP_MS": pn532.ACK_GAP_MS, "ACK_TIMEOUT_MS": pn532.ACK_TIMEOUT_MS,
                "REPLY_TIMEOUT_MS": pn532.REPLY_TIMEOUT_MS, "POLL_INTERVAL_MS": pn532.POLL_INTERVAL_MS,
                "MAX_RETRIES": pn532.MAX_RETRIES_DEFAULT},
-    "baudrate": b.baudrate, "pixels": b.pixels,
+    "baudrate": raw["spi"]["baudrate"], "pixels": len(sc.pixels.buf) // 3,
 }))
 '''
 
@@ -176,10 +195,27 @@ def compile_mpy(dest: pathlib.Path) -> None:
                        check=True, capture_output=True)
 
 
+QSTR_ENTRY = 8 + 2 + 1   # bytes a pool spends per name on this port: string pointer, hash, length
+
+
+def _qstr_info(lines: list[str], marker: str) -> tuple[int, int, int, int]:
+    """(pools, names, text bytes, total bytes) of ``micropython.qstr_info()`` printed after ``marker``."""
+    found = lines[lines.index(marker) + 1]
+    return tuple(int(v) for v in re.findall(r"=(\d+)", found))  # type: ignore[return-value]
+
+
 def measure(firmware: pathlib.Path) -> dict:
     proc = run_micropython(f"BOARD = {BOARD!r}\nCYCLES = {CYCLES}\n" + SCRIPT, path=[SIM / "hw", SIM, firmware],
                            timeout=300)
-    return json.loads(proc.stdout.decode().strip().splitlines()[-1])
+    lines = proc.stdout.decode().strip().splitlines()
+    fig = json.loads(lines[-1])
+    _, names0, text0, total0 = _qstr_info(lines, "QSTR-BEFORE")
+    _, names1, text1, total1 = _qstr_info(lines, "QSTR-AFTER")
+    fig["qstr_names"] = names1 - names0
+    fig["qstr_bytes"] = total1 - total0
+    # Pool capacity not yet used by any name: pool bytes beyond what the interned names fill.
+    fig["qstr_unused"] = max(0, (total1 - text1) - names1 * QSTR_ENTRY) - max(0, (total0 - text0) - names0 * QSTR_ENTRY)
+    return fig
 
 
 def fake_pin_bytes() -> int:
@@ -263,9 +299,12 @@ def main():
         verdict = "below" if f["peak"] < TARGET_KB * 1024 else "ABOVE"
         print(f"   {label:<33} live {kb(f['live_after_run'])}  peak {kb(f['peak'])} ({verdict} target)  "
               f"importing allocated {kb(f['import_alloc'])}")
-        print(f"{'':<38} = module code {kb(f['code'])} + board and readers {kb(f['readers_objs'])} + scanner "
-              f"and LED buffer {kb(f['scanner_objs'])} + link queue {kb(f['link_objs'])} + started "
-              f"{kb(f['live_boot'] - f['code'] - f['readers_objs'] - f['scanner_objs'] - f['link_objs'])}")
+        print(f"{'':<38} after boot {kb(f['live_boot'])}: module code {kb(f['code'])}, and built apart: board "
+              f"and readers {kb(f['readers_objs'])}, scanner and LED buffer {kb(f['scanner_objs'])}, link queue "
+              f"{kb(f['link_objs'])}")
+    print(f"   of which interned names (qstrs): {fig['qstr_names']} new, {kb(fig['qstr_bytes'])} of qstr pools, about "
+          f"{kb(fig['qstr_unused'])} of it capacity no name uses yet (a new pool doubles the last one; where that "
+          f"falls depends on every name interned before, the simulated world's {fig['heap_sim'] and 'included'})")
     print(f"   of which {fig['fake_pins']} fake chip-select/reset Pins at about {pin} bytes each "
           f"({kb(fig['fake_pins'] * pin)}): static objects on a Pico, counted anyway")
     print(f"   most allocated by one step while tapping: {fig['worst_step']} bytes (simulated chips included)")

@@ -80,10 +80,11 @@ def build(machine, board, sim):
     return readers, buttons, table
 
 
-def main(board_path="board.json", build_path="build.json", stream=None, max_steps=-1):
-    """Run the table.  ``stream``/``max_steps`` exist for tests; on the Pico both keep defaults."""
+def boot(board_path="board.json", build_path="build.json", stream=None):
+    """Everything before the loop: the wired ``Scanner`` with its link attached, or None when the
+    REPL escape was asked for.  The decoded board file and the build flags are needed only here:
+    they are garbage once this returns, so the running table does not keep them on the heap."""
     import machine
-    import micropython
     import neopixel
 
     import board as board_file
@@ -91,11 +92,10 @@ def main(board_path="board.json", build_path="build.json", stream=None, max_step
     from scan import Scanner
 
     board = board_file.load(board_path)
-    flags = load_build(build_path)
-    sim = bool(flags.get("sim", False))
+    sim = bool(load_build(build_path).get("sim", False))
     if escape_requested(machine, board):
         print("shengji-table: seat %d button held at boot: firmware not started, REPL is yours" % ESCAPE_SEAT)
-        return "escape"
+        return None
     readers, buttons, table = build(machine, board, sim)
     pixels = neopixel.NeoPixel(machine.Pin(board.led_pin), board.pixels) if board.pixels else None
     scanner = Scanner(readers, buttons, board.rings, pixels, board.led_order)
@@ -103,6 +103,20 @@ def main(board_path="board.json", build_path="build.json", stream=None, max_step
                 table.on_sim if table is not None else None, firmware=FIRMWARE,
                 board=board.name.encode(), rings=len(board.rings))
     scanner.attach(link)
+    return scanner
+
+
+def main(board_path="board.json", build_path="build.json", stream=None, max_steps=-1):
+    """Run the table.  ``stream``/``max_steps`` exist for tests; on the Pico both keep defaults.
+
+    Returns ``"escape"`` after the REPL escape, else (only when ``max_steps`` ran out) the scanner.
+    """
+    import machine
+    import micropython
+
+    scanner = boot(board_path, build_path, stream)
+    if scanner is None:
+        return "escape"
     micropython.kbd_intr(-1)
     try:
         wdt = machine.WDT(timeout=WDT_MS)
