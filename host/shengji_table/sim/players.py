@@ -245,6 +245,7 @@ class TablePlayers:
         self.on_reader: dict = {}               # reader -> uid placed and not yet lifted
         self.down: set = set()                  # buttons pressed, release not yet seen
         self.released_at: dict = {}
+        self.releasing: dict = {}               # seat -> when its release was last sent (PRESS seen)
         self.actions = 0
         self.resyncs = 0
 
@@ -260,10 +261,12 @@ class TablePlayers:
         elif isinstance(e, Button):
             if e.kind == P.PRESS:
                 self.link.session.sim_button(e.seat, False)
+                self.releasing[e.seat] = self.clock()
                 if self.awaiting == ("press", e.seat):
                     self.awaiting = None
             elif e.kind == P.RELEASE:
                 self.down.discard(e.seat)
+                self.releasing.pop(e.seat, None)
                 self.released_at[e.seat] = self.clock()
         elif isinstance(e, (Rebooted, Lost, Disconnected, Reconnected)):
             self.synced = False
@@ -286,6 +289,11 @@ class TablePlayers:
         if not self.synced:
             self._resync(now)
             return
+        for seat, sent in list(self.releasing.items()):
+            # a release lost on the line would hold the button down for ever: send it again
+            if now - sent > 0.3:
+                self.link.session.sim_button(seat, False)
+                self.releasing[seat] = now
         if self.awaiting is not None:
             if now - self._since > ACTION_TIMEOUT_S:
                 self.synced = False          # the action went missing (line trouble): start over
@@ -317,6 +325,7 @@ class TablePlayers:
             self.synced = True
             self._sync_started = 0.0
             self.down.clear()
+            self.releasing.clear()
             for r in self.controller.readers:
                 self.lifted_at[r] = now
             return

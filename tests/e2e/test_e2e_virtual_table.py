@@ -1,0 +1,254 @@
+"""End to end on the virtual table: the real firmware under MicroPython, the host over a
+pseudo-terminal with pyserial, bots placing cards on simulated PN532 readers and pressing simulated
+buttons — tag field → PN532 frames → firmware → serial frames → host → rules → ring frames.
+
+Every run is checked against the same match played directly in the game layer (same seed, same
+bots): the records must be equal, event for event, so a tap lost or counted twice anywhere on the
+way fails the test.  Faults: the cable pulled mid-trick, garbage and corrupted frames, the firmware
+restarted mid-hand, the host killed with SIGKILL at random points.  Bad input at the table is
+refused with its reason and changes nothing.
+
+``--table PATH`` runs the hardware-in-the-loop test against a real Pico flashed with the sim build
+(``shengji-table flash --sim``); without it that test is skipped.
+"""
+import json
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from shengji_table.game.events import event_from_json
+from shengji_table.game.match import Match
+from shengji_table.game.record import to_record
+from shengji_table.rules.ruleset import Ruleset
+from shengji_table.sim.line_faults import FaultyLine
+from shengji_table.sim.match_runner import SimHost
+from shengji_table.sim.players import play_direct
+from shengji_table.sim.virtual_table import VirtualTable, sim_pages, sim_uid
+from shengji_table.store.log import EventLog
+from shengji_table.table.card_code import encode_card_code
+from shengji_table.table.controller import R
+from shengji_table.table.session import Snapshot
+
+pytestmark = pytest.mark.micropython
+
+PRESET = "one-deck"
+RULESET = Ruleset.from_preset(PRESET)
+
+
+def reference(mode, hands, seed=7):
+    return to_record(play_direct(RULESET, mode, seed, hands))
+
+
+def record_from_log(path, mode):
+    with EventLog(path) as log:
+        m = Match(RULESET, mode).apply_all(event_from_json(e) for e in log.game_events())
+    return to_record(m)
+
+
+def play(vt, tmp_path, mode, hands, idle=None, seed=7, timeout=90):
+    host = SimHost(vt.device, tmp_path / f"{mode}.db", preset=PRESET, mode=mode, seed=seed, hands=hands)
+    try:
+        host.start()
+        assert host.run(timeout=timeout, idle=(lambda: idle(host)) if idle else None), "the hands did not finish"
+        return host, to_record(host.controller.match)
+    finally:
+        host.close()
+
+
+def mid_trick(host, trick=2):
+    """True once trick ``trick`` (0-based count of finished tricks) has cards on the table."""
+    hand = host.controller.match.hand
+    return hand is not None and hand.phase == "playing" and len(hand.tricks) >= trick and bool(hand.trick)
+
+
+@pytest.mark.parametrize("mode", ["scanned", "open"])
+def test_e2e_full_hands_match_the_game_layer(tmp_path, mode):
+    with VirtualTable() as vt:
+        host, record = play(vt, tmp_path, mode, hands=2)
+    assert record == reference(mode, 2)
+    assert len(record["summary"]["hands"]) == 2
+    assert host.service.stats.refusals == 0
+    # the log alone rebuilds the same record (what a restarted host or `log export` sees)
+    assert record_from_log(tmp_path / f"{mode}.db", mode) == record
+
+
+def test_e2e_cable_pulled_and_put_back_mid_trick(tmp_path):
+    done = []
+
+    def pull(host):
+        if not done and mid_trick(host):
+            done.append(True)
+            vt.pull_cable()
+            t = time.monotonic()
+            while time.monotonic() - t < 0.6:       # the host keeps running: its port has failed
+                host.service.step()
+            vt.plug_cable()
+    with VirtualTable() as vt:
+        host, record = play(vt, tmp_path, "scanned", hands=1, idle=pull)
+    assert done and host.link.reconnects == 1
+    assert record == reference("scanned", 1)
+
+
+def test_e2e_garbage_and_corrupted_frames_both_ways(tmp_path):
+    rng = random.Random(11)
+    to_host = FaultyLine(random.Random(1), corrupt=0.02, truncate=0.01, garbage=0.02, duplicate=0.02)
+    to_pico = FaultyLine(random.Random(2), corrupt=0.02, truncate=0.01, garbage=0.02, duplicate=0.02)
+    bursts = []
+
+    def garbage(host):
+        hand = host.controller.match.hand
+        if hand is not None and len(bursts) < 3 and len(hand.tricks) >= 2 * len(bursts) + 1 and hand.trick:
+            bursts.append(True)
+            vt.inject(bytes(rng.randrange(1, 256) for _ in range(300)) + b"\x00", "host")
+            vt.inject(bytes(rng.randrange(0, 256) for _ in range(40)), "pico")
+    with VirtualTable(faults_to_host=to_host, faults_to_pico=to_pico) as vt:
+        host, record = play(vt, tmp_path, "scanned", hands=1, idle=garbage)
+    assert len(bursts) == 3
+    assert to_host.injected_bad > 0 and to_pico.injected_bad > 0
+    assert host.link.session.bad_frames >= to_host.injected_bad   # every damaged frame refused
+    assert record == reference("scanned", 1)
+
+
+def test_e2e_firmware_restarted_mid_hand(tmp_path):
+    done = []
+
+    def restart(host):
+        if not done and mid_trick(host, 3):
+            done.append(True)
+            vt.restart_firmware()
+    with VirtualTable() as vt:
+        host, record = play(vt, tmp_path, "open", hands=1, idle=restart)
+        assert vt.boots == 2
+    assert done and host.link.session.stats.reboots == 1
+    assert record == reference("open", 1)
+
+
+def run_with_kills(tmp_path, mode, hands, kills, seed):
+    """Run the host as its own process on the virtual table; SIGKILL it ``kills`` times at random
+    moments, restarting it each time on the same log."""
+    rng = random.Random(seed)
+    log = tmp_path / "kill.db"
+    killed = 0
+    with VirtualTable() as vt:
+        for _ in range(kills + 20):
+            proc = subprocess.Popen([sys.executable, "-m", "shengji_table.sim.match_runner", "--device", vt.device,
+                                     "--log", str(log), "--preset", PRESET, "--mode", mode, "--hands", str(hands),
+                                     "--timeout", "120"])
+            if killed < kills:
+                try:
+                    proc.wait(timeout=rng.uniform(0.7, 2.2))
+                except subprocess.TimeoutExpired:
+                    proc.send_signal(signal.SIGKILL)
+                    proc.wait()
+                    killed += 1
+                    continue
+            rc = proc.wait(timeout=150)
+            assert rc == 0, f"host exited {rc}"
+            break
+    return killed, record_from_log(log, mode)
+
+
+def test_e2e_host_killed_at_random_points_resumes_from_the_log(tmp_path):
+    killed, record = run_with_kills(tmp_path, "scanned", hands=1, kills=3, seed=3)
+    assert killed >= 1
+    assert record == reference("scanned", 1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["scanned", "open"])
+def test_e2e_host_killed_many_times_across_several_hands(tmp_path, mode):
+    killed, record = run_with_kills(tmp_path, mode, hands=4, kills=15, seed=17)
+    assert killed >= 10
+    assert record == reference(mode, 4)
+
+
+@pytest.mark.slow
+def test_e2e_classic_preset_both_modes_long(tmp_path):
+    global RULESET
+    for mode in ("scanned", "open"):
+        with VirtualTable() as vt:
+            host = SimHost(vt.device, tmp_path / f"classic-{mode}.db", preset="classic", mode=mode, seed=5, hands=3)
+            host.start()
+            assert host.run(timeout=300)
+            record = to_record(host.controller.match)
+            host.close()
+        assert record == to_record(play_direct(Ruleset.from_preset("classic"), mode, 5, 3))
+
+
+def test_e2e_bad_input_at_the_table_is_refused_and_changes_nothing(tmp_path):
+    """Unknown tag, foreign deck, the same physical card twice, a card from another seat's hand, a tap
+    out of turn — each through the whole path, each refused with its reason; the Pico's ring of that
+    seat shows REFUSED; the match then finishes exactly as the game layer plays it."""
+    results = []
+    snapshots = []
+
+    def bad_inputs(host):
+        hand = host.controller.match.hand
+        if results or hand is None or hand.phase != "playing" or len(hand.tricks) < 2 or hand.trick \
+                or not host.players.synced or host.players.awaiting:
+            return
+        svc = host.service
+        turn = hand.turn
+        other = (turn + 1) % 4
+        played_seat, played_cards = hand.tricks[0][0][0]
+        attempts = [
+            ("table.unknown-tag", turn, bytes.fromhex("04c0ffee000001"), b""),
+            ("table.foreign-deck", turn, bytes.fromhex("04c0ffee000002"),
+             encode_card_code(hand.hand_copies(turn)[0], 0x0BAD)),
+            ("table.already-played", played_seat, sim_uid(played_cards[0]), sim_pages(played_cards[0])),
+            ("table.wrong-seat", turn, sim_uid(hand.hand_copies(other)[0]), sim_pages(hand.hand_copies(other)[0])),
+            ("table.out-of-turn", other, sim_uid(hand.hand_copies(other)[0]), sim_pages(hand.hand_copies(other)[0])),
+        ]
+        for rule, reader, uid, pages in attempts:
+            before = json.dumps(host.controller.match.snapshot(), sort_keys=True)
+            n = svc.stats.refusals
+            time.sleep(0.04)                                   # the last card's lift is seen
+            svc.link.session.sim_place(reader, uid, pages)
+            svc.link.flush()
+            end = time.monotonic() + 5
+            while svc.stats.refusals == n and time.monotonic() < end:
+                svc.step()
+            ruling = [e.payload for e in svc.log.entries(kind="ruling")][-1]
+            after = json.dumps(host.controller.match.snapshot(), sort_keys=True)
+            snapshots.clear()
+            svc.link.request_snapshot()
+            end = time.monotonic() + 3
+            while not snapshots and time.monotonic() < end:
+                svc.step()
+            ring = snapshots[-1].rings[reader] if snapshots else None
+            results.append((rule, ruling["rule"], ruling["reason"], before == after, ring))
+
+    with VirtualTable() as vt:
+        host = SimHost(vt.device, tmp_path / "bad.db", preset=PRESET, mode="scanned", seed=7, hands=1)
+        host.add_hook(lambda e, out: snapshots.append(e) if isinstance(e, Snapshot) else None)
+        try:
+            host.start()
+            assert host.run(timeout=90, idle=lambda: bad_inputs(host))
+            record = to_record(host.controller.match)
+        finally:
+            host.close()
+    assert [r[0] for r in results] == [r[1] for r in results]          # each refused for its reason
+    reasons = {r[0]: r[2] for r in results}
+    assert "04c0ffee000001 is not in this deck set" in reasons["table.unknown-tag"]
+    assert "of deck set 2989" in reasons["table.foreign-deck"]
+    assert "earlier trick" in reasons["table.already-played"]
+    assert "belongs to seat" in reasons["table.wrong-seat"]
+    assert "turn" in reasons["table.out-of-turn"]
+    assert all(r[3] for r in results)                                   # state unchanged
+    assert all(r[4] is not None and r[4][0] == R.REFUSED for r in results)   # the Pico shows it
+    assert record == reference("scanned", 1)
+
+
+def test_e2e_real_pico_plays_a_hand(tmp_path, table_path):
+    """Hardware in the loop: a Pico on USB running the sim build plays the same hand."""
+    host = SimHost(table_path, tmp_path / "pico.db", preset=PRESET, mode="scanned", seed=7, hands=1)
+    try:
+        host.start()
+        assert host.run(timeout=300)
+        assert to_record(host.controller.match) == reference("scanned", 1)
+    finally:
+        host.close()
