@@ -235,7 +235,7 @@ CHIP_ATTEMPT_MS = 1.0
 CHIP_NTAG_READ_MS = 1.0
 CHIP_COMMAND_MS = 0.5
 WS2812_US_PER_LED = 30          # HARDWARE-NOTES: neopixel.write with interrupts off
-FRAME_MS = 40                   # scan.FRAME_MS
+FRAME_MS = 40                   # scan._FRAME_MS
 
 
 def command(name, nparams, reply_len, chip_ms, t, baud):

@@ -4,7 +4,7 @@ Production build (``build.json`` absent or ``"sim": false``):
 
 * Ctrl-C (0x03) on the USB link is data, not KeyboardInterrupt (``micropython.kbd_intr(-1)``): a
   frame may contain that byte.
-* A watchdog (``WDT_MS``) is fed by the loop; a hung reader or an exception reboots the Pico.
+* A watchdog (5 s, ``_WDT_MS``) is fed by the loop; a hung reader or an exception reboots the Pico.
 * **REPL escape**: hold seat 0's button while the Pico starts.  main.py then returns before it
   disables Ctrl-C or starts the watchdog, and prints why; ``mpremote`` and the REPL work normally.
 
@@ -16,10 +16,16 @@ import json
 import sys
 import time
 
+try:
+    from micropython import const
+except ImportError:  # CPython (tests, the host's hardware check)
+    def const(x):  # type: ignore[misc]
+        return x
+
 FIRMWARE = b"0.1.0"
-WDT_MS = 5000           # RP2040 maximum is 8388 ms; one loop step takes a few tens of ms
-ESCAPE_SEAT = 0
-ESCAPE_SAMPLE_MS = 30
+_WDT_MS = const(5000)    # RP2040 maximum is 8388 ms; one loop step takes a few tens of ms
+_ESCAPE_SEAT = const(0)
+_ESCAPE_SAMPLE_MS = const(30)
 
 
 def load_build(path="build.json"):
@@ -37,13 +43,13 @@ def _button_pin(machine, b):
 
 
 def escape_requested(machine, board):
-    """True when seat ``ESCAPE_SEAT``'s button is held at boot (pressed on two samples 30 ms apart)."""
+    """True when seat ``_ESCAPE_SEAT``'s button is held at boot (pressed on two samples 30 ms apart)."""
     from scan import Button
-    b = board.buttons[ESCAPE_SEAT]
+    b = board.buttons[_ESCAPE_SEAT]
     button = Button(_button_pin(machine, b), b.active_low)
     if not button.pressed():
         return False
-    time.sleep_ms(ESCAPE_SAMPLE_MS)
+    time.sleep_ms(_ESCAPE_SAMPLE_MS)
     return button.pressed()
 
 
@@ -94,7 +100,7 @@ def boot(board_path="board.json", build_path="build.json", stream=None):
     board = board_file.load(board_path)
     sim = bool(load_build(build_path).get("sim", False))
     if escape_requested(machine, board):
-        print("shengji-table: seat %d button held at boot: firmware not started, REPL is yours" % ESCAPE_SEAT)
+        print("shengji-table: seat %d button held at boot: firmware not started, REPL is yours" % _ESCAPE_SEAT)
         return None
     readers, buttons, table = build(machine, board, sim)
     pixels = neopixel.NeoPixel(machine.Pin(board.led_pin), board.pixels) if board.pixels else None
@@ -119,7 +125,7 @@ def main(board_path="board.json", build_path="build.json", stream=None, max_step
         return "escape"
     micropython.kbd_intr(-1)
     try:
-        wdt = machine.WDT(timeout=WDT_MS)
+        wdt = machine.WDT(timeout=_WDT_MS)
         scanner.start(time.ticks_ms())
         wdt.feed()
         gc.collect()
@@ -130,7 +136,7 @@ def main(board_path="board.json", build_path="build.json", stream=None, max_step
             steps += 1
     finally:
         # Only reached on an exception (or a test's max_steps): give Ctrl-C back; the watchdog,
-        # no longer fed, reboots a real Pico within WDT_MS.
+        # no longer fed, reboots a real Pico within _WDT_MS.
         micropython.kbd_intr(3)
     return scanner
 

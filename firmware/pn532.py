@@ -84,6 +84,8 @@ _SPI_DATA_WRITE = const(0x01)
 _SPI_STATUS_READ = const(0x02)
 _SPI_DATA_READ = const(0x03)
 _STATUS_READY = const(0x01)
+_WIRE_STATUS_READ = const(0x40)  # REV[0x02]: the prefixes as they go out on MSB-first SPI
+_WIRE_DATA_READ = const(0xC0)    # REV[0x03]
 
 # Frame bytes (§6.2.1.1): 00 00 FF LEN LCS TFI data… DCS 00.
 _TFI_HOST = const(0xD4)
@@ -174,11 +176,6 @@ class PN532Bus:
         wire = bytearray(_CHUNK_MAX)             # bit-reversed bytes on their way out or in
         view = memoryview(wire)
         self.chunks = tuple(view[:1 << k] for k in range(_CHUNKS))
-        self.sr_out = bytes((REV[_SPI_STATUS_READ], 0))
-        self.sr_in = bytearray(2)
-        self.dr = bytes((REV[_SPI_DATA_READ],))
-        # The ACK frame, as the host sends it to abort a running command (§6.2.1.3), wire order.
-        self.ack_out = bytes(REV[b] for b in (_SPI_DATA_WRITE, 0, 0, 0xFF, 0, 0xFF, 0))
 
     def write(self, n):
         """Send ``tx[0:n]`` bit-reversed (the caller holds chip-select low)."""
@@ -279,12 +276,15 @@ class PN532:
     def ready(self):
         """One status read (prefix 0x02): True when the chip has a frame for us."""
         bus = self._bus
+        c = bus.chunks[1]
+        c[0] = _WIRE_STATUS_READ
+        c[1] = 0
         self._cs.value(0)
         try:
-            bus.spi.write_readinto(bus.sr_out, bus.sr_in)
+            bus.spi.write_readinto(c, c)  # one buffer both ways: allowed by machine.SPI
         finally:
             self._cs.value(1)
-        return REV[bus.sr_in[1]] & _STATUS_READY != 0
+        return REV[c[1]] & _STATUS_READY != 0
 
     def _wait_ready(self, timeout_ms, what):
         start = ticks_ms()
@@ -299,7 +299,9 @@ class PN532:
         rx = bus.rx
         self._cs.value(0)
         try:
-            bus.spi.write(bus.dr)
+            c = bus.chunks[0]
+            c[0] = _WIRE_DATA_READ
+            bus.spi.write(c)
             bus.read(0, _HEAD)
             if rx[0] != 0 or rx[1] != 0 or rx[2] != 0xFF:
                 raise PN532BadFrame("preamble")
@@ -344,9 +346,17 @@ class PN532:
     def abort(self):
         """Send the ACK frame, which aborts the command in progress (UM0701-02 §6.2.2)."""
         bus = self._bus
+        tx = bus.tx
+        tx[0] = _SPI_DATA_WRITE
+        tx[1] = 0x00
+        tx[2] = 0x00
+        tx[3] = 0xFF
+        tx[4] = 0x00
+        tx[5] = 0xFF
+        tx[6] = 0x00
         self._cs.value(0)
         try:
-            bus.spi.write(bus.ack_out)
+            bus.write(7)
         finally:
             self._cs.value(1)
 

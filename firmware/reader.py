@@ -45,9 +45,9 @@ except ImportError:  # CPython
 from pn532 import (FIRST_USER_PAGE, READ_BYTES, RESET_BOOT_MS, RESET_LOW_MS, UID_MAX, PN532CommandError,
                    PN532Error)
 
-FAIL_LIMIT = const(3)
-BACKOFF_MS = const(250)
-BACKOFF_MAX_MS = const(8000)
+_FAIL_LIMIT = const(3)
+_BACKOFF_MS = const(250)
+_BACKOFF_MAX_MS = const(8000)
 
 # Recovery phases of a dead reader.
 _RETRY = const(0)      # next step: pulse RST (if wired) or call begin()
@@ -62,22 +62,22 @@ class Reader:
     state (health, back-off, the last card's UID and code) lives on the instance.
     """
 
-    fail_limit = FAIL_LIMIT
-    backoff_ms = BACKOFF_MS
-    backoff_max_ms = BACKOFF_MAX_MS
+    fail_limit = _FAIL_LIMIT
+    backoff_ms = _BACKOFF_MS
+    backoff_max_ms = _BACKOFF_MAX_MS
     read_code = True
     field_off = True
 
-    def __init__(self, name, pn532, on_change=None, fail_limit=FAIL_LIMIT, backoff_ms=BACKOFF_MS,
-                 backoff_max_ms=BACKOFF_MAX_MS, read_code=True, field_off=True):
+    def __init__(self, name, pn532, on_change=None, fail_limit=_FAIL_LIMIT, backoff_ms=_BACKOFF_MS,
+                 backoff_max_ms=_BACKOFF_MAX_MS, read_code=True, field_off=True):
         self.name = name
         self.pn = pn532
         self.on_change = on_change
-        if fail_limit != FAIL_LIMIT:
+        if fail_limit != _FAIL_LIMIT:
             self.fail_limit = fail_limit
-        if backoff_ms != BACKOFF_MS:
+        if backoff_ms != _BACKOFF_MS:
             self.backoff_ms = backoff_ms
-        if backoff_max_ms != BACKOFF_MAX_MS:
+        if backoff_max_ms != _BACKOFF_MAX_MS:
             self.backoff_max_ms = backoff_max_ms
         if not read_code:
             self.read_code = False

@@ -31,9 +31,9 @@ import debounce
 import protocol as P
 import rings as R
 
-FRAME_MS = const(40)       # 25 frames a second is smooth enough for a comet
-BRIGHT = const(64)         # a quarter of full: 88 pixels at full white would draw 5 A
-CODE_BYTES = const(16)     # pages 4..7, as read by one NTAG READ
+_FRAME_MS = const(40)       # 25 frames a second is smooth enough for a comet
+_BRIGHT = const(64)         # a quarter of full: 88 pixels at full white would draw 5 A
+_CODE_BYTES = const(16)     # pages 4..7, as read by one NTAG READ
 
 _BUTTON_KIND = (0, P.PRESS, P.LONG_PRESS, P.RELEASE)  # indexed by debounce.PRESS/LONG/RELEASE
 
@@ -61,7 +61,7 @@ class Scanner:
     """
 
     def __init__(self, readers, buttons, ring_spans, pixels, order="GRB",
-                 bright=BRIGHT, frame_ms=FRAME_MS, lift_polls=2, settle_ms=20, long_ms=800):
+                 bright=_BRIGHT, frame_ms=_FRAME_MS, lift_polls=2, settle_ms=20, long_ms=800):
         self.readers = readers
         self.buttons = buttons
         self.spans = ring_spans
@@ -155,7 +155,7 @@ class Scanner:
             self.tap_count += 1
             if self.link is not None:
                 if r.code_ok:
-                    self.link.send_tap(i, r.uid, r.code, k, CODE_BYTES)
+                    self.link.send_tap(i, r.uid, r.code, k, _CODE_BYTES)
                 else:
                     self.link.send_tap(i, r.uid, None, k, -1)
 
