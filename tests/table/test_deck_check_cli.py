@@ -2,14 +2,14 @@
 foreign cards are reported; exit 0 only for a complete set; bad files are clear errors (exit 2)."""
 import json
 import subprocess
+import sys
 from pathlib import Path
 
 from shengji_table.rules.cards import parse_copy
 from shengji_table.table.card_code import encode_card_code
 from shengji_table.table.registry import DeckSet, standard_order
 
-ROOT = Path(__file__).resolve().parents[2]
-EXE = ROOT / ".venv" / "bin" / "shengji-table"
+EXE = Path(sys.executable).parent / "shengji-table"    # the venv's console script, as a user runs it
 SET_ID = 31
 
 

@@ -2,6 +2,7 @@
 taps files as the station: full enrolment, refusals, undo, interruption and resume, bad input."""
 import json
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -10,8 +11,7 @@ from shengji_table.rules.cards import parse_copy
 from shengji_table.table.card_code import encode_card_code
 from shengji_table.table.registry import DeckSet, standard_order
 
-ROOT = Path(__file__).resolve().parents[2]
-EXE = ROOT / ".venv" / "bin" / "shengji-table"
+EXE = Path(sys.executable).parent / "shengji-table"    # the venv's console script, as a user runs it
 
 
 def shengji(*args, cwd):

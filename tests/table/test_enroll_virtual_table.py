@@ -5,6 +5,7 @@ as a card laid on a real reader would reach the firmware — and the keyboard (`
 """
 import queue
 import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -16,8 +17,7 @@ from shengji_table.table import protocol as P
 from shengji_table.table.card_code import encode_card_code
 from shengji_table.table.registry import DeckSet, standard_order
 
-ROOT = Path(__file__).resolve().parents[2]
-EXE = ROOT / ".venv" / "bin" / "shengji-table"
+EXE = Path(sys.executable).parent / "shengji-table"    # the venv's console script, as a user runs it
 CENTRE = 4                                   # boards/table-4.json: reader index 4 is the centre
 
 

@@ -9,6 +9,7 @@ import os
 import select
 import sqlite3
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -22,8 +23,7 @@ from shengji_table.game.record import dumps, from_record, loads, to_record
 from shengji_table.rules.ruleset import Ruleset
 from shengji_table.store import EventLog
 
-ROOT = Path(__file__).resolve().parents[2]
-EXE = ROOT / ".venv" / "bin" / "shengji-table"
+EXE = Path(sys.executable).parent / "shengji-table"    # the venv's console script, as a user runs it
 SEATS = ["north", "east", "south", "west"]
 
 
@@ -186,7 +186,7 @@ def test_log_cli_export_of_a_virtual_table_session_is_the_match_the_service_play
     with VirtualTable() as vt:
         host = SimHost(vt.device, path, mode="scanned", seed=11, hands=1, match="club-night").start()
         try:
-            assert host.run(timeout=240)
+            assert host.run(timeout=120), "the virtual table did not finish one hand in 120 s"
             played = host.controller.match
         finally:
             host.close()
