@@ -112,7 +112,7 @@ link = Link(stream, time.ticks_ms, sc.on_ring, None, firmware=b"0.1.0", board=b"
             boot_id=b"\x01\x02\x03\x04")
 gc.collect()
 heap_link = gc.mem_alloc()
-b = readers = buttons = r = px = sc = link = None
+b = readers = buttons = r = px = sc = link = board_file = None
 gc.collect()
 
 # The real boot, as on the Pico (production build: no build.json): main.main() wires everything,

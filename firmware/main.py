@@ -109,6 +109,9 @@ def boot(board_path="board.json", build_path="build.json", stream=None):
                 table.on_sim if table is not None else None, firmware=FIRMWARE,
                 board=board.name.encode(), rings=len(board.rings))
     scanner.attach(link)
+    # The board file decoder is boot-only code: dropping the module lets its code be collected with
+    # the decoded board (a later ``import board`` would simply load it again).
+    sys.modules.pop("board", None)
     return scanner
 
 
