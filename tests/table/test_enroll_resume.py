@@ -124,6 +124,7 @@ def test_enroll_table_station_passes_on_taps_of_the_chosen_reader_with_their_cod
 def test_enroll_table_link_taps_are_acknowledged_then_handed_on_and_other_events_skipped():
     """``link_taps`` over a SerialLink-shaped object: each batch of events is flushed (the ACKs go
     out) before its taps are yielded, buttons and link notes are skipped."""
+    import threading
     from shengji_table.table import session as S
     from shengji_table.table.stations import link_taps
 
@@ -140,12 +141,18 @@ def test_enroll_table_link_taps_are_acknowledged_then_handed_on_and_other_events
         def flush(self):
             self.calls.append("flush")
 
+        def close(self):
+            self.calls.append("close")
+
     link = Link()
-    it = link_taps(link)
+    stop = threading.Event()
+    it = link_taps(link, stop=stop)
     assert next(it) == (3, bytes.fromhex(uid(1)), None)
     assert link.calls == ["poll", "flush"]
     assert next(it) == (3, bytes.fromhex(uid(2)), b"x" * 16)
     assert link.calls == ["poll", "flush"] * 3
+    stop.set()
+    assert list(it) == [] and link.calls[-1] == "close"     # stopped: the link is closed, by its user
 
 
 def test_enroll_keyboard_u_undoes_and_q_stops_between_taps_of_a_hardware_station(tmp_path):

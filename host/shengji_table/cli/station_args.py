@@ -6,6 +6,7 @@ import argparse
 import os
 import select
 import sys
+import threading
 
 from ..table.stations import (END, UNDO, Station, StationError, TableStation, TapsFileStation, link_taps,
                               open_blinka_station)
@@ -52,7 +53,8 @@ def open_table_station(device: str, reader: int | None) -> Station:
     link = SerialLink(device)
     if not link.open():
         raise StationError(f"cannot open the table: {getattr(link, 'last_error', device)}")
-    return TableStation(link_taps(link), reader=reader, on_close=link.close)
+    stop = threading.Event()
+    return TableStation(link_taps(link, stop=stop), reader=reader, on_close=stop.set)
 
 
 class Keyboard:

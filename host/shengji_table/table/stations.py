@@ -200,23 +200,29 @@ class TableStation(Station):
         return item
 
     def close(self) -> None:
+        """Ask the tap source to stop (``on_close``) and give its thread a moment to finish."""
         if self._on_close is not None:
             self._on_close()
+        self._thread.join(timeout=2.0)
 
 
-def link_taps(link, *, idle_s: float = 0.0) -> Iterator[tuple]:
+def link_taps(link, *, stop: threading.Event | None = None, idle_s: float = 0.0) -> Iterator[tuple]:
     """``(reader, uid, code)`` for every tap a table link delivers (``SerialLink``-like: ``poll()``
     returns events, ``flush()`` sends their acknowledgements).  Taps are acknowledged before they are
     handed on: an enrolment keeps its own progress file, and a tap lost in a crash is simply tapped
-    again.  Other events (buttons, heartbeats, reconnects) are skipped."""
+    again.  Other events (buttons, heartbeats, reconnects) are skipped.  Ends when ``stop`` is set,
+    closing the link from the thread that uses it (a link is not shared between threads)."""
     from .session import Tap as LinkTap
-    while True:
-        events = link.poll()
-        taps = [(e.reader, e.uid, e.code) for e in events if isinstance(e, LinkTap)]
-        link.flush()
-        yield from taps
-        if not events and idle_s:
-            time.sleep(idle_s)
+    try:
+        while stop is None or not stop.is_set():
+            events = link.poll()
+            taps = [(e.reader, e.uid, e.code) for e in events if isinstance(e, LinkTap)]
+            link.flush()
+            yield from taps
+            if not events and idle_s:
+                time.sleep(idle_s)
+    finally:
+        link.close()
 
 
 # ---- a PN532 through Adafruit Blinka ----------------------------------------------------------
@@ -229,7 +235,6 @@ def _driver_errors() -> tuple:
     except ImportError:
         return (RuntimeError, OSError)
     return (RuntimeError, OSError, BusyError)
-
 
 
 class BlinkaStation(Station):
