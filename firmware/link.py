@@ -262,7 +262,11 @@ class Link:
             self._last_tx = (now - self.resend_ms) & TICKS_MASK   # it is back: resend at once
             self._set_host(True)
         if typ == P.ACK:
-            self._ack(P.u16(p, 0))
+            b = self.boot_id
+            if p[2] == b[0] and p[3] == b[1] and p[4] == b[2] and p[5] == b[3]:
+                self._ack(P.u16(p, 0))
+            else:
+                self.stale += 1     # meant for a previous boot of ours: its seqs are not ours
         elif typ == P.RING:
             ring = p[0]
             if ring >= self.n_rings:

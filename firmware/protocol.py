@@ -320,10 +320,13 @@ def encode_snapshot(w, out, last_acked, base, next_seq, dropped, readers, button
     return w.end(out)
 
 
-def encode_ack(w, out, seq, acked):
-    """ACK (host): every Pico event up to and including ``acked`` is safely stored (cumulative)."""
+def encode_ack(w, out, seq, acked, boot_id):
+    """ACK (host): every event of Pico boot ``boot_id`` (4 bytes) up to and including ``acked`` is
+    safely stored (cumulative). Naming the boot keeps an ACK meant for a previous boot (still on
+    its way, or replayed) from acknowledging the new boot's events of the same seqs."""
     w.begin(ACK, seq)
     w.u16(acked)
+    w.put(boot_id, 4)
     return w.end(out)
 
 
@@ -408,7 +411,7 @@ def payload_ok(typ, p, n):
             return False
         return k + 1 + p[k] * RING_STATE == n
     if typ == ACK:
-        return n == 2
+        return n == 6
     if typ == RING:
         return n == 8
     if typ == SNAPSHOT_REQUEST or typ == HOST_HEARTBEAT:
@@ -618,8 +621,18 @@ def decode_snapshot(p):
 
 
 def decode_ack(p):
-    """-> acknowledged seq"""
+    """-> acknowledged seq (the boot it is for: :func:`ack_boot`)"""
     return u16(p, 0)
+
+
+def ack_boot(p):
+    """-> the boot id an ACK is for"""
+    return u32(p, 2)
+
+
+def decode_ack_fields(p):
+    """-> (acknowledged seq, boot id)"""
+    return (u16(p, 0), u32(p, 2))
 
 
 def decode_ring(p):
@@ -645,7 +658,7 @@ def decode_sim_button(p):
 
 DECODERS = {
     HELLO: decode_hello, TAP: decode_tap, BUTTON: decode_button, READER: decode_reader,
-    SNAPSHOT: decode_snapshot, HEARTBEAT: decode_heartbeat, LOG: decode_log, ACK: decode_ack,
+    SNAPSHOT: decode_snapshot, HEARTBEAT: decode_heartbeat, LOG: decode_log, ACK: decode_ack_fields,
     RING: decode_ring, SIM_PLACE: decode_sim_place, SIM_LIFT: decode_sim_lift,
     SIM_BUTTON: decode_sim_button,
 }

@@ -3,7 +3,7 @@
 #   in : "<now_ms> <hex bytes from the host or -> <actions or ->"
 #        actions, comma-separated: t<reader>:<uid hex>:<code hex or ->  |  b<seat>:<kind>  |  l<text>
 #   out: "<hex bytes the link wrote or -> <pending> <dropped> <bad> <ignored> <stale> <next_seq>
-#         <ring states hex> <rings applied> <errors by reason, dot-separated>"
+#         <ring states hex> <rings applied> <errors by reason, dot-separated> <unread input bytes> <unread input bytes>"
 # "quit" ends the loop.
 import sys
 
@@ -68,4 +68,4 @@ while True:
     pipe.out = bytearray()
     d = link.decoder
     print(out, link.pending, link.dropped, d.bad, link.ignored, link.stale, link.next_seq,
-          link.rings.hex(), applied[0], ".".join([str(e) for e in d.errors]))
+          link.rings.hex(), applied[0], ".".join([str(e) for e in d.errors]), len(pipe.inb))

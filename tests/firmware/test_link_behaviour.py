@@ -100,7 +100,7 @@ def test_event_is_resent_with_the_same_seq_until_acknowledged(rig):
     assert events(again) == [(P.HELLO, 1), (P.TAP, 2)]              # whole queue, same seqs, in order
     assert [f for f in again if f[0] == P.TAP] == first
     assert rig.link.resent == 3
-    assert events(rig.step(10, rig.host.frame(P.encode_ack, 2))) == []
+    assert events(rig.step(10, rig.host.frame(P.encode_ack, 2, BOOT))) == []
     assert rig.link.pending == 0 and rig.link.last_acked == 2
     assert events(rig.step(5000)) == []                             # nothing left to resend
 
@@ -109,12 +109,13 @@ def test_ack_is_cumulative_and_stale_acks_are_ignored(rig):
     rig.sent()
     for seat in range(3):
         rig.link.send_button(seat, P.PRESS)                          # seqs 2, 3, 4
-    rig.step(1, rig.host.frame(P.encode_ack, 3))
+    rig.step(1, rig.host.frame(P.encode_ack, 3, BOOT))
     assert rig.link.pending == 1 and rig.link.base() == 4
-    rig.step(1, rig.host.frame(P.encode_ack, 2))                     # older than what is pending
-    rig.step(1, rig.host.frame(P.encode_ack, 900))                   # a seq never sent (other boot)
-    assert rig.link.pending == 1 and rig.link.last_acked == 3
-    rig.step(1, rig.host.frame(P.encode_ack, 4))
+    rig.step(1, rig.host.frame(P.encode_ack, 2, BOOT))                     # older than what is pending
+    rig.step(1, rig.host.frame(P.encode_ack, 900, BOOT))             # a seq never sent
+    rig.step(1, rig.host.frame(P.encode_ack, 4, b"\x99\x99\x99\x99"))  # for another boot of ours
+    assert rig.link.pending == 1 and rig.link.last_acked == 3 and rig.link.stale == 1
+    rig.step(1, rig.host.frame(P.encode_ack, 4, BOOT))
     assert rig.link.pending == 0
 
 
@@ -155,7 +156,7 @@ def test_snapshot_request_answers_with_present_state(rig):
     rig.sent()
     rig.step(1, rig.host.frame(P.encode_ring, 2, P.PRESS, 255, 0, 0, 3, 1000))
     rig.link.send_button(1, P.LONG_PRESS)
-    frames = rig.step(1, rig.host.frame(P.encode_ack, 1), rig.host.frame(P.encode_snapshot_request))
+    frames = rig.step(1, rig.host.frame(P.encode_ack, 1, BOOT), rig.host.frame(P.encode_snapshot_request))
     snap, = [P.decode_snapshot(p) for t, _, s, p in frames if t == P.SNAPSHOT]
     last_acked, base, nxt, dropped, readers, buttons, rings = snap
     assert (last_acked, base, nxt, dropped) == (1, 2, 3, 0)
@@ -192,7 +193,7 @@ def test_sim_frames_are_ignored_by_production_builds_and_passed_to_a_sim_build(r
 
 def test_garbage_from_the_host_is_counted_and_reported_and_the_link_carries_on(rig):
     rig.sent()
-    good = rig.host.frame(P.encode_ack, 1)
+    good = rig.host.frame(P.encode_ack, 1, BOOT)
     corrupted = bytearray(good)
     corrupted[4] ^= 0x01
     frames = rig.step(1000, b"\x13\x37" * 40 + b"\x00", bytes(corrupted), good)

@@ -32,7 +32,8 @@ def scripted_session(seed):
             hseq = P.next_seq(hseq)
             kind = rng.randrange(7)
             if kind == 0:
-                n = P.encode_ack(w, out, hseq, rng.randint(1, step + 2))
+                n = P.encode_ack(w, out, hseq, rng.randint(1, step + 2),
+                                 rng.choice([b"\x11\x22\x33\x44", b"\x11\x22\x33\x45"]))
             elif kind == 1:
                 n = P.encode_ring(w, out, hseq, rng.randrange(6), rng.randrange(9), rng.randrange(256),
                                   rng.randrange(256), rng.randrange(256), rng.randrange(10), rng.randrange(65536))
@@ -178,7 +179,7 @@ def test_stdio_stream_carries_the_link_over_real_pipes():
     stdin = b"\x03\x03garbage\x00" + host.outgoing()
     # ack the HELLO and the BUTTON (seq 1, 2) up front: the host knows them from the tap below
     out = bytearray(P.MAX_FRAME)
-    n = P.encode_ack(P.Writer((0x0303).to_bytes(4, "little")), out, 9, 2)
+    n = P.encode_ack(P.Writer((0x0303).to_bytes(4, "little")), out, 9, 2, b"\x0a\x0b\x0c\x0d")
     stdin += bytes(out[:n])
     proc = run_micropython(STDIO_LINK, path=[FIRMWARE_DIR], stdin=stdin)
     events = host.feed(proc.stdout, 0)

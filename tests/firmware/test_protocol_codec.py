@@ -150,8 +150,9 @@ def test_snapshot_round_trip(last, base, nxt, dropped, readers, buttons, rings):
 
 @given(seqs, seqs)
 def test_ack_round_trip(seq, acked):
-    typ, sender, s, p = one(P.Decoder(P.TO_PICO), frame(P.Writer(HOST), P.encode_ack, seq, acked))
+    typ, sender, s, p = one(P.Decoder(P.TO_PICO), frame(P.Writer(HOST), P.encode_ack, seq, acked, PICO))
     assert (typ, sender, s, P.decode_ack(p)) == (P.ACK, 0xD4C3B2A1, seq, acked)
+    assert P.ack_boot(p) == 0x44332211 and P.decode(P.ACK, p) == (acked, 0x44332211)
 
 
 @given(seqs, u8, u8, u8, u8, u8, u8, u16)

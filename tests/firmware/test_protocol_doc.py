@@ -49,7 +49,7 @@ def encode(name, sender, seq, f):
     elif name == "LOG":
         n = P.encode_log(w, out, seq, f.encode())
     elif name == "ACK":
-        n = P.encode_ack(w, out, seq, f)
+        n = P.encode_ack(w, out, seq, f[0], f[1].to_bytes(4, "little"))
     elif name == "RING":
         n = P.encode_ring(w, out, seq, *f)
     elif name == "SNAPSHOT_REQUEST":

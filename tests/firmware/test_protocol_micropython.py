@@ -33,7 +33,7 @@ show(P.encode_heartbeat(pico, out, 5, 9, 0, 3, 1))
 show(P.encode_log(pico, out, 8, "PN532 #2 silent".encode()))
 show(P.encode_snapshot(pico, out, 4, 5, 9, 0, b"\x01\x02", b"\x00\x01\x02", rings, 2))
 show(P.encode_tap(pico, out, 3, 0, bytes(range(1, 11)), -1, bytes(range(200, 256)) + bytes(88)))
-show(P.encode_ack(host, out, 1, 4))
+show(P.encode_ack(host, out, 1, 4, b"\x9a\x00\xff\x01"))
 show(P.encode_ring(host, out, 2, 1, 2, 0, 255, 0, 3, 1000))
 show(P.encode_snapshot_request(host, out, 3))
 show(P.encode_host_heartbeat(host, out, 4))
@@ -117,7 +117,7 @@ def test_cpython_frames_decode_in_micropython_and_garbage_is_judged_identically(
                                       rng.randrange(256), rng.randrange(256), rng.randrange(256),
                                       rng.randrange(256), rng.randrange(65536)),
                 lambda: P.encode_button(w, out, rng.randint(1, 65535), rng.randint(0, 5), rng.randint(1, 3)),
-                lambda: P.encode_ack(w, out, rng.randint(1, 65535), rng.randint(1, 65535)),
+                lambda: P.encode_ack(w, out, rng.randint(1, 65535), rng.randint(1, 65535), b"\x11\x22\x33\x44"),
             ])()
             f = bytearray(out[:n])
             fate = rng.random()

@@ -15,8 +15,11 @@ next seq of the current boot, keeps events that arrive after a missing one until
 by a resend (so a lossy line wastes less of each resend round), re-acknowledges duplicates (the
 ACK is cumulative: the last seq delivered in order), and learns from the Pico's
 heartbeat ``base`` when events were dropped on its side (reported as :class:`Lost`, then a
-snapshot is requested). Each Pico boot has a random boot id; a new one means the Pico restarted
-and its seqs start again at 1 (reported as :class:`Rebooted`). ``Event.seq`` is the seq *unwrapped*
+snapshot is requested). Each Pico boot has a random boot id carried in every frame; a new one
+means the Pico restarted and its seqs start again at 1 (reported as :class:`Rebooted`). The session
+follows a new boot id only once the boot it follows has been silent for ``boot_switch_ms`` (a
+restarted Pico stops talking under its old id, while a stray old frame comes from a live one), and
+it remembers its position in every boot it met, so wandering off and back never redelivers. ``Event.seq`` is the seq *unwrapped*
 to a number that keeps growing within one boot (the wire seq wraps after 65535), so
 ``(boot_id, seq)`` names a physical event for ever; :attr:`HostSession.position` is what to persist
 to resume after a host restart without delivering anything twice.
@@ -151,7 +154,7 @@ class LinkStats:
     reboots: int = 0
     unsynced: int = 0        # events before the boot id was known: left for the resend
     snapshots: int = 0
-    stale: int = 0           # frames from a boot id the Pico already left (replays)
+    stale: int = 0           # frames of another boot id while the followed boot is alive
 
 
 class HostSession:
@@ -159,7 +162,7 @@ class HostSession:
 
     def __init__(self, *, resume: LinkPosition | None = None, host_id: int | None = None,
                  heartbeat_ms: int = 1000, silence_ms: int = 3000, snapshot_retry_ms: int = 1000,
-                 ring_refresh_ms: int = 2000):
+                 ring_refresh_ms: int = 2000, boot_switch_ms: int = 1500):
         if host_id is None:
             host_id = int.from_bytes(os.urandom(4), "little") | 1   # never 0: the Pico's "nobody"
         self.host_id = host_id
@@ -167,12 +170,14 @@ class HostSession:
         self.silence_ms = silence_ms
         self.snapshot_retry_ms = snapshot_retry_ms
         self.ring_refresh_ms = ring_refresh_ms
+        self.boot_switch_ms = boot_switch_ms
         self.decoder = P.Decoder(P.TO_HOST)
         self.stats = LinkStats()
         self.boot_id: int | None = resume.boot_id if resume else None
         self._last = resume.seq if resume else 0      # unwrapped seq of the last event delivered
         self._writer = P.Writer(host_id.to_bytes(4, "little"))
-        self._old_boots: set[int] = set()
+        self._positions: dict[int, int] = {resume.boot_id: resume.seq} if resume else {}
+        self._heard: float | None = None          # last valid frame of the boot we follow
         self._early: dict[int, tuple[int, bytes]] = {}   # wire seq -> frame, ahead of a gap
         self._frame = bytearray(P.MAX_FRAME)
         self._out = bytearray()
@@ -217,7 +222,9 @@ class HostSession:
 
     def _ack(self) -> None:
         if self._last:
-            self._emit(P.encode_ack(self._writer, self._frame, self._next_host_seq(), _wire(self._last)))
+            assert self.boot_id is not None
+            self._emit(P.encode_ack(self._writer, self._frame, self._next_host_seq(), _wire(self._last),
+                                    self.boot_id.to_bytes(4, "little")))
 
     def request_snapshot(self, now_ms: float) -> None:
         """Ask the Pico for a SNAPSHOT (retried every ``snapshot_retry_ms`` until one arrives)."""
@@ -290,9 +297,23 @@ class HostSession:
 
     def _frame_in(self, typ: int, boot: int, seq: int, p: bytes, now_ms: float, events: list) -> bool:
         """Handle one checked frame from boot ``boot``; True when an ACK should follow."""
-        if boot in self._old_boots:
-            self.stats.stale += 1
-            return False
+        if boot != self.boot_id:
+            if not self._may_switch(now_ms):
+                # the boot we follow spoke within boot_switch_ms: this is an old frame (replayed
+                # or long delayed), not a restarted Pico, which would have fallen silent first
+                self.stats.stale += 1
+                return False
+            if typ == P.HEARTBEAT:
+                self._switch_boot(boot, P.decode_heartbeat(p)[0], now_ms, events)
+            elif typ == P.SNAPSHOT:
+                self._switch_boot(boot, P.decode_snapshot(p)[1], now_ms, events)
+            elif typ == P.HELLO and seq == 1:
+                self._switch_boot(boot, 1, now_ms, events)
+            else:
+                # an event of a boot we have not joined: its HEARTBEAT tells where; it is resent
+                self.stats.unsynced += 1
+                return False
+        self._heard = now_ms
         if typ == P.HEARTBEAT:
             base, nxt, dropped, bad, host_alive = P.decode_heartbeat(p)
             self._sync(boot, base, now_ms, events)
@@ -309,14 +330,17 @@ class HostSession:
                 if ring >= len(rings) or tuple(rings[ring]) != state:
                     self._send_ring(ring)
             return False
-        if boot != self.boot_id:
-            if typ == P.HELLO and seq == 1:
-                self._new_boot(boot, 1, now_ms, events)
-            else:
-                # a boot we have not joined yet: its HEARTBEAT tells where; this one is resent
-                self.stats.unsynced += 1
-                return False
         return self._event(typ, seq, p, events)
+
+    def _may_switch(self, now_ms: float) -> bool:
+        """May a frame of another boot id make us follow that boot? Only once the boot we follow
+        has been silent for ``boot_switch_ms`` (a Pico that restarted stops talking under its old
+        id; a stray old frame comes while the current one is alive)."""
+        if self.boot_id is None:
+            return True
+        if self._heard is None:
+            self._heard = now_ms           # resumed: give the saved boot its chance to speak first
+        return now_ms - self._heard >= self.boot_switch_ms
 
     def _event(self, typ: int, seq: int, p: bytes, events: list) -> bool:
         expected = _wire(self._last + 1)
@@ -366,11 +390,8 @@ class HostSession:
         return Hello(boot, u, version, firmware, board)
 
     def _sync(self, boot: int, base: int, now_ms: float, events: list) -> None:
-        """Align with the Pico's own view: a new boot id, or events it dropped (``base`` moved past
-        what we delivered)."""
-        if boot != self.boot_id:
-            self._new_boot(boot, base, now_ms, events)
-            return
+        """Learn from the Pico's ``base`` (oldest unacknowledged seq) whether it dropped events we
+        never got (its queue overflowed): report them lost and resync with a snapshot."""
         expected = _wire(self._last + 1)
         if P.seq_after(base, expected):
             gap = P.seq_distance(base, expected)
@@ -380,10 +401,11 @@ class HostSession:
             self._drain_early(events)
             self._want_snapshot(now_ms)
 
-    def _new_boot(self, boot: int, base: int, now_ms: float, events: list) -> None:
+    def _switch_boot(self, boot: int, base: int, now_ms: float, events: list) -> None:
+        """Follow boot ``boot`` from now on (the Pico restarted, or we meet it for the first time)."""
         old = self.boot_id
         if old is not None:
-            self._old_boots.add(old)
+            self._positions[old] = self._last
             self.stats.reboots += 1
             # what the old boot had sent (its last heartbeat's next seq) but we never got
             hb = self._last_heartbeat
@@ -394,8 +416,10 @@ class HostSession:
                     self.stats.lost += missing
         events.append(Rebooted(old, boot))
         self.boot_id = boot
-        # the Pico's seqs of this boot start at 1; join at ``base`` (its oldest unacknowledged)
-        self._last = base - 1
+        # a boot met before (a stray frame made us leave it) continues where we were; a new one
+        # is joined at ``base``, its oldest unacknowledged event (1 right after it started)
+        known = self._positions.get(boot)
+        self._last = known if known is not None else base - 1
         self._early.clear()
         self._last_heartbeat = None
         self._want_snapshot(now_ms)
