@@ -176,6 +176,10 @@ class PN532Bus:
         wire = bytearray(_CHUNK_MAX)             # bit-reversed bytes on their way out or in
         view = memoryview(wire)
         self.chunks = tuple(view[:1 << k] for k in range(_CHUNKS))
+        # The last card seen on this bus (UID, pages 4..7), for ``reader.Reader``: the result of one
+        # poll, consumed by the scan loop before the next reader is polled, so it is shared too.
+        self.uid = bytearray(UID_MAX)
+        self.code = bytearray(READ_BYTES)
 
     def write(self, n):
         """Send ``tx[0:n]`` bit-reversed (the caller holds chip-select low)."""
@@ -218,7 +222,7 @@ class PN532:
     """One PN532 on an SPI bus, selected by its own chip-select pin.
 
     ``bus``: the :class:`PN532Bus` shared by the chips of one SPI bus (a bare SPI object gets a
-    bus of its own); ``cs``: output Pin, idle high; ``rst``: output Pin on RSTPDN or None.
+    bus of its own; either way it is the ``bus`` attribute); ``cs``: output Pin, idle high; ``rst``: output Pin on RSTPDN or None.
     Nothing is sent until ``begin()``.  The timeouts are class attributes unless overridden.
     """
 
@@ -228,7 +232,7 @@ class PN532:
 
     def __init__(self, bus, cs, rst=None, ack_gap_ms=ACK_GAP_MS, ack_timeout_ms=ACK_TIMEOUT_MS,
                  reply_timeout_ms=REPLY_TIMEOUT_MS):
-        self._bus = bus if isinstance(bus, PN532Bus) else PN532Bus(bus)
+        self.bus = bus if isinstance(bus, PN532Bus) else PN532Bus(bus)
         self._cs = cs
         self.rst = rst
         # Per-instance only when they differ from the class defaults: no RAM for the usual case.
@@ -250,7 +254,7 @@ class PN532:
     # ---- low level -------------------------------------------------------------------------
     def _send(self, cmd, nparams):
         """Frame and send ``cmd`` with ``nparams`` bytes already at ``bus.tx[_PARAMS:]``."""
-        bus = self._bus
+        bus = self.bus
         tx = bus.tx
         length = nparams + 2  # TFI + command + parameters
         tx[0] = _SPI_DATA_WRITE
@@ -275,7 +279,7 @@ class PN532:
 
     def ready(self):
         """One status read (prefix 0x02): True when the chip has a frame for us."""
-        bus = self._bus
+        bus = self.bus
         c = bus.chunks[1]
         c[0] = _WIRE_STATUS_READ
         c[1] = 0
@@ -295,7 +299,7 @@ class PN532:
 
     def _read_frame(self):
         """Read one frame (prefix 0x03) into ``bus.rx``; return LEN (0 for the ACK frame)."""
-        bus = self._bus
+        bus = self.bus
         rx = bus.rx
         self._cs.value(0)
         try:
@@ -336,7 +340,7 @@ class PN532:
             self.abort()
             raise
         length = self._read_frame()
-        rx = self._bus.rx
+        rx = self.bus.rx
         if length == 1 and rx[5] == _TFI_ERROR:
             raise PN532CommandError(_TFI_ERROR, "error frame (syntax)")
         if length < 2 or rx[5] != _TFI_CHIP or rx[6] != cmd + 1:
@@ -345,7 +349,7 @@ class PN532:
 
     def abort(self):
         """Send the ACK frame, which aborts the command in progress (UM0701-02 §6.2.2)."""
-        bus = self._bus
+        bus = self.bus
         tx = bus.tx
         tx[0] = _SPI_DATA_WRITE
         tx[1] = 0x00
@@ -376,12 +380,12 @@ class PN532:
         n = self._call(_CMD_GET_FIRMWARE_VERSION, 0, self.reply_timeout_ms)
         if n != 4:
             raise PN532BadFrame("firmware length")
-        rx = self._bus.rx
+        rx = self.bus.rx
         return rx[_DATA] << 24 | rx[_DATA + 1] << 16 | rx[_DATA + 2] << 8 | rx[_DATA + 3]
 
     def sam_configuration(self):
         """SAMConfiguration (§7.2.10): normal mode, 1 s virtual-card timeout, IRQ used."""
-        tx = self._bus.tx
+        tx = self.bus.tx
         tx[_PARAMS] = 0x01
         tx[_PARAMS + 1] = 0x14
         tx[_PARAMS + 2] = 0x01
@@ -389,7 +393,7 @@ class PN532:
 
     def set_max_retries(self, passive_activation=MAX_RETRIES_DEFAULT):
         """RFConfiguration item 0x05 (§7.3.1): MxRtyATR FF, MxRtyPSL 01, MxRtyPassiveActivation."""
-        tx = self._bus.tx
+        tx = self.bus.tx
         tx[_PARAMS] = 0x05
         tx[_PARAMS + 1] = 0xFF
         tx[_PARAMS + 2] = 0x01
@@ -398,7 +402,7 @@ class PN532:
 
     def rf_field(self, on):
         """RFConfiguration item 0x01 (§7.3.1): switch the RF field on or off (Auto RFCA off)."""
-        tx = self._bus.tx
+        tx = self.bus.tx
         tx[_PARAMS] = 0x01
         tx[_PARAMS + 1] = 0x01 if on else 0x00
         self._call(_CMD_RF_CONFIGURATION, 2, self.reply_timeout_ms)
@@ -424,11 +428,11 @@ class PN532:
         0 means no card.  The reply is NbTg, Tg, SENS_RES(2), SEL_RES, NFCIDLength, NFCID1…;
         ``sens_res``/``sel_res`` of the last card are kept on the object.
         """
-        tx = self._bus.tx
+        tx = self.bus.tx
         tx[_PARAMS] = 0x01
         tx[_PARAMS + 1] = 0x00
         n = self._call(_CMD_IN_LIST_PASSIVE_TARGET, 2, self.reply_timeout_ms)
-        rx = self._bus.rx
+        rx = self.bus.rx
         if n < 1:
             raise PN532BadFrame("InListPassiveTarget length")
         if rx[_DATA] == 0:
@@ -446,11 +450,11 @@ class PN532:
 
     def _exchange(self, nparams):
         """InDataExchange (§7.3.8) to target 1; params after Tg at ``_tx[_PARAMS+1:]``."""
-        self._bus.tx[_PARAMS] = 0x01
+        self.bus.tx[_PARAMS] = 0x01
         n = self._call(_CMD_IN_DATA_EXCHANGE, nparams + 1, self.reply_timeout_ms)
         if n < 1:
             raise PN532BadFrame("InDataExchange length")
-        status = self._bus.rx[_DATA]
+        status = self.bus.rx[_DATA]
         self.last_status = status
         if status & 0x3F:  # bits 6/7 are MI and NAD flags, not errors
             raise PN532CommandError(status & 0x3F)
@@ -458,18 +462,18 @@ class PN532:
 
     def read_pages(self, page, out):
         """NTAG READ: 16 bytes (pages ``page``..``page+3``) into ``out`` (len ≥ 16)."""
-        tx = self._bus.tx
+        tx = self.bus.tx
         tx[_PARAMS + 1] = _NTAG_READ
         tx[_PARAMS + 2] = page
         if self._exchange(2) != READ_BYTES:
             raise PN532BadFrame("READ length")
-        rx = self._bus.rx
+        rx = self.bus.rx
         for i in range(READ_BYTES):
             out[i] = rx[_DATA + 1 + i]
 
     def write_page(self, page, data):
         """NTAG WRITE: 4 bytes of ``data`` into ``page`` (for enrolment on the table's reader)."""
-        tx = self._bus.tx
+        tx = self.bus.tx
         tx[_PARAMS + 1] = _NTAG_WRITE
         tx[_PARAMS + 2] = page
         for i in range(_PAGE_BYTES):
@@ -478,10 +482,10 @@ class PN532:
 
     def release(self):
         """InRelease (§7.3.11) of all targets: the tag is halted, the next poll wakes it cleanly."""
-        self._bus.tx[_PARAMS] = 0x00
+        self.bus.tx[_PARAMS] = 0x00
         n = self._call(_CMD_IN_RELEASE, 1, self.reply_timeout_ms)
         if n < 1:
             raise PN532BadFrame("InRelease length")
-        status = self._bus.rx[_DATA]
+        status = self.bus.rx[_DATA]
         if status & 0x3F:
             raise PN532CommandError(status & 0x3F)

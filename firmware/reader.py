@@ -42,7 +42,7 @@ except ImportError:  # CPython
     def ticks_diff(a, b):  # type: ignore[no-redef]
         return a - b
 
-from pn532 import (FIRST_USER_PAGE, READ_BYTES, RESET_BOOT_MS, RESET_LOW_MS, UID_MAX, PN532CommandError,
+from pn532 import (FIRST_USER_PAGE, RESET_BOOT_MS, RESET_LOW_MS, PN532CommandError,
                    PN532Error)
 
 _FAIL_LIMIT = const(3)
@@ -88,9 +88,11 @@ class Reader:
         self.failures = 0       # consecutive failed polls
         self.errors = 0         # failed exchanges since start (polls and recovery attempts)
         self.recoveries = 0     # dead -> alive transitions after the first start
-        self.uid = bytearray(UID_MAX)
+        # The bus's buffers: valid right after this reader's poll, until the next reader is polled.
+        bus = pn532.bus
+        self.uid = bus.uid
         self.uid_len = 0
-        self.code = bytearray(READ_BYTES)
+        self.code = bus.code
         self.code_ok = False
         self._backoff = backoff_ms
         self._retry_at = 0

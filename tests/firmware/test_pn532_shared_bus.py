@@ -136,7 +136,8 @@ def test_pn532_shared_bus_main_build_gives_every_reader_one_bus():
     readers, _, _ = _firmware_module("main").build(machine, board, False)
     live = [r for r in readers if r is not None]
     assert len(live) == 5
-    assert len({id(r.pn._bus) for r in live}) == 1
+    assert len({id(r.pn.bus) for r in live}) == 1
+    assert len({id(r.uid) for r in live}) == 1 and live[0].uid is live[0].pn.bus.uid  # last card: shared too
     assert len({id(r.pn._cs) for r in live}) == 5       # but each its own chip-select
     for r in live:
         r.start(0)
