@@ -89,3 +89,25 @@ def test_rows_written_before_a_sigkill_survive_it(tmp_path):
         ns = [e["n"] for e in log.game_events()]
     assert len(ns) > 50
     assert ns == list(range(len(ns)))
+
+
+def test_read_only_open_reads_a_log_and_refuses_everything_else(tmp_path):
+    path = tmp_path / "t.sqlite"
+    with EventLog(path) as log:
+        log.append("game", {"n": 1})
+    path.chmod(0o444)
+    with EventLog(path, read_only=True) as log:
+        assert log.game_events() == [{"n": 1}]
+        with pytest.raises(LogError, match="read-only"):
+            log.append("game", {"n": 2})
+    with pytest.raises(LogError, match="no such log file"):
+        EventLog(tmp_path / "typo.sqlite", read_only=True)
+    assert not (tmp_path / "typo.sqlite").exists()
+    other = tmp_path / "other.sqlite"
+    sqlite3.connect(other).execute("CREATE TABLE x (y)").connection.close()
+    with pytest.raises(LogError, match="not a shengji-table event log"):
+        EventLog(other, read_only=True)
+    junk = tmp_path / "junk"
+    junk.write_bytes(b"x" * 4096)
+    with pytest.raises(LogError, match="not an event log"):
+        EventLog(junk, read_only=True)

@@ -58,24 +58,12 @@ def _fail(exc) -> int:
 
 
 def open_read_only(path: str) -> EventLog:
-    """The :class:`EventLog` at ``path``, after checking (read-only) that the file is one.
-
-    Without the check, ``EventLog`` would turn any SQLite file, or a mistyped path, into a new,
-    empty log."""
-    if not pathlib.Path(path).is_file():
-        raise LogCliError(f"{path}: no such log file")
-    uri = pathlib.Path(path).resolve().as_uri() + "?mode=ro"
+    """The :class:`EventLog` at ``path``, opened read-only: a mistyped path or a foreign file is an
+    error, never a new empty log."""
     try:
-        db = sqlite3.connect(uri, uri=True, check_same_thread=False)
-        names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    except sqlite3.DatabaseError as exc:
-        raise LogCliError(f"{path} is not an event log (not an SQLite file: {exc})") from None
-    if "entries" not in names:
-        db.close()
-        raise LogCliError(f"{path} is an SQLite file but not a shengji-table event log (no 'entries' table)")
-    db.close()
-    # A log's schema already exists, so opening it creates nothing and changes no row.
-    return EventLog(path)
+        return EventLog(path, read_only=True)
+    except LogError as exc:
+        raise LogCliError(str(exc)) from None
 
 
 # ---- show ---------------------------------------------------------------------------------------

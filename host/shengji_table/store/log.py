@@ -13,6 +13,7 @@ same state; the physical events it already handled are recognised by their link 
 from __future__ import annotations
 
 import json
+import pathlib
 import sqlite3
 import time
 from dataclasses import dataclass
@@ -63,16 +64,41 @@ def _canonical(payload) -> str:
 class EventLog:
     """An open log file.  ``with EventLog(path) as log: log.append("game", {...})``."""
 
-    def __init__(self, path, *, clock=time.time):
+    def __init__(self, path, *, clock=time.time, read_only: bool = False):
+        """Open (and with ``read_only=False`` create) the log at ``path``.
+
+        ``read_only=True`` is for readers (``log show``/``export``, a referee's copy): the file must
+        already be a log; nothing is created or written, and a read-only file or medium works.
+        """
         self.path = str(path)
         self._clock = clock
+        self.read_only = read_only
         try:
-            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.executescript(_SCHEMA)
+            if read_only:
+                self._db = self._open_existing()
+            else:
+                self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=FULL")
+                self._db.executescript(_SCHEMA)
         except sqlite3.DatabaseError as exc:
             raise LogError(f"{self.path} is not a usable event log: {exc}") from exc
+
+    def _open_existing(self):
+        p = pathlib.Path(self.path)
+        if not p.is_file():
+            raise LogError(f"{self.path}: no such log file")
+        db = sqlite3.connect(p.resolve().as_uri() + "?mode=ro", uri=True, isolation_level=None,
+                             check_same_thread=False)
+        try:
+            names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        except sqlite3.DatabaseError as exc:
+            db.close()
+            raise LogError(f"{self.path} is not an event log (not an SQLite file: {exc})") from None
+        if "entries" not in names:
+            db.close()
+            raise LogError(f"{self.path} is an SQLite file but not a shengji-table event log (no 'entries' table)")
+        return db
 
     # ---- writing ---------------------------------------------------------------------------
     def append(self, kind: str, payload, *, match: str = "default", boot: int | None = None,
@@ -82,6 +108,8 @@ class EventLog:
         A physical event carries its link identity (``boot``, ``seq``); appending the same identity
         twice raises :class:`LogError` — use :meth:`seen` first to skip a resent frame.
         """
+        if self.read_only:
+            raise LogError(f"{self.path} is open read-only")
         if kind not in KINDS:
             raise LogError(f"unknown entry kind {kind!r}; kinds are {', '.join(KINDS)}")
         try:
