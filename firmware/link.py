@@ -153,7 +153,12 @@ class Link:
         self._commit(i, n)
 
     def send_tap(self, reader, uid, code=None, uid_len=-1, code_len=-1):
-        """Queue and send a TAP; returns its seq."""
+        """Queue and send a TAP; returns its seq. A UID that is not 4..10 bytes or a code longer
+        than protocol.MAX_CODE raises ValueError before anything is queued or dropped."""
+        n_uid = len(uid) if uid_len < 0 else uid_len
+        n_code = 0 if code is None else (len(code) if code_len < 0 else code_len)
+        if not 4 <= n_uid <= P.MAX_UID or n_code > P.MAX_CODE:
+            raise ValueError("bad uid/code length")
         i = self._slot()
         n = P.encode_tap(self._writer, self._slots[i], self.next_seq, reader, uid, uid_len,
                          code, code_len)

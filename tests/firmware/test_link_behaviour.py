@@ -237,3 +237,14 @@ def test_resends_slow_down_while_the_host_is_silent(rig):
     rig.step(10, rig.host.frame(P.encode_host_heartbeat))          # host heard: fast pace again
     assert events(rig.step(499)) == []
     assert events(rig.step(1)) == [(P.HELLO, 1), (P.BUTTON, 2)]
+
+
+def test_a_malformed_tap_is_refused_before_anything_is_queued_or_dropped(rig):
+    rig.sent()
+    for seat in range(3):
+        rig.link.send_button(seat, P.PRESS)                          # queue of 4 now full
+    with pytest.raises(ValueError):
+        rig.link.send_tap(0, b"\x01\x02\x03")                       # 3-byte UID: not a tag
+    with pytest.raises(ValueError):
+        rig.link.send_tap(0, b"\x01\x02\x03\x04", b"\x00" * (P.MAX_CODE + 1))
+    assert rig.link.pending == 4 and rig.link.dropped == 0 and rig.link.next_seq == 5
