@@ -152,7 +152,7 @@ class LinkStats:
     early: int = 0           # events after a missing one: held until the gap is filled
     lost: int = 0            # events the Pico reported dropped / lost in a reboot
     reboots: int = 0
-    unsynced: int = 0        # events before the boot id was known: left for the resend
+    unsynced: int = 0        # events of a boot not followed yet: left for the resend
     snapshots: int = 0
     stale: int = 0           # frames of another boot id while the followed boot is alive
 
