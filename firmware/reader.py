@@ -4,11 +4,12 @@ API (used by the scan loop)::
 
     def changed(reader, alive, firmware):      # alive->dead: (r, False, 0); dead->alive: (r, True, fw)
         ...
-    r = Reader("seat0", PN532(spi, cs, rst), on_change=changed)
+    r = Reader("seat0", PN532(bus, cs, rst), on_change=changed)   # bus: the SPI bus's PN532Bus
     r.start()                 # first bring-up; reports dead at once if the chip is missing
     n = r.poll()              # UID length (card present) or 0 (no card, reader dead or a failed poll)
     if n:
-        r.uid[:n]             # the UID; r.code[:16] holds pages 4..7 when r.code_ok
+        r.uid[:n]             # the UID; r.code[:16] holds pages 4..7 when r.code_ok (read them
+                              # before polling another reader on the bus: the buffers are the bus's)
 
 ``poll()`` never raises a PN532 error: a failed exchange counts against the reader
 (``failures`` consecutive, ``errors`` in total); after ``fail_limit`` consecutive failures the
@@ -19,7 +20,9 @@ for it.  A single failed poll returns 0 like "no card": the scan loop's debounce
 After each poll the reader's RF field is switched off, so that only the reader being polled
 radiates (readers side by side would otherwise detune each other).
 
-No allocation in the steady state: ``uid`` and ``code`` are allocated once.
+No allocation in the steady state: ``uid`` and ``code`` are the bus's buffers (``PN532Bus``), made
+once and shared by the readers of a bus, since the scan loop consumes a reader's card before it
+polls the next reader.
 """
 
 try:
