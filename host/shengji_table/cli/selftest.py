@@ -1,0 +1,115 @@
+"""``shengji-table selftest``: walk a freshly built table — each ring lit in turn, a tap asked on
+each reader and a press of each button, each reader's PN532 firmware version read — and report
+what did not answer.
+
+    shengji-table selftest --device auto --board boards/table-4.json [--timeout 30]
+
+Exit status: 0 every check passed, 1 something failed (the report says what and where to look),
+2 the test could not run (no device, a bad board file).
+
+The checks are :class:`shengji_table.table.selftest.SelfTest` (pure); this module only connects it
+to the table's serial link (``table/serial_link.py``: handshake, heartbeats, acknowledgements).
+Self-test events are not logged anywhere, so they are acknowledged as soon as they are read.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from typing import Callable
+
+DEFAULT_BOARD = "boards/table-4.json"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--device", default="auto",
+                        help="auto (find the Pico by USB id), a serial path or a pyserial URL")
+    parser.add_argument("--board", default=DEFAULT_BOARD, help=f"the table's board file (default {DEFAULT_BOARD})")
+    parser.add_argument("--timeout", type=float, default=30.0,
+                        help="seconds allowed for each tap and each press (default 30)")
+    parser.add_argument("--connect-timeout", type=float, default=10.0,
+                        help="seconds to wait for the Pico to answer (default 10)")
+
+
+def _error(message: str) -> int:
+    print(f"selftest: {message}", file=sys.stderr)
+    return 2
+
+
+def _device_problem(device: str) -> str | None:
+    """Why ``device`` cannot be a table's port, or None (URLs and ``auto`` are checked on opening)."""
+    if device == "auto" or "://" in device:
+        return None
+    if not os.path.exists(device):
+        return f"no such device: {device} (is the table plugged in? try --device auto)"
+    return None
+
+
+def run(args: argparse.Namespace) -> int:
+    from shengji_table.hardware.board import BoardError, load_board
+    from shengji_table.table.discovery import DiscoveryError, find_table
+    from shengji_table.table.selftest import SelfTest
+    from shengji_table.table.serial_link import SerialLink
+
+    if args.timeout <= 0 or args.connect_timeout <= 0:
+        return _error("--timeout and --connect-timeout must be positive")
+    try:
+        board = load_board(args.board)
+    except BoardError as exc:
+        return _error(str(exc))
+    problem = _device_problem(args.device)
+    if problem:
+        return _error(problem)
+    try:
+        device = find_table(args.device)
+    except DiscoveryError as exc:
+        return _error(str(exc))
+    link = SerialLink(device)
+    if not link.open():
+        return _error(link.last_error)
+    test = SelfTest(board, device=device, step_timeout=args.timeout, connect_timeout=args.connect_timeout)
+    try:
+        drive(link, test, lambda text: print(text, flush=True))
+    except KeyboardInterrupt:
+        print("selftest: interrupted", file=sys.stderr)
+        return 1
+    finally:
+        link.close()
+    report = test.report()
+    print(report.render(), flush=True)
+    return report.exit_status
+
+
+def drive(link, test, say: Callable[[str], None], clock: Callable[[], float] = time.monotonic,
+          linger_s: float = 0.3) -> None:
+    """Run ``test`` over ``link`` (an opened :class:`SerialLink`) until it is done; ``say`` gets
+    every prompt.  After the end the link keeps running ``linger_s`` so the last ring states and
+    acknowledgements reach the Pico."""
+    from shengji_table.table.selftest import AskSnapshot, Prompt, SetRing
+    from shengji_table.table.serial_link import Disconnected
+
+    def apply(outputs) -> None:
+        for o in outputs:
+            if isinstance(o, Prompt):
+                say(o.text)
+            elif isinstance(o, SetRing):
+                link.session.set_ring(o.ring, o.pattern, *o.rgb)
+            elif isinstance(o, AskSnapshot):
+                link.request_snapshot()
+
+    apply(test.start(clock()))
+    while not test.done:
+        link.flush()
+        outputs: list = []
+        for e in link.poll():
+            if isinstance(e, Disconnected):
+                test.note(f"the serial port failed ({e.reason}) and was reopened")
+            outputs += test.feed(e, clock())
+        outputs += test.tick(clock())
+        apply(outputs)
+    end = clock() + linger_s
+    while clock() < end:
+        link.flush()
+        link.poll()
+    link.flush()
