@@ -293,7 +293,8 @@ def budget(fig):
 def main():
     with tempfile.TemporaryDirectory(prefix="fw-mpy-") as tmp:
         compile_mpy(pathlib.Path(tmp))
-        runs = {"source (.py compiled at import)": measure(FIRMWARE_DIR), ".mpy build (as flashed)": measure(pathlib.Path(tmp))}
+        runs = {"source (.py compiled at import)": measure(FIRMWARE_DIR),
+                ".mpy build (as flashed)": measure(pathlib.Path(tmp))}
     mpy = list(runs.values())[1]
     assert all(f.endswith(".mpy") for m, f in mpy["modules"].items() if m != "main"), mpy["modules"]
     stand, how = standins(mpy)

@@ -222,8 +222,9 @@ class PN532:
     """One PN532 on an SPI bus, selected by its own chip-select pin.
 
     ``bus``: the :class:`PN532Bus` shared by the chips of one SPI bus (a bare SPI object gets a
-    bus of its own; either way it is the ``bus`` attribute); ``cs``: output Pin, idle high; ``rst``: output Pin on RSTPDN or None.
-    Nothing is sent until ``begin()``.  The timeouts are class attributes unless overridden.
+    bus of its own; either way it is the ``bus`` attribute); ``cs``: output Pin, idle high;
+    ``rst``: output Pin on RSTPDN or None.  Nothing is sent until ``begin()``.  The timeouts are
+    class attributes unless overridden.
     """
 
     ack_gap_ms = ACK_GAP_MS

@@ -154,7 +154,8 @@ readers = [reader.Reader(c.name, pn532.PN532(bus, machine.Pin(cs, machine.Pin.OU
            for c, cs in zip(chips, (17, 13))]
 for r in readers:
     r.start(0)
-cards = [SimNTAG(b"\x04\xa1\xb2\xc3\xd4\xe5\xf6", b"SJ1:HA:0001"), SimNTAG(b"\x04\x11\x22\x33\x44\x55\x66", b"SJ1:SB:0002")]
+cards = [SimNTAG(b"\x04\xa1\xb2\xc3\xd4\xe5\xf6", b"SJ1:HA:0001"),
+         SimNTAG(b"\x04\x11\x22\x33\x44\x55\x66", b"SJ1:SB:0002")]
 def run():
     seen = []
     alloc = 0
