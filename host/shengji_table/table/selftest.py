@@ -178,10 +178,10 @@ class Report:
             lines.append("  Pico: answered (its HELLO was acknowledged earlier: firmware version not reported)")
         if self.connected:
             lines.append("")
-            lines.append(f"  {'position':<9} {'reader':<10} {'PN532 firmware':<28} {'tap':<8} {'button':<8} ring")
+            lines.append(f"  {'position':<9} {'reader':<10} {'PN532 firmware':<32} {'tap':<8} {'button':<8} ring")
             for pos in self.positions:
                 fw = describe_firmware(pos.reader.firmware) if pos.reader.status == P.READER_ALIVE else "-"
-                lines.append(f"  {pos.name:<9} {pos.reader.state_name:<10} {fw:<28} {_verdict(pos.tap):<8} "
+                lines.append(f"  {pos.name:<9} {pos.reader.state_name:<10} {fw:<32} {_verdict(pos.tap):<8} "
                              f"{_verdict(pos.button) if pos.has_button else '-':<8} "
                              f"{_verdict(pos.ring) if pos.has_ring else '-'}")
         if self.notes:

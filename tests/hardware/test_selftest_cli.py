@@ -1,0 +1,72 @@
+"""``shengji-table selftest`` when it cannot run (exit 2, a clear message, nothing sent) and when the
+port is there but no Pico answers on it (exit 1, the report says so)."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from shengji_table.hardware.build import BOARDS_DIR
+
+EXE = Path(sys.executable).parent / "shengji-table"
+
+
+def selftest(*args, timeout=30):
+    return subprocess.run([str(EXE), "selftest", *args], capture_output=True, text=True, timeout=timeout)
+
+
+def test_selftest_missing_device_exits_2(tmp_path):
+    missing = tmp_path / "ttyACM9"
+    p = selftest("--device", str(missing), "--board", str(BOARDS_DIR / "table-4.json"))
+    assert p.returncode == 2
+    assert f"selftest: no such device: {missing}" in p.stderr
+    assert p.stdout == ""
+
+
+def test_selftest_auto_without_a_pico_exits_2():
+    # no USB Pico on a test machine: discovery says so (a machine with one would find it)
+    from shengji_table.table.discovery import candidates
+    if candidates():
+        import pytest
+        pytest.skip("a Pico is plugged in here")
+    p = selftest("--device", "auto", "--board", str(BOARDS_DIR / "table-4.json"))
+    assert p.returncode == 2
+    assert "no table found" in p.stderr
+
+
+def test_selftest_bad_board_file_exits_2(tmp_path):
+    bad_json = tmp_path / "broken.json"
+    bad_json.write_text("{ not json")
+    p = selftest("--device", "loop://", "--board", str(bad_json))
+    assert p.returncode == 2
+    assert f"bad board file {bad_json}" in p.stderr and "not valid JSON" in p.stderr
+
+    data = json.loads((BOARDS_DIR / "table-4.json").read_text())
+    data["readers"][1]["cs"] = data["readers"][0]["cs"]      # one chip-select wired twice
+    twice = tmp_path / "twice.json"
+    twice.write_text(json.dumps(data))
+    p = selftest("--device", "loop://", "--board", str(twice))
+    assert p.returncode == 2
+    assert "GP17 is used twice" in p.stderr
+
+    p = selftest("--device", "loop://", "--board", str(tmp_path / "absent.json"))
+    assert p.returncode == 2 and "cannot read the file" in p.stderr
+
+
+def test_selftest_bad_timeout_exits_2():
+    p = selftest("--device", "loop://", "--timeout", "0", "--board", str(BOARDS_DIR / "table-4.json"))
+    assert p.returncode == 2 and "must be positive" in p.stderr
+
+
+def test_selftest_silent_port_exits_1_and_says_no_answer():
+    """A port that opens but where no Pico talks (a pseudo-terminal with nobody behind it)."""
+    master, slave = os.openpty()
+    try:
+        p = selftest("--device", os.ttyname(slave), "--board", str(BOARDS_DIR / "table-4.json"),
+                     "--connect-timeout", "0.5")
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert p.returncode == 1, p.stderr
+    assert "no answer from the Pico" in p.stdout
+    assert "RESULT: FAIL — 1 problem" in p.stdout
