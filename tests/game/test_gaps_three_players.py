@@ -165,3 +165,16 @@ def test_gaps_three_players_no_throws_since_bian_san_lun_is_not_determinable(tab
     out = t.play(0, "SA SK")
     assert refused(out) and "throws are not allowed" in out[0].reason
     assert t.hand.snapshot()["trick"] == before["trick"] == []
+
+
+def test_gaps_driver_can_leave_counter_declarations_out():
+    """A table that cannot perform ``counter_draw`` yet runs the driver without counters."""
+    counted = 0
+    for seed in range(12):
+        m = Match(Ruleset.from_preset("three-players"))
+        Driver(m, [make_bot("heuristic", i) for i in range(3)], counter_declarations=False).play_hand(seed)
+        assert not any(isinstance(e, (ev.CounterDraw, ev.Declare)) for e in m.events)
+        m2 = Match(Ruleset.from_preset("three-players"))
+        Driver(m2, [make_bot("heuristic", i) for i in range(3)]).play_hand(seed)
+        counted += sum(isinstance(e, ev.CounterDraw) for e in m2.events)
+    assert counted > 0

@@ -41,7 +41,9 @@ class Driver:
     """Drives ``match`` with one bot per seat.  ``on_event(event, effects)`` sees every step."""
 
     def __init__(self, match: Match, bots: Sequence, on_event: Optional[Callable] = None,
-                 check: Optional[Callable] = None):
+                 check: Optional[Callable] = None, *, counter_declarations: bool = True):
+        """``counter_declarations=False``: three players, never offer the counter-declaration (反牌)
+        — for a table that cannot yet perform its ``counter_draw``."""
         if len(bots) != match.players:
             raise ValueError(f"{match.players} seats need {match.players} bots, not {len(bots)}")
         self.match = match
@@ -55,6 +57,7 @@ class Driver:
         self._picked_up: tuple = ()    # the kitty as the dealer picked it up (the dealer's view while burying)
         self._rng = random.Random(0)   # seeds the counter-declarer's random draw from the kitty (three players)
         self._countered = False        # three players: the counter-declaration round has been offered
+        self.counter_declarations = counter_declarations
 
     # ------------------------------------------------------------------
     def send(self, event):
@@ -225,7 +228,8 @@ class Driver:
         """Play the current hand from wherever it is (after the draw) to its end."""
         m = self.match
         hand = m.hand
-        self._countered = hand.phase not in ("drawing", "bidding", "trump", "kitty")
+        self._countered = (not self.counter_declarations
+                           or hand.phase not in ("drawing", "bidding", "trump", "kitty"))
         while hand.phase != "over":
             ph = hand.phase
             if ph == "bidding":
