@@ -392,8 +392,8 @@ class SelfTest:
         out = self._ring(i, WHITE)
         status = pos.reader.status
         if status != P.READER_ALIVE:
-            why = {P.READER_DEAD: "dead: the PN532 does not answer on SPI (check its 3.3 V, its interface "
-                                  "switches set to SPI, and its CS, SCK, MOSI, MISO wires)",
+            why = {P.READER_DEAD: "dead, no answer on SPI; check its 3.3 V, its interface switches (SPI) "
+                                  "and its CS/SCK/MOSI/MISO wires",
                    P.READER_ABSENT: "absent: the Pico's board file has no reader here",
                    None: "never reported by the Pico"}[status]
             pos.tap = f"reader of {pos.name} ({self._reader_pins(i)}): {why}"
