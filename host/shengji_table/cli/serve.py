@@ -38,7 +38,7 @@ def run(args) -> int:
     from ..store.log import EventLog, LogError
     from ..table.controller import Controller
     from ..table.registry import DeckSet, RegistryError
-    from ..table.serial_link import ProtocolMismatch, SerialLink
+    from ..table.serial_link import SerialLink
     from ..table.service import TableService, last_position
     try:
         ruleset = Ruleset.from_preset(args.preset)
@@ -71,6 +71,19 @@ def run(args) -> int:
                            meta={"preset": args.preset, "mode": args.mode, "board": board.get("name"),
                                  "deck_set": deck_set.name})
     try:
+        return _serve(args, service, link, log, controller, ruleset, deck_set, hands)
+    except KeyboardInterrupt:
+        _say("stopped; the log holds everything (run serve again to resume)")
+        return 0
+    finally:
+        link.close()
+        log.close()
+
+
+def _serve(args, service, link, log, controller, ruleset, deck_set, hands) -> int:
+    from ..table.serial_link import Disconnected, ProtocolMismatch, Reconnected
+    from ..table.session import Rebooted
+    try:
         resumed = service.restore()
     except ValueError as exc:
         print(f"error: the log {args.log} does not replay for this table: {exc}", file=sys.stderr)
@@ -80,8 +93,6 @@ def run(args) -> int:
     if controller.match.over:
         _say(f"match {args.match!r} is over; start another with --match NAME")
         return 0
-    from ..table.serial_link import Disconnected, Reconnected
-    from ..table.session import Rebooted
 
     def on_outcome(e, out):
         if isinstance(e, Disconnected):
@@ -103,9 +114,3 @@ def run(args) -> int:
     except ProtocolMismatch as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        _say("stopped; the log holds everything (run serve again to resume)")
-        return 0
-    finally:
-        link.close()
-        log.close()

@@ -1,0 +1,107 @@
+"""``shengji-table serve`` as a user runs it (a separate process, real pyserial on a pseudo-terminal
+with the firmware's link code as the Pico), its errors, and the terminal view of the demo (rings
+in colour, no hidden information)."""
+import json
+import select
+import signal
+import subprocess
+import sys
+import time
+
+from shengji_table.game import events as ev
+from shengji_table.rules.ruleset import Ruleset
+from shengji_table.sim.cpython_pico import CPythonPico
+from shengji_table.sim.players import deal_for, hand_seeds, play_direct
+from shengji_table.sim.table_view import TableView
+from shengji_table.sim.virtual_table import DEFAULT_BOARD, REPO_ROOT, sim_deck_set
+from shengji_table.table.controller import Controller
+
+SERVE = [sys.executable, "-m", "shengji_table", "serve"]
+
+
+def serve(args, **kw):
+    return subprocess.Popen(SERVE + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=str(REPO_ROOT), **kw)
+
+
+def read_until(proc, words, seconds=20):
+    """Lines printed until one holds ``words`` (never blocks past ``seconds``)."""
+    seen = ""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        ready, _, _ = select.select([proc.stdout], [], [], max(0.0, end - time.monotonic()))
+        if not ready:
+            break
+        line = proc.stdout.readline()
+        if not line:
+            break
+        seen += line
+        if words in line:
+            return seen
+    raise AssertionError(f"{words!r} never printed; got:\n{seen}")
+
+
+def test_serve_starts_a_match_stops_on_ctrl_c_and_resumes_from_its_log(tmp_path):
+    deck = tmp_path / "deck.json"
+    sim_deck_set(2).save(deck)
+    log = tmp_path / "table.db"
+    args = ["--board", str(DEFAULT_BOARD), "--deck-set", str(deck), "--log", str(log), "--mode", "scanned"]
+    with CPythonPico() as pico:
+        p = serve(["--device", pico.device] + args)
+        out = read_until(p, "new match")
+        assert "classic, scanned hands" in out
+        assert "Hand 1: dealing" in out                # the first hand is dealt (announced)
+        read_until(p, "table connected")
+        p.send_signal(signal.SIGINT)
+        rest, err = p.communicate(timeout=10)
+        assert p.returncode == 0, err
+        assert "stopped" in rest
+        p = serve(["--device", pico.device] + args)
+        read_until(p, "resumed match 'table'")
+        p.send_signal(signal.SIGINT)
+        p.communicate(timeout=10)
+        assert p.returncode == 0
+
+
+def test_serve_errors_are_sentences_not_tracebacks(tmp_path):
+    deck = tmp_path / "deck.json"
+    sim_deck_set(1).save(deck)
+    p = serve(["--board", str(DEFAULT_BOARD), "--deck-set", str(tmp_path / "missing.json"), "--device", "loop://"])
+    out, err = p.communicate(timeout=20)
+    assert p.returncode == 2 and "cannot read deck set" in err and "Traceback" not in err
+    p = serve(["--board", str(DEFAULT_BOARD), "--deck-set", str(deck), "--device", "loop://",
+               "--log", str(tmp_path / "x.db")])
+    out, err = p.communicate(timeout=20)
+    assert p.returncode == 2 and "has 1 decks" in err and "Traceback" not in err
+    p = serve(["--board", str(tmp_path / "nope.json"), "--deck-set", str(deck)])
+    out, err = p.communicate(timeout=20)
+    assert p.returncode == 2 and "cannot read board file" in err
+
+
+def test_table_view_draws_rings_in_colour_and_hides_the_hands():
+    rs = Ruleset.from_preset("one-deck")
+    ref = play_direct(rs, "scanned", 7, 1)
+    board = json.loads(DEFAULT_BOARD.read_text())
+    c = Controller(rs, "scanned", board, sim_deck_set(1), deal_for("scanned", hand_seeds(7, 1)))
+    # replay to the middle of trick 4 through the controller's own effects (rings set)
+    for e in ref.events:
+        hand = c.match.hand
+        if hand is not None and len(hand.tricks) == 4 and hand.trick:
+            break
+        out_rows = []
+        c._game(e, type("O", (), {"rows": out_rows, "rings": [], "texts": [], "refusals": [],
+                                  "game_events": []})())
+    view = TableView(c, {0: 12, 1: 12, 2: 12, 3: 12, 4: 16}, tty=True, voice=False, title="t")
+    text = view.render()
+    assert "\x1b[38;2;" in text                          # 24-bit colour cells
+    assert text.count("seat ") >= 4 and "centre" in text
+    hand = c.match.hand
+    assert "Trick on the table" in text
+    hidden = [x.card.unicode() for s in range(4) for x in hand.hand_copies(s)]
+    hidden += [x.card.unicode() for x in hand.buried]
+    visible = text.split("Trick on the table")[1]
+    for face in hidden:                                 # one deck: a face names one card
+        assert face not in visible, f"{face} is in a hand or the kitty but shown"
+    # the turn ring is drawn as the firmware draws it: a comet (some pixels lit, some dark)
+    px = view.ring_pixels(hand.turn, 0.0)
+    assert any(p != (0, 0, 0) for p in px) and any(p == (0, 0, 0) for p in px)
