@@ -71,3 +71,39 @@ def test_selftest_silent_port_exits_1_and_says_no_answer():
     assert "no answer from the Pico" in p.stdout
     assert p.stdout.splitlines()[-4].startswith("Self-test of table-4 (4 seats + centre) on /dev/")
     assert "RESULT: FAIL — 1 problem" in p.stdout
+
+
+def test_selftest_table_speaking_another_protocol_exits_1():
+    """Frames whose version byte is not ours (old firmware on the Pico): the link refuses them and
+    the report says to flash the matching firmware."""
+    import threading
+    import time
+
+    from shengji_table.table import protocol as P
+
+    w = P.Writer(b"\x01\x02\x03\x04")
+    frame = bytearray(P.MAX_FRAME)
+    w.begin(P.HEARTBEAT, 0)
+    w.body[0] = P.VERSION + 1
+    for x in (1, 1, 0, 0):
+        w.u16(x)
+    w.u8(1)
+    n = w.end(frame)
+    master, slave = os.openpty()
+    stop = threading.Event()
+
+    def pico_of_another_version():
+        while not stop.is_set():
+            os.write(master, bytes(frame[:n]))
+            time.sleep(0.05)
+
+    threading.Thread(target=pico_of_another_version, daemon=True).start()
+    try:
+        p = selftest("--device", os.ttyname(slave), "--connect-timeout", "5")
+    finally:
+        stop.set()
+        time.sleep(0.1)
+        os.close(master)
+        os.close(slave)
+    assert p.returncode == 1, p.stderr
+    assert "the serial link failed: every frame from the port carries another protocol version" in p.stdout

@@ -1,6 +1,7 @@
 """The self-test step machine (``table/selftest.py``) fed link events directly: what it asks, which
 rings it lights, how it times out, and what its report names.  No I/O: a fake clock in seconds."""
 import importlib.util
+import re
 
 import pytest
 
@@ -243,3 +244,16 @@ def test_describe_firmware():
 def test_bad_timeouts_are_refused(board):
     with pytest.raises(ValueError):
         st.SelfTest(board, step_timeout=0)
+
+
+def test_fail_ends_the_walk_and_leaves_the_rest_not_run(board):
+    run = Run(board)
+    run.connect()
+    run.feed(run.ev(Tap, 0, b"\x04\x01\x02\x03", None))
+    run.test.fail("interrupted before the end")
+    assert run.test.done
+    report = run.test.report()
+    assert report.exit_status == 1 and report.problems == ["interrupted before the end"]
+    text = report.render()
+    assert re.search(r"seat 0 +alive .* ok +not run +not run", text), text
+    assert re.search(r"seat 3 +alive .* not run +not run +not run", text), text

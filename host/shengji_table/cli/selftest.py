@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     from shengji_table.hardware.board import BoardError, load_board
     from shengji_table.table.discovery import DiscoveryError, find_table
     from shengji_table.table.selftest import SelfTest
-    from shengji_table.table.serial_link import SerialLink
+    from shengji_table.table.serial_link import LinkError, SerialLink
 
     if args.timeout <= 0 or args.connect_timeout <= 0:
         return _error("--timeout and --connect-timeout must be positive")
@@ -73,9 +73,11 @@ def run(args: argparse.Namespace) -> int:
     test = SelfTest(board, device=device, step_timeout=args.timeout, connect_timeout=args.connect_timeout)
     try:
         drive(link, test, lambda text: print(text, flush=True))
+    except LinkError as exc:
+        # e.g. ProtocolMismatch: the table answers in another protocol version (old firmware)
+        test.fail(f"the serial link failed: {exc}")
     except KeyboardInterrupt:
-        print("selftest: interrupted", file=sys.stderr)
-        return 1
+        test.fail("interrupted before the end: the positions marked 'not run' were not tested")
     finally:
         link.close()
     report = test.report()

@@ -271,6 +271,12 @@ class SelfTest:
         """Record an incident of the transport (a port that failed and came back) in the report."""
         self.notes.append(text)
 
+    def fail(self, problem: str) -> None:
+        """End the test now with ``problem`` (the link failed, the operator gave up); what was
+        not reached stays 'not run' in the report."""
+        self.problems.append(problem)
+        self.phase = DONE
+
     def start(self, now: float) -> list:
         """Begin: every ring dark, wait for the Pico."""
         self._deadline = now + self.connect_timeout
