@@ -137,13 +137,9 @@ class PositionResult:
     has_ring: bool = True
     ring: Union[None, bool, str] = None
 
-    def problems(self) -> list:
-        out = [v for v in (self.tap, self.button, self.ring) if isinstance(v, str)]
-        return out
-
     @property
     def passed(self) -> bool:
-        """Reader, tap and button passed (the ring verdict comes after the ring shows this)."""
+        """Tap and button passed (the ring's own verdict comes after the ring has shown this)."""
         return (self.tap is True and (self.button is True or not self.has_button))
 
 
