@@ -6,6 +6,7 @@ side may not.  Events ``pass_levels`` / ``refuse_levels``, between the settlemen
 from shengji_table.game import events as ev
 from shengji_table.game import record
 from shengji_table.game.effects import Announce, Refusal
+from shengji_table.game.export import export_text
 from shengji_table.game.match import Match
 from shengji_table.game.stack import stack_for
 from shengji_table.rules.cards import parse_card, parse_cards
@@ -181,3 +182,5 @@ def test_gaps_level_transfer_replays_from_the_record():
         assert not refused(m.apply(ev.event_from_json(raw)))
     assert m.snapshot() == t.match.snapshot()
     assert [e["type"] for e in rec["events"][-3:]] == ["pass_levels", "refuse_levels", "pass_levels"]
+    text = export_text(t.match)
+    assert '[Transfer "0 -> 2: up 1, 7 -> 7 (refused)"]' in text and '[Transfer "0 -> 1: down 1, 4 -> 3"]' in text

@@ -15,6 +15,7 @@ from shengji_table.game import record
 from shengji_table.game.bots import make_bot
 from shengji_table.game.driver import Driver
 from shengji_table.game.effects import Announce, Refusal
+from shengji_table.game.export import export_text
 from shengji_table.game.match import Match
 from shengji_table.rules.cards import parse_card, parse_copy
 from shengji_table.rules.ruleset import Ruleset
@@ -137,6 +138,12 @@ def test_gaps_counter_declaration_replays_deterministically():
     again = record.replay(record.loads(text))
     assert again.snapshot() == rs_match.snapshot()
     assert record.dumps(record.to_record(again)) == text
+    # the text export shows the kitty as dealt and each swap
+    hand = next(h for h in rs_match.played_hands if h.exchanges)
+    text_export = export_text(rs_match)
+    seat, drawn, laid = hand.exchanges[0]
+    assert f'[Counter "{seat}: drew ' in text_export and sorted(hand.dealt_kitty) != sorted(hand.kitty)
+    assert sorted(set(hand.dealt_kitty) - set(drawn)) == sorted(set(hand.kitty) - set(laid))
 
 
 def test_gaps_counter_declaration_in_open_play(table):

@@ -19,10 +19,12 @@ settlement.  Example::
     [Buried "C3 C4 ..."]
     [Declarations "2: H2; 1: D2 D2"]
     [Friend "HA 2"]                  (find-a-friend only)
+    [Counter "1: drew ...; laid ..."] (three players: a counter-declarer's swap with the kitty)
     {Trick 1} 2: SA | 3: S3 | 0: S4 | 1: S9 -> 2 +0
     ...
     [Result "attackers 85: declarers +0, attackers +0, take over"]
     [Rule "R-8.1"]
+    [Transfer "0 -> 2: up 1, 10 -> J"]   (级数不浪费, when levels were passed on)
     [Levels "2 3 2 3"]
 
 Hidden information is all there: an export is for the record and the referee, not for players.
@@ -63,14 +65,16 @@ def export_text(match, seats=None) -> str:
         for seat in range(hand.players):
             if hand.dealt[seat]:
                 out.append(_tag(f"Hand{seat}", _cards(hand.dealt[seat], hand.order)))
-        if hand.kitty:
-            out.append(_tag("Kitty", _cards(hand.kitty, hand.order)))
+        if hand.dealt_kitty:
+            out.append(_tag("Kitty", _cards(hand.dealt_kitty, hand.order)))
         if hand.buried:
             out.append(_tag("Buried", _cards(hand.buried, hand.order)))
         if hand.declarations:
             out.append(_tag("Declarations", "; ".join(f"{d.seat}: {_cards(c)}" for d, c in hand.declarations)))
         if hand.bids:
             out.append(_tag("Bids", "; ".join(f"{s}: {'pass' if p is None else p}" for s, p in hand.bids)))
+        for s, drawn, laid in hand.exchanges:       # three players: a counter-declarer's swap (反牌)
+            out.append(_tag("Counter", f"{s}: drew {_cards(drawn, hand.order) or '?'}; laid {_cards(laid, hand.order)}"))
         if hand.friend_calls:
             out.append(_tag("Friend", "; ".join(f"{c} {n}" for c, n in hand.friend_calls)))
         for i, (plays, winner, pts) in enumerate(hand.tricks, 1):
@@ -95,6 +99,9 @@ def export_text(match, seats=None) -> str:
                 out.append(_tag("KittyBonus", f"{r['kitty_points']} x {r['multiplier']} = {r['bonus']}"))
             out.append(_tag("Rule", r["rule"]))
             out.append(_tag("Reason", r["reason"].replace('"', "'")))
+            for giver, target, k, up, before, after, refused in summary.get("transfers", ()):
+                what = f"{giver} -> {target}: {'up' if up else 'down'} {k}, {level_text(before)} -> {level_text(after)}"
+                out.append(_tag("Transfer", what + (" (refused)" if refused else "")))
             out.append(_tag("Levels", " ".join(level_text(lv) if lv <= 14 else "jokers" for lv in summary["levels_after"])))
     if match.over:
         out.append("\n" + _tag("Winners", " ".join(map(str, match.winners))))

@@ -125,6 +125,8 @@ class Hand:
         self.bidders: list = []
         self.shown: tuple = ()                           # bidding: the kitty cards shown to everybody
         self.exchange: Optional[dict] = None             # bidding: a counter-declarer's swap with the kitty
+        self.exchanges: list = []                        # bidding: every swap done, (seat, drawn, laid)
+        self.dealt_kitty: tuple = ()                     # the kitty as dealt (scanned), before any swap
         self.friend_search: Optional[FriendSearch] = None   # find a friend: calls and answers
         self.played: set = set()                         # every copy committed in a trick
         self.leader: Optional[int] = None
@@ -351,6 +353,7 @@ class Hand:
             self.kitty = sorted(c for c in all_copies(self.ruleset.decks) if c not in taken)
         if self.mode == "open":
             self.counts = [hs] * self.players
+        self.dealt_kitty = tuple(self.kitty)
         if self.ruleset.bidding:
             self.phase = "bidding"
             self.bidders = [(self.first_seat + i) % self.players for i in range(self.players)]
@@ -536,6 +539,7 @@ class Hand:
             if self.mode == "scanned":
                 self.kitty.append(c)
         self.counts[e.seat] -= x["count"]
+        self.exchanges.append((e.seat, x["drawn"], tuple(x["laid"])))
         self.exchange = None
         self.phase = "kitty"
         self.turn = self.dealer
@@ -975,6 +979,7 @@ class Hand:
             "exchange": None if self.exchange is None else
             [self.exchange["seat"], None if self.exchange["drawn"] is None else cs(self.exchange["drawn"]),
              cs(self.exchange["laid"])],
+            "exchanges": [[seat, cs(drawn), cs(laid)] for seat, drawn, laid in self.exchanges],
             "friend_calls": [[str(c), n] for c, n in self.friend_calls], "friends": list(self.friends),
             "leader": self.leader, "turn": self.turn,
             "trick": [[s, cs(cards)] for s, cards in self.trick], "pending": cs(self.pending),
