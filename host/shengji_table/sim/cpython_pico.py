@@ -19,7 +19,7 @@ import tempfile
 import threading
 import time
 import tty
-from typing import Optional
+from typing import Any, Optional
 
 from .micropython import FIRMWARE_DIR
 
@@ -80,7 +80,7 @@ class CPythonPico:
         self._thread: Optional[threading.Thread] = None
         self.master: Optional[int] = None
         self.slave: Optional[int] = None
-        self.link = None
+        self.link: Any = None
 
     def _make_link(self):
         lk = firmware_link.Link(_Null(), lambda: int(time.monotonic() * 1000) & 0x3FFFFFFF,

@@ -39,6 +39,7 @@ from ..game import view as dv
 from ..game.bots import make_bot
 from ..game.driver import Driver
 from ..game.effects import Refusal
+from ..game.hand import Hand
 from ..game.match import Match
 from ..rules.cards import JOKER, all_copies
 from ..table import protocol as P
@@ -91,9 +92,14 @@ class OpenPlayDriver(Driver):
         self.dealt: list = []
         self.kitty: list = []
 
+    def _hand(self) -> Hand:
+        hand = self.match.hand
+        assert hand is not None, "no hand dealt"
+        return hand
+
     # the seat's physical hand: what it drew (+ the kitty for the dealer) less what left it
     def physical(self, seat: int) -> list:
-        hand = self.match.hand
+        hand = self._hand()
         cards = list(self.dealt[seat])
         if seat == hand.dealer and hand.phase not in ("drawing", "kitty"):
             cards += self.kitty
@@ -101,7 +107,7 @@ class OpenPlayDriver(Driver):
         return [c for c in cards if c not in gone]
 
     def _view(self, seat: int, expect=None):
-        hand = self.match.hand
+        hand = self._hand()
         v = hand.view(seat, expect)
         mine = sorted(self.physical(seat), key=hash)
         kitty = v.kitty
@@ -130,7 +136,7 @@ class OpenPlayDriver(Driver):
     def _options(self, seat: int) -> tuple:
         """Declarations valid now, judged on the seat's physical hand (the open hand has none)."""
         import copy as _copy
-        hand = self.match.hand
+        hand = self._hand()
         scratch = _copy.copy(hand)
         scratch.hands = list(hand.hands)
         scratch.hands[seat] = {c: None for c in self.physical(seat)}
@@ -140,7 +146,7 @@ class OpenPlayDriver(Driver):
         m = self.match
         self._buried: list = []
         self.send(ev.Deal())
-        hand = m.hand
+        hand = self._hand()
         rs = m.ruleset
         stack = list(all_copies(rs.decks))
         random.Random(seed).shuffle(stack)
@@ -335,6 +341,7 @@ class TablePlayers:
 
     def _plan_for(self, match: Match) -> list:
         hand = match.hand
+        assert hand is not None
         number = hand.number
         if self._plan is None or self._plan_hand != number:
             start = max(i for i, e in enumerate(match.events) if isinstance(e, ev.Deal))

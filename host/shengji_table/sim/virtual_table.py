@@ -31,7 +31,7 @@ import subprocess
 import tempfile
 import threading
 import tty
-from typing import Optional
+from typing import Any, Optional
 
 from ..rules.cards import CardCopy, all_copies
 from ..table.card_code import encode_card_code
@@ -85,7 +85,7 @@ class VirtualTable:
         self.build_path.write_text(json.dumps({"sim": True, "board": self.board["name"]}))
         self.faults_to_host = faults_to_host
         self.faults_to_pico = faults_to_pico
-        self.proc: Optional[subprocess.Popen] = None
+        self.proc: Any = None              # the MicroPython subprocess.Popen
         self.master: Optional[int] = None
         self.slave: Optional[int] = None
         self.plugged = False
@@ -129,8 +129,8 @@ class VirtualTable:
     # ---- the firmware ------------------------------------------------------------------------
     def _spawn_firmware(self) -> None:
         script = _FIRMWARE_SCRIPT.format(board=str(self.board_path), build=str(self.build_path))
-        proc = spawn_micropython(script, path=[HW_DIR, SIM_DIR, FIRMWARE_DIR], stdin=subprocess.PIPE,
-                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0)
+        proc: Any = spawn_micropython(script, path=[HW_DIR, SIM_DIR, FIRMWARE_DIR], stdin=subprocess.PIPE,
+                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0)
         os.set_blocking(proc.stdout.fileno(), False)
         with self._lock:
             self.proc = proc

@@ -46,15 +46,22 @@ from . import protocol as P
 from .card_code import CardCodeError, decode_card_code
 from .registry import DeckSet, ForeignDeck, RegistryError, UnknownTag
 
-try:  # the pattern ids are the firmware's own (firmware/rings.py, on the path under both interpreters)
-    from . import rings as R          # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - rings.py is not symlinked: load it from the firmware folder
-    import importlib.util as _ilu
-    import pathlib as _pl
-    _spec = _ilu.spec_from_file_location("shengji_firmware_rings",
-                                         _pl.Path(__file__).resolve().parents[3] / "firmware" / "rings.py")
-    R = _ilu.module_from_spec(_spec)
-    _spec.loader.exec_module(R)
+
+
+def _firmware_rings():
+    """The firmware's ring vocabulary (``firmware/rings.py``): the pattern ids are the firmware's
+    own, read from its file so the two can never disagree."""
+    import importlib.util
+    import pathlib
+    path = pathlib.Path(__file__).resolve().parents[3] / "firmware" / "rings.py"
+    spec = importlib.util.spec_from_file_location("shengji_firmware_rings", path)
+    assert spec is not None and spec.loader is not None, f"firmware ring vocabulary missing: {path}"
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+R = _firmware_rings()
 
 __all__ = ["Controller", "Outcome", "RingCommand", "SUIT_COLOURS", "board_layout"]
 
@@ -251,7 +258,7 @@ class Controller:
 
     def _centre_tap(self, copy: CardCopy, out: Outcome) -> None:
         hand = self.match.hand
-        if hand is not None and hand.phase == "burying":
+        if hand is not None and hand.phase == "burying" and hand.dealer is not None:
             self._game(ev.BuryCard(hand.dealer, copy), out)
             return
         if hand is not None and self.mode == "open" and hand.phase == "over" and hand.result is None:
@@ -364,7 +371,7 @@ class Controller:
         elif isinstance(eff, Announce):
             out.texts.append(eff.text)
             if eff.kind == "settle" and hand is not None and hand.result is not None:
-                pts = max(0, hand.result.settlement.attackers_points)
+                pts = max(0, hand.result.to_json()["attackers_points"])
                 self._ring(out, self.centre, R.POINTS, POINTS_COLOUR, 5, pts)
             elif eff.kind == "trump" and hand is not None and hand.order is not None:
                 self._ring(out, self.centre, R.TRUMP, SUIT_COLOURS.get(hand.trump, SUIT_COLOURS[None]))

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 import serial
 
@@ -80,7 +80,7 @@ class SerialLink:
         self.backoff_min, self.backoff_max = backoff
         self.clock = clock
         self._open_port = open_port or self._serial_for_url
-        self.port = None
+        self.port: Any = None
         self._retry_at = 0.0
         self._delay = self.backoff_min
         self._opened_once = False

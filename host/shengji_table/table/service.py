@@ -38,7 +38,9 @@ def last_position(log: EventLog, match: str) -> Optional[LinkPosition]:
     for e in log.entries(match=match, kind="physical"):
         if e.boot is not None and e.seq is not None:
             last = e
-    return LinkPosition(last.boot, last.seq) if last is not None else None
+    if last is None or last.boot is None or last.seq is None:
+        return None
+    return LinkPosition(last.boot, last.seq)
 
 
 def controller_state(log: EventLog, match: str) -> Optional[dict]:

@@ -1,0 +1,41 @@
+"""The demo (sim/demo.py) as a user runs it without a terminal: a virtual table plays the hands with
+bots, prints the announcements as plain text and exits when the hands are done, with the record
+equal to the game layer's."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from shengji_table.game.record import to_record
+from shengji_table.rules.ruleset import Ruleset
+from shengji_table.sim.micropython import REPO_ROOT
+from shengji_table.sim.players import play_direct
+
+pytestmark = pytest.mark.micropython
+
+DEMO = ("import argparse, sys\n"
+        "from shengji_table.sim import demo\n"
+        "p = argparse.ArgumentParser(); demo.add_arguments(p)\n"
+        "sys.exit(demo.run(p.parse_args(sys.argv[1:])))\n")
+
+
+def test_e2e_demo_plain_text_plays_the_hands_and_exits(tmp_path):
+    record = tmp_path / "record.json"
+    proc = subprocess.run([sys.executable, "-c", DEMO, "--hands", "1", "--preset", "one-deck", "--mode", "open",
+                           "--no-voice", "--record", str(record)],
+                          capture_output=True, text=True, timeout=120, cwd=str(REPO_ROOT))
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "\x1b[" not in out                                # no terminal: plain text
+    assert "Hand 1: dealing" in out and "Trick 1 to seat" in out
+    assert "Levels:" in out and "1 hand(s) played" in out
+    got = json.loads(record.read_text())
+    want = to_record(play_direct(Ruleset.from_preset("one-deck"), "open", 7, 1))
+    assert got["events"] == want["events"] and got["summary"] == want["summary"]
+
+
+def test_e2e_demo_refuses_a_preset_the_table_cannot_enter():
+    proc = subprocess.run([sys.executable, "-c", DEMO, "--preset", "three-players", "--no-voice"],
+                          capture_output=True, text=True, timeout=60, cwd=str(REPO_ROOT))
+    assert proc.returncode == 2 and "dashboard" in proc.stderr
