@@ -120,15 +120,28 @@ def test_service_restart_replays_the_log_and_takes_no_resent_tap_twice(tmp_path)
         state = json.dumps(a.controller.match.snapshot(), sort_keys=True)
         assert pico.pending >= 3                # logged by the host, still unacknowledged
         a.link.close()                          # the host dies without a word (the log is on disk)
+        for e in DRAWS[9:11]:                   # taps while no host runs: the Pico keeps them
+            tap_draw(pico, e)
         b = make_service(pico.device, path)
         assert json.dumps(b.controller.match.snapshot(), sort_keys=True) == state
+        assert run(b, 5, lambda: draws_applied(b) == 11)
         run(b, 2, lambda: pico.pending == 0)
         assert pico.pending == 0                # the resends were re-acknowledged ...
-        assert draws_applied(b) == 9            # ... and not applied again
+        assert draws_applied(b) == 11           # ... the logged ones not applied again
         assert b.link.session.stats.duplicates >= 3
-        tap_draw(pico, DRAWS[9])
-        assert run(b, 5, lambda: draws_applied(b) == 10)
+        assert [e.copy for e in b.controller.match.events if isinstance(e, ev.Draw)] == [d.copy for d in DRAWS[:11]]
         b.link.close()
+
+
+def test_service_refuses_a_log_of_another_preset(tmp_path):
+    with CPythonPico() as pico:
+        a = make_service(pico.device, tmp_path / "log.db")
+        a.link.close()
+        log = EventLog(tmp_path / "log.db")
+        link = SerialLink(pico.device, resume=last_position(log, "default"))
+        ctl = Controller(Ruleset.from_preset("classic"), "scanned", BOARD, sim_deck_set(2))
+        with pytest.raises(ValueError, match="started with preset 'one-deck'"):
+            TableService(link, ctl, log).restore()
 
 
 def test_service_transaction_broken_off_leaves_no_trace(tmp_path):

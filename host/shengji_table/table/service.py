@@ -124,6 +124,13 @@ class TableService:
                                      "mode": self.controller.mode}, match=self.match)
             self._commit([], None, self.controller.start(), time.monotonic())
             return False
+        start = next((e.payload for e in self.log.entries(match=self.match, kind="meta")
+                      if isinstance(e.payload, dict) and "start" in e.payload), None)
+        if start is not None and (start.get("ruleset") != self.controller.ruleset.to_json()
+                                  or start.get("mode") != self.controller.mode):
+            raise ValueError(f"match {self.match!r} in this log was started with preset "
+                             f"{start.get('ruleset', {}).get('preset')!r} and {start.get('mode')} hands, not "
+                             f"{self.controller.ruleset.preset!r} and {self.controller.mode} hands")
         self.controller.restore(games, controller_state(self.log, self.match))
         if pos is not None and self.link.session.position != pos:
             raise ValueError(f"the link must resume at {pos} (build it with SerialLink(resume=last_position(log, match)))")
