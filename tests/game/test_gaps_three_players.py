@@ -185,3 +185,21 @@ def test_gaps_driver_can_leave_counter_declarations_out():
         Driver(m2, [make_bot("heuristic", i) for i in range(3)]).play_hand(seed)
         counted += sum(isinstance(e, ev.CounterDraw) for e in m2.events)
     assert counted > 0
+
+
+def test_gaps_dealer_may_answer_a_counter_without_a_swap(table):
+    """同經典升級: a stronger call overcalls the standing one, the dealer's too — but the dealer's own
+    naming is not overcalled by the dealer, and the dealer (who takes the whole kitty) swaps nothing."""
+    t = named(table, {0: "D2 D2 LJ LJ", 1: "H2 H2"})
+    assert refused(t.declare(0, "LJ LJ"), "§9 反牌")              # nothing to answer yet
+    t.declare(1, "H2 H2")
+    t.ok(ev.CounterDraw(1, seed=9))
+    for c in list(t.hand.hand_copies(1))[:6]:
+        t.ok(ev.Tap(1, c))
+    t.ok(ev.Confirm(1))
+    assert refused(t.declare(0, "D2 D2"))                           # equal strength: the counter stands
+    out = t.declare(0, "LJ LJ")
+    assert not refused(out) and t.hand.trump is None
+    assert t.hand.phase == "kitty" and t.hand.exchange is None and t.hand.counts[0] == 33
+    t.ok(ev.TakeKitty(0))
+    assert t.hand.counts[0] == 42

@@ -183,18 +183,18 @@ class Driver:
         self.send(ev.RevealKitty(tuple(self.kitty)))
 
     def _counter_round(self):
-        """Three players, trump named: the other seats, in turn from the dealer's left, may
-        counter-declare (反牌) until each has passed in a row; every counter is followed by the
-        counter-declarer's swap with the kitty.  Each counter is stronger than the last, so this ends."""
+        """Three players, trump named: the seats, in turn from the dealer's left, may counter-declare
+        (反牌; the dealer only to answer a counter) until every seat has passed in a row; a counter
+        by a non-dealer is followed by its swap with the kitty.  Each call is stronger than the
+        last, so this ends."""
         hand = self.match.hand
         n = self.match.players
         seat, passes = hand.dealer, 0
-        while passes < n - 1 and hand.phase == "kitty":
+        while passes < n and hand.phase == "kitty":
             seat = (seat + 1) % n
-            if seat == hand.dealer:
-                continue
             if self._offer_declaration(seat):
-                self._exchange(seat)
+                if hand.phase == "exchange":      # the dealer's answer to a counter has no swap
+                    self._exchange(seat)
                 passes = 0
             else:
                 passes += 1

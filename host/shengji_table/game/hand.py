@@ -303,9 +303,11 @@ class Hand:
         return tuple(valid)
 
     def _may_counter(self, seat: int) -> bool:
-        """Three players: seat ``seat`` may counter-declare now (trump named, kitty not yet taken)."""
+        """Three players: seat ``seat`` may counter-declare now (trump named, kitty not yet taken).
+        The dealer only answers another seat's counter (the naming was their own call)."""
         return (self.ruleset.bidding and self.phase == "kitty" and self.dealer is not None
-                and seat != self.dealer)
+                and self.standing is not None
+                and (seat != self.dealer or self.standing.seat != self.dealer))
 
     def _on_declare(self, e: ev.Declare):
         if self.ruleset.bidding and self.phase == "kitty":
@@ -450,10 +452,12 @@ class Hand:
     def _counter(self, e: ev.Declare):
         """反牌 (seed 000 三人打法): 反牌規則同經典升級 — an overcall of the classic ladder by a player
         other than the dealer, before the dealer takes the kitty; trump changes, the dealer and the
-        bid stay; the counter-declarer then swaps 6 cards drawn at random from the kitty."""
-        if e.seat == self.dealer:
+        bid stay; the counter-declarer then swaps 6 cards drawn at random from the kitty.  As in the
+        classic rules the dealer may overcall a counter in turn; the whole kitty is theirs anyway,
+        so there is no swap."""
+        if not self._may_counter(e.seat):
             return self._refuse(e.seat, e, COUNTER_RULE, "the dealer named trump; a counter-declaration (反牌) "
-                                                         "is the other players'")
+                                                         "is the other players' (the dealer may only answer one)")
         if len(set(e.cards)) != len(e.cards):
             return self._refuse(e.seat, e, "table.twice", "the same physical card is shown twice")
         if self.mode == "scanned":
@@ -468,6 +472,10 @@ class Hand:
         self.standing = res.standing
         self.trump = res.standing.trump
         self.order = _rules()[0].TrumpOrder(self.ruleset, self.level, self.trump)
+        if e.seat == self.dealer:
+            return [Announce("declare", f"The dealer, seat {e.seat}, answers with {format_cards(faces)}: trump is "
+                                        f"{_SUIT_NAME[self.trump]}. {res.reason}", COUNTER_RULE),
+                    Ring(e.seat, "declarer")]
         self.phase = "exchange"
         self.turn = e.seat
         self.exchange = {"seat": e.seat, "drawn": None, "laid": []}
