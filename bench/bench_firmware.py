@@ -313,10 +313,10 @@ def main():
         print(f"{'':<38} after boot {kb(f['live_boot'])}: module code {kb(f['code'])}, and built apart: board "
               f"and readers {kb(f['readers_objs'])}, scanner and LED buffer {kb(f['scanner_objs'])}, link queue "
               f"{kb(f['link_objs'])}")
-    print(f"   of which interned names (qstrs): {fig['qstr_names']} new, {kb(fig['qstr_bytes'])} of qstr pools, about "
+    print(f"   .mpy peak, of which interned names (qstrs): {fig['qstr_names']} new, {kb(fig['qstr_bytes'])} of qstr pools, about "
           f"{kb(fig['qstr_unused'])} of it capacity no name uses yet (a new pool doubles the last one; where that "
-          f"falls depends on every name interned before, the simulated world's {fig['heap_sim'] and 'included'})")
-    print(f"   of which hardware stand-ins: {kb(stand)} ({how}), counted anyway")
+          f"falls depends on every name interned before, the simulated world's included)")
+    print(f"   .mpy peak, of which hardware stand-ins: {kb(stand)} ({how}), counted anyway")
     own = fig["peak"] - fig["qstr_unused"] - stand
     print(f"   .mpy peak without those two artefacts of the simulation on this port: {kb(own)} "
           f"({'below' if own < TARGET_KB * 1024 else 'ABOVE'} target; for scale, not the headline figure)")
