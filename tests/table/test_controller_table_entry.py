@@ -258,3 +258,13 @@ def test_controller_state_survives_a_restore():
 def test_controller_refuses_a_deck_set_that_does_not_fit_the_preset():
     with pytest.raises(ValueError, match="decks"):
         Controller(RULESET, "scanned", BOARD, sim_deck_set(2))
+
+
+def test_controller_dead_reader_is_announced():
+    c, _ = playing_position()
+    before = json.dumps(c.match.snapshot(), sort_keys=True)
+    out = c.on_reader(2, False)
+    assert out.texts == ["Reader 2 stopped answering: check its cable."]
+    assert [k for k, _ in out.rows] == ["effect"]
+    assert c.on_reader(2, True).texts == []
+    assert json.dumps(c.match.snapshot(), sort_keys=True) == before

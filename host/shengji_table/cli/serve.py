@@ -82,7 +82,7 @@ def run(args) -> int:
 
 def _serve(args, service, link, log, controller, ruleset, deck_set, hands) -> int:
     from ..table.serial_link import Disconnected, ProtocolMismatch, Reconnected
-    from ..table.session import Rebooted
+    from ..table.session import LinkDown, Rebooted
     try:
         resumed = service.restore()
     except ValueError as exc:
@@ -101,6 +101,8 @@ def _serve(args, service, link, log, controller, ruleset, deck_set, hands) -> in
             _say(f"table connected on {e.device}")
         elif isinstance(e, Rebooted) and e.old_boot_id is not None:
             _say("the Pico restarted; rings restored")
+        elif isinstance(e, LinkDown):
+            _say("no word from the Pico for 3 s: is the cable in?")
     service.on_outcome = on_outcome
     if not link.is_open and not link.open():
         _say(f"waiting for the table: {link.last_error}")

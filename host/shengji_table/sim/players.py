@@ -38,7 +38,6 @@ from ..game import events as ev
 from ..game import view as dv
 from ..game.bots import make_bot
 from ..game.driver import Driver
-from ..game.effects import Refusal
 from ..game.hand import Hand
 from ..game.match import Match
 from ..rules.cards import JOKER, all_copies

@@ -33,7 +33,6 @@ seat's ring to REFUSED and is returned with its reason; the game state does not 
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
@@ -109,13 +108,6 @@ class Outcome:
     texts: list = field(default_factory=list)
     refusals: list = field(default_factory=list)
     game_events: list = field(default_factory=list)
-
-    def extend(self, other: "Outcome") -> None:
-        self.rows += other.rows
-        self.rings += other.rings
-        self.texts += other.texts
-        self.refusals += other.refusals
-        self.game_events += other.game_events
 
 
 def board_layout(board: dict) -> tuple:
@@ -404,8 +396,3 @@ class Controller:
     def _set_all(self, out: Outcome, pattern: int) -> None:
         for ring in range(self.seats + 1):
             self._ring(out, ring, pattern)
-
-    # ---- for screens -------------------------------------------------------------------------------
-    def describe(self) -> str:
-        """One line of JSON about the controller's pending entries (for logs and debugging)."""
-        return json.dumps(self.state_json(), sort_keys=True)

@@ -18,7 +18,6 @@ delivered twice (the row with that link identity is in the same transaction as i
 """
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Optional
@@ -201,18 +200,7 @@ class TableService:
         if self.on_outcome is not None and e is not None:
             self.on_outcome(e, out)
 
-    def run(self, until: Optional[Callable[[], bool]] = None, idle: Optional[Callable[[], None]] = None) -> None:
-        """Loop until ``until()`` is true (forever without it); ``idle()`` runs every iteration."""
-        while until is None or not until():
-            self.step()
-            if idle is not None:
-                idle()
-                self.link.flush()
-
     # ---- reading the record -----------------------------------------------------------------
     def record(self, seats=None) -> dict:
         from ..game.record import to_record
         return to_record(self.controller.match, seats=seats)
-
-    def dump_state(self) -> str:
-        return json.dumps(self.controller.match.snapshot(), sort_keys=True)
