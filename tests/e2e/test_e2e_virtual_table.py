@@ -244,7 +244,7 @@ def test_e2e_bad_input_at_the_table_is_refused_and_changes_nothing(tmp_path):
 
 def test_e2e_real_pico_plays_a_hand(tmp_path, table_path):
     """Hardware in the loop: a Pico on USB running the sim build plays the same hand."""
-    host = SimHost(table_path, tmp_path / "pico.db", preset=PRESET, mode="scanned", seed=7, hands=1)
+    host = SimHost(table_path, tmp_path / "pico.db", preset=PRESET, mode="scanned", seed=7, hands=1, slow=8)
     try:
         host.start()
         assert host.run(timeout=300)

@@ -268,3 +268,31 @@ def test_controller_dead_reader_is_announced():
     assert [k for k, _ in out.rows] == ["effect"]
     assert c.on_reader(2, True).texts == []
     assert json.dumps(c.match.snapshot(), sort_keys=True) == before
+
+
+def test_controller_open_play_challenge_of_a_throw_R4_3():
+    """Open play: while a throw is open to challenge, an opponent who is not on turn taps the card
+    that beats it and presses the button: the throw fails and the forced unit stands (R-4.3)."""
+    rs = Ruleset.from_preset("classic")
+    c = Controller(rs, "open", BOARD, sim_deck_set(2), lambda n: ev.Deal() if n == 1 else None)
+    c.start()
+    c.on_button(0, P.PRESS)                              # nobody declared: close the draw
+    hand = c.match.hand
+    assert hand.phase == "burying"
+    dealer = hand.dealer
+    c.on_button(dealer, P.PRESS)                         # open play: the burial is not scanned
+    assert hand.phase == "playing" and hand.turn == dealer
+    suit = next(s for s in "SHCD" if s != hand.trump)
+    high, low, beater = parse_copy(f"{suit}A#1"), parse_copy(f"{suit}K#1"), parse_copy(f"{suit}A#2")
+    tap(c, dealer, high)
+    tap(c, dealer, low)
+    out = c.on_button(dealer, P.PRESS)
+    assert hand.throw_window and any("may challenge" in t for t in out.texts)
+    challenger = (dealer + 3) % 4                        # an opponent, not the next to play
+    assert challenger != hand.turn
+    out = tap(c, challenger, beater)
+    assert out.game_events == [] and c.challenge[challenger] == [beater]
+    out = c.on_button(challenger, P.PRESS)
+    assert out.game_events == [ev.Challenge(challenger, (beater,))]
+    assert [cards for _, cards in hand.trick] == [(low,)]          # the forced unit stands
+    assert any("throw fails" in t for t in out.texts)

@@ -32,7 +32,7 @@ class SimHost:
 
     def __init__(self, device: str, log_path, *, preset: str = "classic", mode: str = "scanned", seed: int = 7,
                  hands: int = 1, bots: str = "heuristic", board=DEFAULT_BOARD, match: str = "default",
-                 on_text: Optional[Callable[[str], None]] = None):
+                 on_text: Optional[Callable[[str], None]] = None, slow: float = 1.0):
         self.ruleset = Ruleset.from_preset(preset)
         self.seeds = hand_seeds(seed, hands)
         board_data = json.loads(open(board).read())
@@ -44,7 +44,7 @@ class SimHost:
         self.service = TableService(self.link, self.controller, self.log, match=match, on_text=on_text,
                                     meta={"preset": preset, "mode": mode, "seed": seed, "hands": hands,
                                           "bots": bots, "virtual": True})
-        self.players = TablePlayers(self.service, self.seeds, bots=bots, seed=seed)
+        self.players = TablePlayers(self.service, self.seeds, bots=bots, seed=seed, slow=slow)
         self._hooks: list = []
         self.service.on_outcome = self._outcome
         self.resumed = False
@@ -94,8 +94,10 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--hands", type=int, default=1)
     p.add_argument("--timeout", type=float, default=600)
+    p.add_argument("--slow", type=float, default=1.0, help="stretch the players' waits (a real Pico: 8)")
     args = p.parse_args(argv)
-    host = SimHost(args.device, args.log, preset=args.preset, mode=args.mode, seed=args.seed, hands=args.hands)
+    host = SimHost(args.device, args.log, preset=args.preset, mode=args.mode, seed=args.seed, hands=args.hands,
+                   slow=args.slow)
     try:
         host.start()
         ok = host.run(timeout=args.timeout)

@@ -230,7 +230,7 @@ class TablePlayers:
     loop iteration (``service.run(idle=players.step)``)."""
 
     def __init__(self, service, seeds: list, bots: str = "heuristic", seed: int = 7,
-                 deck_set_id: int = SIM_DECK_SET_ID, clock=time.monotonic):
+                 deck_set_id: int = SIM_DECK_SET_ID, clock=time.monotonic, slow: float = 1.0):
         self.service = service
         self.link = service.link
         self.controller = service.controller
@@ -238,6 +238,10 @@ class TablePlayers:
         self.bots = make_bots(bots, seed, self.controller.ruleset.players)
         self.deck_set_id = deck_set_id
         self.clock = clock
+        # a real Pico's sim build scans more slowly than the unix port: stretch every wait
+        self.lift_settle = LIFT_SETTLE_S * slow
+        self.release_settle = RELEASE_SETTLE_S * slow
+        self.action_timeout = ACTION_TIMEOUT_S * slow
         self._plan: Optional[list] = None
         self._plan_hand = 0
         self._plan_start = 0
@@ -300,7 +304,7 @@ class TablePlayers:
                 self.link.session.sim_button(seat, False)
                 self.releasing[seat] = now
         if self.awaiting is not None:
-            if now - self._since > ACTION_TIMEOUT_S:
+            if now - self._since > self.action_timeout:
                 self.synced = False          # the action went missing (line trouble): start over
             return
         if self.done:
@@ -390,7 +394,7 @@ class TablePlayers:
         kind = action[0]
         if kind == "tap":
             reader, copy = action[1], action[2]
-            if now - self.lifted_at.get(reader, 0.0) < LIFT_SETTLE_S:
+            if now - self.lifted_at.get(reader, 0.0) < self.lift_settle:
                 return
             uid = sim_uid(copy, self.deck_set_id)
             s.sim_place(reader, uid, sim_pages(copy, self.deck_set_id))
@@ -398,7 +402,7 @@ class TablePlayers:
             self.awaiting = ("tap", reader, uid)
         else:
             seat = action[1]
-            if seat in self.down or now - self.released_at.get(seat, 0.0) < RELEASE_SETTLE_S:
+            if seat in self.down or now - self.released_at.get(seat, 0.0) < self.release_settle:
                 return
             s.sim_button(seat, True)
             self.down.add(seat)
