@@ -5,6 +5,8 @@ side may not.  Events ``pass_levels`` / ``refuse_levels``, between the settlemen
 """
 from shengji_table.game import events as ev
 from shengji_table.game import record
+from shengji_table.game.bots import make_bot
+from shengji_table.game.driver import Driver
 from shengji_table.game.effects import Announce, Refusal
 from shengji_table.game.export import export_text
 from shengji_table.game.match import Match
@@ -184,3 +186,52 @@ def test_gaps_level_transfer_replays_from_the_record():
     assert [e["type"] for e in rec["events"][-3:]] == ["pass_levels", "refuse_levels", "pass_levels"]
     text = export_text(t.match)
     assert '[Transfer "0 -> 2: up 1, 7 -> 7 (refused)"]' in text and '[Transfer "0 -> 1: down 1, 4 -> 3"]' in text
+
+
+def dug_at_j(levels, seeds=range(600)):
+    """A find-a-friend hand (random bots) where seat 0 deals at J and the attackers dig the kitty
+    with J (seed 000 變異打法 5) so that levels are left once the declarers reach 2."""
+    rs = Ruleset.from_preset("find-friend-5")
+    for seed in seeds:
+        m = Match(rs)
+        m.levels = list(levels)
+        Driver(m, [make_bot("random", seed * 7 + i) for i in range(5)]).play_hand(seed)
+        if m._dig is not None:
+            return m
+    raise AssertionError("no hand dug the kitty with J in the seeds tried; widen the range")
+
+
+def test_gaps_dig_drop_leftover_named_attackers_drop_with_them():
+    """變異打法 5: 如果朋友也陪降到2，則由莊家指定對方除摳底玩家外的任何玩家陪降相應級數 — and 陪降 is not
+    refused."""
+    m2 = dug_at_j([11, 3, 3, 3, 3])
+    r = m2.summaries[-1]["result"]
+    dealer, friend = r["declarers"]
+    digger = r["last_winner"]
+    assert dealer == 0 and m2.levels[friend] == 2 and m2.leftovers[0] >= 1
+    out = m2.apply(ev.PassLevels(0, ((digger, 1),)))
+    assert refused(out, "§9 级数不浪费") and "dug the kitty" in out[0].reason
+    assert refused(m2.apply(ev.PassLevels(0, ((friend, 1),))))     # declarers do not take them
+    other = next(a for a in r["attackers"] if a != digger and m2.levels[a] > 2)
+    before = m2.levels[other]
+    m2.apply(ev.PassLevels(0, ((other, 1),)))
+    assert m2.levels[other] == before - 1
+    out = m2.apply(ev.RefuseLevels(other, 0))                       # winners, yet 陪降 stands
+    assert refused(out) and "陪降" in out[0].reason and m2.levels[other] == before - 1
+    assert m2.summaries[-1]["changes"]["0"][1] < 11                  # the dealer dropped from J
+
+
+def test_gaps_dig_drop_digger_drops_what_nobody_else_can():
+    """變異打法 5: 如果所有可指定的玩家都降到2，則由摳底的人降剩下的級數，直至降到2為止."""
+    for start in range(0, 3000, 600):
+        m = dug_at_j([11, 2, 2, 2, 2], seeds=range(start, start + 600))
+        s = m.summaries[-1]
+        digger = s["result"]["last_winner"]
+        others = [a for a in s["result"]["attackers"] if a != digger]
+        if all(m.levels[a] == 2 for a in others):
+            break
+    else:
+        raise AssertionError("no dig where every other attacker stayed at 2")
+    assert m.leftovers.get(0, 0) == 0
+    before, after, steps, why = s["changes"][str(digger)]
+    assert steps < 0 and "digger" in why and m.levels[digger] == after

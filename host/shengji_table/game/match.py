@@ -14,7 +14,8 @@ took over.  Three-player bidding: the first bidder moves one seat on each hand.
 级数不浪费 (seed 000 變異打法, levels per player: find a friend, three players): levels that a
 must-play level stopped (``Match.leftovers``) may be passed on between the settlement and the next
 deal — :class:`~.events.PassLevels` to team-mates (up, never past a must-play level) or to opponents
-(down, not below 2); a recipient on the winning side may :class:`~.events.RefuseLevels`.
+(down, not below 2); a recipient on the winning side may :class:`~.events.RefuseLevels`.  The levels
+a dug kitty (J / A) leaves once the declarers are at 2 are named the same way (陪降, not refusable).
 """
 from __future__ import annotations
 
@@ -61,6 +62,8 @@ class Match:
         self.events: list = []                       # every event accepted, in order
         self.leftovers: dict = {}                    # seat -> levels a must-play level stopped (级数不浪费)
         self._transfer: Optional[dict] = None        # the open window for passing them on (until the next deal)
+        self._dig: Optional[dict] = None             # find a friend: who names the attackers that 陪降 (dig drop)
+        self._dig_declarers: tuple = ()
 
     # ------------------------------------------------------------------
     def apply(self, event) -> list:
@@ -85,7 +88,7 @@ class Match:
             self.hand = hand
             self.played_hands.append(hand)
             self.events.append(event)
-            self.leftovers, self._transfer = {}, None     # the deal closes the window (级数不浪费)
+            self.leftovers, self._transfer, self._dig = {}, None, None   # the deal closes the window
             return out
         if self.hand is None:
             return [Refusal(getattr(event, "seat", None), event.type, "table.phase", "no hand has been dealt yet")]
@@ -130,6 +133,7 @@ class Match:
         out = []
         out += self._announce_levels(dec, att, before, shares)
         if rs.teams == "find-friend":
+            self._dig_declarers = tuple(dec)
             out += self._dig_drop(hand, dec, changes)
         if s.takeover:
             out.append(Announce("level", "The attackers take over the deal.", s.rule))
@@ -147,11 +151,13 @@ class Match:
                               changes={str(k): v for k, v in changes.items()},
                               next_dealer=self.dealer)
         self.summaries.append(summary)
-        if self.leftovers:
+        if any(self.leftovers.values()):
             self._transfer = {"declarers": tuple(dec), "attackers": tuple(att),
                               "winners": tuple(dec) if s.declarers_levels else tuple(att),
                               "base": list(self.levels), "gifts": []}
             for seat, n in sorted(self.leftovers.items()):
+                if self._dig is not None and seat == self._dig["giver"]:
+                    continue                              # announced with the dig drop
                 out.append(Announce("level", f"Seat {seat} has {_levels_text(n)} left over at a must-play level: "
                                              f"it may pass them to team-mates or make opponents go down.",
                                     TRANSFER_RULE))
@@ -195,6 +201,13 @@ class Match:
         total = sum(k for _, k in e.to)
         if total > left:
             return refuse(TRANSFER_RULE, f"seat {e.seat} has {_levels_text(left)} left over, not {total}")
+        dig = self._dig if self._dig is not None and self._dig["giver"] == e.seat else None
+        if dig is not None:
+            for t in targets:
+                if t in w["declarers"]:
+                    return refuse(TRANSFER_RULE, "the levels left by a dug kitty go to attackers (陪降)")
+                if t == dig["exclude"]:
+                    return refuse(TRANSFER_RULE, f"seat {t} dug the kitty: it drops only when nobody else can")
         ups = {t in side for t in targets}
         if len(ups) != 1:
             return refuse(TRANSFER_RULE, "team-mates go up or opponents go down (或): not both at once")
@@ -216,8 +229,9 @@ class Match:
             else:
                 text = f"Seat {e.seat} makes seat {t} go down {_levels_text(k)}: {level_text(g[4])} → {level_text(g[5])}"
                 text += "" if moved == k else " (not below 2)"
-            text += f"; seat {t} may refuse." if t in w["winners"] else "."
+            text += f"; seat {t} may refuse." if t in w["winners"] and dig is None else "."
             out.append(Announce("level", text, TRANSFER_RULE))
+        out += self._dig_fallback(self.summaries[-1]["changes"], key=str)
         self._note_transfers()
         return out
 
@@ -233,6 +247,8 @@ class Match:
         if e.seat not in w["winners"]:
             return refuse(TRANSFER_RULE, f"seat {e.seat} is on the losing side: it may not refuse "
                                          "(只能乖乖的被升級或被降級)")
+        if self._dig is not None and e.giver == self._dig["giver"]:
+            return refuse(TRANSFER_RULE, "dropping with the declarers after a dug kitty (陪降) is not refused")
         gift[6] = True
         self.leftovers[e.giver] = self.leftovers.get(e.giver, 0) + gift[2]   # not wasted: the giver may name another
         self._recompute_gifts(e.seat)
@@ -268,9 +284,15 @@ class Match:
         summary["levels_after"] = list(self.levels)
 
     def _dig_drop(self, hand: Hand, dec, changes) -> list:
-        """Find a friend, seed 000 变异打法 5–6: declarers at J or A whose kitty was dug with a J / an A
-        unit (attackers won the last trick with at least T points) drop levels.  Levels that cannot
-        be dropped below 2 are the players' to pass on (a choice this table does not make)."""
+        """Find a friend, seed 000 變異打法 5–6: declarers at J or A whose kitty was dug with a J / an A
+        unit (attackers won the last trick with at least T points) drop levels.
+
+        Levels that cannot be dropped below 2 are passed on: the dealer's to the (first) friend
+        (剩下的級數由朋友陪降); what is still left is for a player to name attackers who drop with
+        them (陪降, a :class:`~.events.PassLevels` that may not be refused) — at J the dealer names
+        anyone but the digger, and when nobody but the digger can still drop, the digger drops the
+        rest (直至降到2為止); at A the friend names any attacker.
+        """
         res = hand.result
         if res.ruling or res.last_winner is None or res.last_winner in dec:
             return []
@@ -281,16 +303,57 @@ class Match:
         if drop is None:
             return []
         out = [Announce("level", drop.reason, drop.rule)]
-        for seat, steps in ((dec[0], drop.dealer), *((f, drop.friend) for f in dec[1:])):
+        dealer, friends = dec[0], list(dec[1:])
+        rest = 0
+        carry = 0
+        for i, (seat, steps) in enumerate(((dealer, drop.dealer), *((f, drop.friend) for f in friends))):
+            steps += carry if i == 1 else 0          # the dealer's leftover: 由朋友陪降
             if not steps:
                 continue
             old = self.levels[seat]
-            new, _left = lower_level(old, steps)
+            new, left = lower_level(old, steps)
             self.levels[seat] = new
             changes[seat] = [old, new, -steps, drop.reason]
             out.append(Announce("level", f"Seat {seat} goes down {_levels_text(old - new)}: "
                                          f"{level_text(old)} → {level_text(new)}", drop.rule))
+            if i == 0 and friends:
+                carry = left
+            else:
+                rest += left
+        if not rest:
+            return out
+        at_j = hand.level == 11
+        giver = dealer if at_j or not friends else friends[0]
+        digger = res.last_winner
+        self._dig = {"giver": giver, "exclude": digger if at_j else None, "digger": digger, "at_j": at_j}
+        self.leftovers[giver] = self.leftovers.get(giver, 0) + rest
+        out += self._dig_fallback(changes)
+        if self.leftovers.get(giver):
+            who = "an attacker other than the digger" if at_j else "any attacker"
+            out.append(Announce("level", f"Seat {giver} names {who} to drop the {_levels_text(rest)} "
+                                         f"left (陪降).", drop.rule))
         return out
+
+    def _dig_fallback(self, changes: dict, key=int) -> list:
+        """At J, when every attacker but the digger is at 2, the digger drops what is left
+        (recorded in the hand's ``changes`` under the digger's seat)."""
+        dig = self._dig
+        if dig is None or not dig["at_j"] or not self.leftovers.get(dig["giver"]):
+            return []
+        others = [a for a in range(self.players) if a not in self._dig_declarers and a != dig["digger"]]
+        if any(self.levels[a] > 2 for a in others):
+            return []
+        rest = self.leftovers[dig["giver"]]
+        self.leftovers[dig["giver"]] = 0
+        d = dig["digger"]
+        old = self.levels[d]
+        new, _ = lower_level(old, rest)
+        self.levels[d] = new
+        prev = changes.get(key(d))                   # the digger may have gone up in this hand
+        changes[key(d)] = [prev[0] if prev else old, new, (prev[2] if prev else 0) - rest,
+                           "the digger drops the levels nobody else can (seed 000 變異打法 5)"]
+        return [Announce("level", f"Every other attacker is at 2: seat {d}, who dug the kitty, drops the "
+                                  f"rest, {level_text(old)} → {level_text(new)}.", "§9 find-a-friend")]
 
     def _announce_levels(self, dec, att, before, shares) -> list:
         out = []
