@@ -28,6 +28,7 @@ from ..rules.cards import JOKER, all_copies
 from . import events as ev
 from . import view as dv
 from .effects import Refusal
+from .hand import Hand
 from .match import Match
 
 __all__ = ["Driver", "DriverError", "run_match"]
@@ -71,6 +72,12 @@ class Driver:
             self.check(self.match)
         return effects
 
+    def _hand(self) -> Hand:
+        hand = self.match.hand
+        if hand is None:
+            raise DriverError("no hand has been dealt yet")
+        return hand
+
     @property
     def open(self) -> bool:
         """Whether the match is in open play (the driver keeps the hands)."""
@@ -78,29 +85,28 @@ class Driver:
 
     def hidden_hand(self, seat: int) -> list:
         """Open play: the copies ``seat`` physically holds now (pending cards included)."""
-        played = self.match.hand.played
+        played = self._hand().played
         return [c for c in self.held[seat] if c not in played]
 
     def view(self, seat: int, expect=None):
         """The view bots get: the engine's, with the seat's own cards filled in in open play."""
-        hand = self.match.hand
+        hand = self._hand()
         v = hand.view(seat, expect)
         if not self.open:
             return v
-        kw = {"hand": tuple(c.card for c in sorted(self.hidden_hand(seat), key=hash))}
-        if v.kitty is not None and hand.phase == "burying":
-            kw["kitty"] = tuple(c.card for c in self._picked_up)
-        if self.match.ruleset.bidding:
-            kw["shown_kitty"] = self._shown
-        return dataclasses.replace(v, **kw)
+        kitty = v.kitty
+        if kitty is not None and hand.phase == "burying":
+            kitty = tuple(c.card for c in self._picked_up)
+        return dataclasses.replace(v, hand=tuple(c.card for c in sorted(self.hidden_hand(seat), key=hash)),
+                                   kitty=kitty, shown_kitty=self._shown if self.match.ruleset.bidding else v.shown_kitty)
 
     def _ask(self, seat: int, expect=None):
         return self.bots[seat].choose(self.view(seat, expect))
 
     def _copies(self, seat: int, faces, exclude=()) -> list:
         """Physical copies in ``seat``'s hand for these faces (lowest deck first)."""
-        pool = {}
-        for c in (self.hidden_hand(seat) if self.open else self.match.hand.hands[seat]):
+        pool: dict = {}
+        for c in (self.hidden_hand(seat) if self.open else self._hand().hands[seat]):
             if c not in exclude:
                 pool.setdefault(c.card, []).append(c)
         out = []
@@ -120,7 +126,7 @@ class Driver:
         if self.open:
             return self._play_open_hand(seed)
         self.send(ev.Deal(seed=seed))
-        hand = m.hand
+        hand = self._hand()
         bidding = m.ruleset.bidding
         while True:
             nxt = hand.next_draw()
@@ -136,7 +142,7 @@ class Driver:
     def _play_open_hand(self, seed: int):
         m = self.match
         self.send(ev.Deal())
-        hand = m.hand
+        hand = self._hand()
         rs = m.ruleset
         stack = list(all_copies(rs.decks))
         random.Random(seed).shuffle(stack)       # the same deal as a scanned Deal(seed=seed)
@@ -154,7 +160,7 @@ class Driver:
         return self.finish_hand()
 
     def _offer_declaration(self, seat: int) -> bool:
-        hand = self.match.hand
+        hand = self._hand()
         opts = hand.declaration_options(seat, held=self.hidden_hand(seat) if self.open else None)
         if not opts:
             return False
@@ -169,7 +175,7 @@ class Driver:
     def _challenge(self):
         """Open play, a throw just led: the first opponent holding a unit that beats it shows it."""
         from ..rules.throw import check_throw
-        hand = self.match.hand
+        hand = self._hand()
         lead = [c.card for c in hand.trick[0][1]]
         for seat in hand.challengers():
             chk = check_throw(lead, {seat: [c.card for c in self.hidden_hand(seat)]}, hand.order)
@@ -187,7 +193,7 @@ class Driver:
         (反牌; the dealer only to answer a counter) until every seat has passed in a row; a counter
         by a non-dealer is followed by its swap with the kitty.  Each call is stronger than the
         last, so this ends."""
-        hand = self.match.hand
+        hand = self._hand()
         n = self.match.players
         seat, passes = hand.dealer, 0
         while passes < n and hand.phase == "kitty":
@@ -202,8 +208,8 @@ class Driver:
     def _exchange(self, seat: int):
         """The counter-declarer draws 6 kitty cards at random (scanned: by a seed in the event; open:
         the table's own draw) and lays back the 6 its bot chooses."""
-        hand = self.match.hand
-        if hand.exchange["drawn"] is None:
+        hand = self._hand()
+        if hand.exchange is not None and hand.exchange["drawn"] is None:
             if self.open:
                 drawn = self._rng.sample(self.kitty, min(len(self.kitty), 6))
                 for c in drawn:
@@ -227,7 +233,7 @@ class Driver:
     def finish_hand(self):
         """Play the current hand from wherever it is (after the draw) to its end."""
         m = self.match
-        hand = m.hand
+        hand = self._hand()
         self._countered = (not self.counter_declarations
                            or hand.phase not in ("drawing", "bidding", "trump", "kitty"))
         while hand.phase != "over":
@@ -246,7 +252,7 @@ class Driver:
                 if not isinstance(d, dv.NameTrump):
                     raise DriverError(f"seat {hand.dealer} answered {d!r} when naming trump")
                 self.send(ev.NameTrump(hand.dealer, d.suit))
-            elif ph == "exchange":               # three players: a counter-declarer swaps with the kitty
+            elif ph == "exchange" and hand.exchange is not None:   # three players: a counter-declarer's swap
                 self._exchange(hand.exchange["seat"])
             elif ph == "kitty":
                 if m.ruleset.bidding and not self._countered:

@@ -468,9 +468,11 @@ class Hand:
         res = check_declaration(self.ruleset, self.level, self.standing, Declaration(e.seat, faces))
         if not res.valid:
             return self._refuse(e.seat, e, res.rule, res.reason)
+        standing = res.standing
+        assert standing is not None                  # a valid declaration always stands
         self.declarations.append((Declaration(e.seat, faces), e.cards))
-        self.standing = res.standing
-        self.trump = res.standing.trump
+        self.standing = standing
+        self.trump = standing.trump
         self.order = _rules()[0].TrumpOrder(self.ruleset, self.level, self.trump)
         if e.seat == self.dealer:
             return [Announce("declare", f"The dealer, seat {e.seat}, answers with {format_cards(faces)}: trump is "

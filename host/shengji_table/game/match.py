@@ -260,6 +260,7 @@ class Match:
     def _recompute_gifts(self, target: int) -> None:
         """``target``'s level: its level at the settlement, then every gift to it not refused, in order."""
         w = self._transfer
+        assert w is not None
         level = w["base"][target]
         for g in w["gifts"]:
             if g[1] != target:
@@ -280,6 +281,7 @@ class Match:
 
     def _note_transfers(self) -> None:
         summary = self.summaries[-1]
+        assert self._transfer is not None
         summary["transfers"] = [list(g) for g in self._transfer["gifts"]]
         summary["levels_after"] = list(self.levels)
 
