@@ -57,7 +57,7 @@ class Null:
     """The USB stream's stand-in: nothing comes in, everything written is dropped."""
     def readinto(self, buf):
         return 0
-    def write(self, buf, n):
+    def write(self, buf, off, n):
         pass
 
 stream = Null()

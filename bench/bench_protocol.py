@@ -33,7 +33,7 @@ dec = time.ticks_diff(time.ticks_us(), t) / N
 class Quiet:
     def readinto(self, buf):
         return 0
-    def write(self, buf, n):
+    def write(self, buf, off, n):
         pass
 now = [0]
 link = Link(Quiet(), lambda: now[0], lambda *a: None, boot_id=b"\x01\x02\x03\x04")

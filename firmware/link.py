@@ -7,7 +7,7 @@ API (what ``main.py`` uses)::
     link = Link(stream, time.ticks_ms, on_ring, on_sim=None,
                 firmware=b"0.1.0", board=b"table4", boot_id=None,   # None: 4 random bytes
                 queue=32, rings=8, resend_ms=500, heartbeat_ms=1000, host_timeout_ms=3000,
-                silent_resend_ms=2000)
+                silent_resend_ms=2000, arena=2048)
     link.snapshot_provider = lambda: (reader_status, button_state)   # two bytes-likes
     link.on_host = lambda alive: ...      # optional: host came back / went silent
     link.send_tap(reader, uid, code=None) # uid / code: bytes-likes; optional uid_len, code_len
@@ -24,18 +24,19 @@ one ring (idempotent, so a repeated or lost frame heals with the next one). Patt
 without it (production builds) sim frames are counted in ``ignored`` and do nothing.
 
 Stream contract: ``readinto(buf)`` returns the number of bytes read (0 or None when nothing is
-waiting; it must not block) and ``write(buf, n)`` writes ``buf[0:n]`` (MicroPython streams take
-that length argument natively, so no slice is allocated). :class:`StdioStream` adapts USB CDC
+waiting; it must not block) and ``write(buf, off, n)`` writes ``buf[off:off + n]`` (MicroPython
+streams take that offset and length natively, so no slice or memoryview is allocated). :class:`StdioStream` adapts USB CDC
 (``sys.stdin``/``sys.stdout``) on the Pico and pipes under the unix port. ``clock_ms`` is
 ``time.ticks_ms``-like: milliseconds, wrapping at 2**30 or not at all.
 
 Reliability: every event gets a seq (1..65535, 0 skipped) and stays in a bounded, pre-allocated
-queue until the host's cumulative ACK covers it; the whole queue is resent in order every
+queue (at most ``queue`` events, their frames back to back in an ``arena`` of bytes) until the host's cumulative ACK covers it; the whole queue is resent in order every
 ``resend_ms`` with the SAME seqs (go-back-N: a serial line never reorders; the host delivers
 only the next seq, holds later ones until a gap is filled, and re-ACKs duplicates). While the host
 is silent the queue is resent only every ``silent_resend_ms``: nobody may be reading, and a USB
-CDC write with the port open but unread can wait for its transmit timeout. When the queue is full the OLDEST event is dropped and
-counted (``dropped``, sent in every HEARTBEAT and SNAPSHOT): a full queue means the host has been
+CDC write with the port open but unread can wait for its transmit timeout. When the queue is full
+(``queue`` events, or no room left in the arena for the new frame) the OLDEST events are dropped,
+as few as make room, and counted (``dropped``, sent in every HEARTBEAT and SNAPSHOT): a full queue means the host has been
 away for many events, and what it needs on return is the present (the card on a reader now, the
 last button) plus the knowledge that it missed something — it then sees the gap (``base`` in the
 heartbeat jumped past what it got) and asks for a SNAPSHOT. Dropping the newest instead would
@@ -46,9 +47,10 @@ heard yet"). A new id means a (re)started host: the queue is resent at the next 
 per-ring order of RING seqs starts afresh, so a replayed older RING of the same host is ignored
 (``stale``) while a new host's first RING always applies.
 
-No allocation in the steady state: frames are encoded straight into pre-allocated slots, the
-receive path decodes byte by byte into the decoder's own buffer (tests/firmware/
-test_link_micropython.py measures 0 bytes over 20 s of idle polling with heartbeats and resends).
+No allocation in the steady state: a frame is encoded into one pre-allocated buffer and copied into
+the arena, every write names its offset and length there, the receive path decodes byte by byte
+into the decoder's own buffer (tests/firmware/test_link_micropython.py measures 0 bytes over 20 s
+of idle polling with heartbeats and resends, and for events queued into a full arena).
 """
 
 try:
@@ -76,7 +78,7 @@ class Link:
 
     def __init__(self, stream, clock_ms, on_ring, on_sim=None, firmware=b"", board=b"",
                  boot_id=None, queue=32, rings=8, resend_ms=500, heartbeat_ms=1000,
-                 host_timeout_ms=3000, silent_resend_ms=2000):
+                 host_timeout_ms=3000, silent_resend_ms=2000, arena=2048):
         self.stream = stream
         self.clock = clock_ms
         self.on_ring = on_ring
@@ -97,12 +99,19 @@ class Link:
         self.dropped = 0     # events dropped because the queue was full
         self.ignored = 0     # valid frames we could not use (ring out of range, sim in production)
         self.resent = 0      # frames written again
-        # the queue of unacknowledged events: a ring buffer of encoded frames
+        # The queue of unacknowledged events: encoded frames back to back in one byte ring
+        # (``arena`` bytes), plus per-event offset, length and seq. Frames are ~20-60 bytes, so a
+        # slot of MAX_FRAME bytes per event would waste most of it. A frame is never split: one
+        # that does not fit before the arena's end starts again at 0, so every frame is one write.
+        if arena < P.MAX_FRAME:
+            raise ValueError("arena must hold a frame of MAX_FRAME bytes")
         self._size = queue
-        self._slots = [bytearray(P.MAX_FRAME) for _ in range(queue)]
+        self._arena = bytearray(arena)
+        self._offs = array("H", bytes(2 * queue))
         self._lens = array("H", bytes(2 * queue))
         self._seqs = array("H", bytes(2 * queue))
-        self._head = 0
+        self._head = 0       # index of the oldest pending event
+        self._end = 0        # arena offset just past the newest pending frame
         self.pending = 0
         self.next_seq = 1
         self.last_acked = 0
@@ -115,7 +124,7 @@ class Link:
         self.host_id = bytearray(4)
         self._ring_seq = array("H", bytes(2 * rings))
         self.stale = 0
-        self._tx = bytearray(P.MAX_FRAME)      # heartbeats and snapshots
+        self._tx = bytearray(P.MAX_FRAME)      # every frame is encoded here first
         self._rx = bytearray(RX_CHUNK)
         self._zero_fw = bytes(4)
         self.decoder = P.Decoder(P.TO_PICO)
@@ -128,29 +137,52 @@ class Link:
 
     # ---- events ---------------------------------------------------------------------------
 
-    def _slot(self):
-        """Index of a free slot for the next event, dropping the oldest when full."""
-        if self.pending == self._size:
-            self._head = (self._head + 1) % self._size
-            self.pending -= 1
-            self.dropped += 1
-        return (self._head + self.pending) % self._size
+    def _place(self, n):
+        """Arena offset where an ``n``-byte frame fits contiguously, or -1 when it does not."""
+        if self.pending == 0:
+            return 0
+        h = self._offs[self._head]
+        t = self._end
+        if t > h:                       # in use: [h, t); free: [t, arena) and [0, h)
+            if len(self._arena) - t >= n:
+                return t
+            return 0 if h >= n else -1
+        return t if h - t >= n else -1  # wrapped, in use: [h, end of arena) and [0, t)
 
-    def _commit(self, i, n):
+    def _drop_oldest(self):
+        self._head = (self._head + 1) % self._size
+        self.pending -= 1
+        self.dropped += 1
+
+    def _commit(self, n):
+        """Queue the frame encoded in ``_tx[0:n]`` under the next seq, dropping the oldest events
+        while the queue is full or the arena has no room for it; send it once; return its seq."""
+        while self.pending == self._size:
+            self._drop_oldest()
+        off = self._place(n)
+        while off < 0:                  # ends: an empty arena holds any frame (n <= MAX_FRAME)
+            self._drop_oldest()
+            off = self._place(n)
+        a = self._arena
+        tx = self._tx
+        for k in range(n):
+            a[off + k] = tx[k]
+        i = (self._head + self.pending) % self._size
         seq = self.next_seq
+        self._offs[i] = off
         self._lens[i] = n
         self._seqs[i] = seq
+        self._end = off + n
         if self.pending == 0:
             self._last_tx = self.clock()
         self.pending += 1
         self.next_seq = P.next_seq(seq)
-        self._write(self._slots[i], n)
+        self._write(a, off, n)
         return seq
 
     def _enqueue_hello(self):
-        i = self._slot()
-        n = P.encode_hello(self._writer, self._slots[i], self.next_seq, self.firmware, self.board)
-        self._commit(i, n)
+        self._commit(P.encode_hello(self._writer, self._tx, self.next_seq, self.firmware,
+                                    self.board))
 
     def send_tap(self, reader, uid, code=None, uid_len=-1, code_len=-1):
         """Queue and send a TAP; returns its seq. A UID that is not 4..10 bytes or a code longer
@@ -159,32 +191,24 @@ class Link:
         n_code = 0 if code is None else (len(code) if code_len < 0 else code_len)
         if not 4 <= n_uid <= P.MAX_UID or n_code > P.MAX_CODE:
             raise ValueError("bad uid/code length")
-        i = self._slot()
-        n = P.encode_tap(self._writer, self._slots[i], self.next_seq, reader, uid, uid_len,
-                         code, code_len)
-        return self._commit(i, n)
+        return self._commit(P.encode_tap(self._writer, self._tx, self.next_seq, reader, uid,
+                                         uid_len, code, code_len))
 
     def send_button(self, seat, kind):
         """Queue and send a BUTTON (``kind``: PRESS, LONG_PRESS, RELEASE); returns its seq."""
-        i = self._slot()
-        n = P.encode_button(self._writer, self._slots[i], self.next_seq, seat, kind)
-        return self._commit(i, n)
+        return self._commit(P.encode_button(self._writer, self._tx, self.next_seq, seat, kind))
 
     def send_reader(self, reader, alive, fw=None):
         """Queue and send a READER status; ``fw`` the PN532's 4 firmware bytes when known."""
-        i = self._slot()
-        n = P.encode_reader(self._writer, self._slots[i], self.next_seq, reader,
-                            P.READER_ALIVE if alive else P.READER_DEAD,
-                            fw if fw is not None else self._zero_fw)
-        return self._commit(i, n)
+        return self._commit(P.encode_reader(self._writer, self._tx, self.next_seq, reader,
+                                            P.READER_ALIVE if alive else P.READER_DEAD,
+                                            fw if fw is not None else self._zero_fw))
 
     def send_log(self, text):
         """Queue and send a LOG line (str or bytes, cut to protocol.MAX_TEXT bytes)."""
         if isinstance(text, str):
             text = text.encode()
-        i = self._slot()
-        n = P.encode_log(self._writer, self._slots[i], self.next_seq, text)
-        return self._commit(i, n)
+        return self._commit(P.encode_log(self._writer, self._tx, self.next_seq, text))
 
     # ---- the loop ---------------------------------------------------------------------------
 
@@ -213,12 +237,12 @@ class Link:
     def _resend(self):
         for k in range(self.pending):
             i = (self._head + k) % self._size
-            self._write(self._slots[i], self._lens[i])
+            self._write(self._arena, self._offs[i], self._lens[i])
             self.resent += 1
 
-    def _write(self, buf, n):
+    def _write(self, buf, off, n):
         try:
-            self.stream.write(buf, n)
+            self.stream.write(buf, off, n)
         except OSError:
             pass  # the queue keeps the event; the next resend tries again
 
@@ -235,7 +259,7 @@ class Link:
         n = P.encode_heartbeat(self._writer, self._tx, self.base(), self.next_seq,
                                self.dropped & 0xFFFF, self.decoder.bad & 0xFFFF,
                                1 if self.host_alive else 0)
-        self._write(self._tx, n)
+        self._write(self._tx, 0, n)
 
     def _send_snapshot(self):
         readers = b""
@@ -245,7 +269,7 @@ class Link:
         n = P.encode_snapshot(self._writer, self._tx, self.last_acked,
                               self.base(), self.next_seq, self.dropped & 0xFFFF, readers, buttons,
                               self.rings, self.n_rings)
-        self._write(self._tx, n)
+        self._write(self._tx, 0, n)
 
     # ---- host frames ------------------------------------------------------------------------
 
@@ -341,5 +365,5 @@ class StdioStream:
             n += 1
         return n
 
-    def write(self, buf, n):
-        self._out.write(buf, n)
+    def write(self, buf, off, n):
+        self._out.write(buf, off, n)

@@ -25,8 +25,8 @@ class Pipe:
         self.inb = self.inb[n:]
         return n
 
-    def write(self, buf, n):
-        for i in range(n):
+    def write(self, buf, off, n):
+        for i in range(off, off + n):
             self.out.append(buf[i])
 
 

@@ -108,7 +108,7 @@ class Wire:
             buf[i] = self.data[self.pos + i]
         self.pos += k
         return k
-    def write(self, buf, n):
+    def write(self, buf, off, n):
         self.written += n
 
 now = [0]

@@ -41,8 +41,8 @@ class Wire:
         del self.inp[:n]
         return n
 
-    def write(self, buf, n):
-        self.out += bytes(buf[:n])
+    def write(self, buf, off, n):
+        self.out += bytes(buf[off:off + n])
 
     def frames(self, typ=None):
         """Decoded frames the Pico sent, as (type name, seq, fields); resends included."""

@@ -39,8 +39,8 @@ class Wire:
             buf[i] = self.pending[i]
         self.pending = self.pending[n:]
         return n
-    def write(self, buf, n):
-        self.out.extend(buf[:n])
+    def write(self, buf, off, n):
+        self.out.extend(buf[off:off + n])
 
 def report(wire):
     d = P.Decoder(P.TO_HOST)
@@ -209,7 +209,7 @@ link.pending = 0               # no host here to ACK: stop resending the boot ev
 class Null:                    # a host that reads nothing back: keeps the harness out of the heap figure
     def readinto(self, buf):
         return 0
-    def write(self, buf, n):
+    def write(self, buf, off, n):
         pass
 link.stream = Null()
 result = [0, 0]

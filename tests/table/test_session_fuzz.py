@@ -82,8 +82,8 @@ class InProcessPico:
             del self.inb[:n]
             return n
 
-        def write(self, buf, n):
-            self.out += buf[:n]
+        def write(self, buf, off, n):
+            self.out += buf[off:off + n]
 
     def __init__(self, boot="11223344", queue=32):
         self.now = 0

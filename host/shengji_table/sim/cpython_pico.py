@@ -43,8 +43,8 @@ class _PtyStream:
         buf[:len(data)] = data
         return len(data)
 
-    def write(self, buf, n):
-        data = bytes(buf[:n])
+    def write(self, buf, off, n):
+        data = bytes(buf[off:off + n])
         while data:
             try:
                 k = os.write(self.fd, data)
@@ -58,7 +58,7 @@ class _Null:
     def readinto(self, buf):
         return 0
 
-    def write(self, buf, n):
+    def write(self, buf, off, n):
         pass
 
 
