@@ -182,3 +182,60 @@ def test_gaps_open_play_whole_match_replays_bit_for_bit():
     assert again.snapshot() == match.snapshot()
     assert record.dumps(record.to_record(again)) == text
     assert all(e.get("seed") is None for e in record.loads(text)["events"] if e["type"] == "deal")
+
+
+class SloppyBot:
+    """A random-legal bot that now and then follows with any cards: a revoke the open-play engine
+    must prove from later evidence (R-10.2)."""
+
+    def __init__(self, seed):
+        import random
+        self.inner = make_bot("random", seed)
+        self.rng = random.Random(seed)
+
+    def choose(self, view):
+        from shengji_table.game import view as dv
+        if view.expect.kind == "follow" and self.rng.random() < 0.08:
+            return dv.PlayCards(tuple(self.rng.sample(list(view.hand), view.expect.count)))
+        return self.inner.choose(view)
+
+
+def full_revoke_check(hand, seat):
+    """The reference: re-check every earlier follow of ``seat`` against everything it played since."""
+    from shengji_table.rules.follow import check_follow
+    plays = hand.seat_plays[seat]
+    for trick_no, lead, faces, idx in hand.follows[seat]:
+        if idx == len(plays) - 1 and trick_no == len(hand.tricks):
+            continue
+        known = [f for p in plays[idx:] for f in p]
+        if not check_follow(list(lead), list(faces), known, hand.order).ok:
+            return hand._end_by_ruling(seat, "R-10.2", f"seat {seat} revoked in trick {trick_no + 1}")
+    return []
+
+
+def test_gaps_open_play_revoke_shortcut_proves_the_same_revokes(monkeypatch):
+    """R-10.2 in open play: re-checking only follows of the suit just played (the engine's shortcut)
+    ends the same hands, at the same event, against the same seat, as re-checking every follow."""
+    from shengji_table.game.hand import Hand
+
+    def run(preset, seed):
+        rs = Ruleset.from_preset(preset)
+        match = Match(rs, "open")
+        driver = Driver(match, [SloppyBot(seed * 10 + i) for i in range(rs.players)])
+        for k in range(2):
+            if match.over:
+                break
+            driver.play_hand(seed * 100 + k)
+        return [(s["result"]["ruling"], s["result"]["at_fault"], s["levels_after"]) for s in match.summaries], \
+            len(match.events)
+
+    proven = 0
+    for preset in ("classic", "find-friend-5", "one-deck"):
+        for seed in range(5):
+            shortcut = run(preset, seed)
+            with monkeypatch.context() as mp:
+                mp.setattr(Hand, "_check_revoke", full_revoke_check)
+                full = run(preset, seed)
+            assert shortcut == full, (preset, seed)
+            proven += sum(1 for ruling, _, _ in shortcut[0] if ruling == "R-10.2")
+    assert proven >= 5, "the sloppy bots should revoke now and then"

@@ -804,9 +804,15 @@ class Hand:
         """R-10.2 in open play: a follow proven illegal by the cards the seat has played since."""
         _, _, follow, _, _, _ = _rules()
         plays = self.seat_plays[seat]
+        # Every play of the seat re-checks its earlier follows, so only the play just made is new
+        # evidence — and a follow's verdict depends only on the led suit's cards in the hand.
+        suit_of = self.order.suit_of
+        new_suits = {suit_of(f) for f in plays[-1]} if plays else set()
         for trick_no, lead, faces, idx in self.follows[seat]:
             if idx == len(plays) - 1 and trick_no == len(self.tricks):
                 continue  # the play just made is checked by later evidence only
+            if suit_of(lead[0]) not in new_suits:
+                continue  # nothing new about the led suit: the last verdict stands
             known = [f for p in plays[idx:] for f in p]
             v = follow.check_follow(list(lead), list(faces), known, self.order)
             if not v.ok:
