@@ -26,11 +26,20 @@ def pump(link, seconds, until=None):
     return events
 
 
+def handshake(link, seconds=3):
+    """Pump until the Pico's HELLO and a snapshot were both received (in either order: pyserial drops
+    what was buffered before it opened, and the Pico resends its HELLO until acknowledged)."""
+    events = pump(link, seconds, lambda ev: any(isinstance(e, Snapshot) for e in ev)
+                  and any(isinstance(e, Hello) for e in ev))
+    pump(link, 0.1)
+    return events
+
+
 def test_serial_link_handshake_hello_snapshot_and_tap_over_a_pty():
     with CPythonPico() as pico:
         link = SerialLink(pico.device)
         assert link.open()
-        events = pump(link, 3, lambda ev: any(isinstance(e, Snapshot) for e in ev))
+        events = handshake(link)
         assert isinstance(events[0], Reconnected) and events[0].first
         hello = next(e for e in events if isinstance(e, Hello))
         assert (hello.protocol, hello.firmware, hello.board) == (P.VERSION, "0.1.0", "table-4")
@@ -50,7 +59,7 @@ def test_serial_link_no_ack_leaves_before_flush():
     with CPythonPico() as pico:
         link = SerialLink(pico.device)
         link.open()
-        pump(link, 3, lambda ev: any(isinstance(e, Snapshot) for e in ev))
+        handshake(link)
         pico.tap(1, UID)
         got = []
         end = time.monotonic() + 2
@@ -73,7 +82,7 @@ def test_serial_link_reconnects_after_the_cable_is_pulled_and_resyncs():
     with CPythonPico() as pico:
         link = SerialLink(pico.device, backoff=(0.02, 0.1))
         link.open()
-        pump(link, 3, lambda ev: any(isinstance(e, Snapshot) for e in ev))
+        handshake(link)
         pico.pull_cable()
         events = pump(link, 1, lambda ev: any(isinstance(e, Disconnected) for e in ev))
         assert any(isinstance(e, Disconnected) for e in events)
