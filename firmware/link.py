@@ -25,18 +25,19 @@ without it (production builds) sim frames are counted in ``ignored`` and do noth
 
 Stream contract: ``readinto(buf)`` returns the number of bytes read (0 or None when nothing is
 waiting; it must not block) and ``write(buf, off, n)`` writes ``buf[off:off + n]`` (MicroPython
-streams take that offset and length natively, so no slice or memoryview is allocated). :class:`StdioStream` adapts USB CDC
-(``sys.stdin``/``sys.stdout``) on the Pico and pipes under the unix port. ``clock_ms`` is
-``time.ticks_ms``-like: milliseconds, wrapping at 2**30 or not at all.
+streams take that offset and length natively, so no slice or memoryview is allocated).
+:class:`StdioStream` adapts USB CDC (``sys.stdin``/``sys.stdout``) on the Pico and pipes under the
+unix port. ``clock_ms`` is ``time.ticks_ms``-like: milliseconds, wrapping at 2**30 or not at all.
 
 Reliability: every event gets a seq (1..65535, 0 skipped) and stays in a bounded, pre-allocated
-queue (at most ``queue`` events, their frames back to back in an ``arena`` of bytes) until the host's cumulative ACK covers it; the whole queue is resent in order every
-``resend_ms`` with the SAME seqs (go-back-N: a serial line never reorders; the host delivers
-only the next seq, holds later ones until a gap is filled, and re-ACKs duplicates). While the host
-is silent the queue is resent only every ``silent_resend_ms``: nobody may be reading, and a USB
-CDC write with the port open but unread can wait for its transmit timeout. When the queue is full
-(``queue`` events, or no room left in the arena for the new frame) the OLDEST events are dropped,
-as few as make room, and counted (``dropped``, sent in every HEARTBEAT and SNAPSHOT): a full queue means the host has been
+queue (at most ``queue`` events, their frames back to back in an ``arena`` of bytes) until the
+host's cumulative ACK covers it; the whole queue is resent in order every ``resend_ms`` with the
+SAME seqs (go-back-N: a serial line never reorders; the host delivers only the next seq, holds
+later ones until a gap is filled, and re-ACKs duplicates). While the host is silent the queue is
+resent only every ``silent_resend_ms``: nobody may be reading, and a USB CDC write with the port
+open but unread can wait for its transmit timeout. When the queue is full (``queue`` events, or no
+room left in the arena for the new frame) the OLDEST events are dropped, as few as make room, and
+counted (``dropped``, sent in every HEARTBEAT and SNAPSHOT): a full queue means the host has been
 away for many events, and what it needs on return is the present (the card on a reader now, the
 last button) plus the knowledge that it missed something — it then sees the gap (``base`` in the
 heartbeat jumped past what it got) and asks for a SNAPSHOT. Dropping the newest instead would
@@ -49,8 +50,9 @@ per-ring order of RING seqs starts afresh, so a replayed older RING of the same 
 
 No allocation in the steady state: a frame is encoded into one pre-allocated buffer and copied into
 the arena, every write names its offset and length there, the receive path decodes byte by byte
-into the decoder's own buffer (tests/firmware/test_link_micropython.py measures 0 bytes over 20 s
-of idle polling with heartbeats and resends, and for events queued into a full arena).
+into the decoder's own buffer (under MicroPython, tests/firmware/test_link_micropython.py measures
+0 bytes over 20 s of idle polling with heartbeats and resends, test_link_queue_arena.py 0 bytes for
+events wrapping round and overflowing a full arena).
 """
 
 try:
