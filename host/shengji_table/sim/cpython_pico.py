@@ -54,14 +54,6 @@ class _PtyStream:
             data = data[k:]
 
 
-class _Null:
-    def readinto(self, buf):
-        return 0
-
-    def write(self, buf, off, n):
-        pass
-
-
 class CPythonPico:
     """The firmware link in a thread on a pty master (see the module docstring)."""
 
@@ -83,29 +75,23 @@ class CPythonPico:
         self.link: Any = None
 
     def _make_link(self):
-        lk = firmware_link.Link(_Null(), lambda: int(time.monotonic() * 1000) & 0x3FFFFFFF,
-                                self._on_ring, self._on_sim, firmware=b"0.1.0", board=b"table-4",
-                                boot_id=self.boot_id, queue=self.queue, rings=self.n_rings)
-        lk.snapshot_provider = lambda: (bytes([1] * self.n_rings), bytes(self.n_rings - 1))
+        writer = firmware_protocol.Writer
         if self.version:
-            self._patch_version(lk)
-            lk.pending = 0                        # encode the boot's HELLO again, in that version
-            lk.next_seq = 1
-            lk._enqueue_hello()                   # noqa: SLF001
-        lk.stream = _PtyStream(self.master)
-        lk._resend()                              # noqa: SLF001 - the HELLO goes out now
+            version = self.version
+
+            class OtherVersionWriter(writer):      # every frame in another protocol version
+                def begin(self, typ, seq):
+                    writer.begin(self, typ, seq)
+                    self.body[0] = version
+            firmware_link.P.Writer = OtherVersionWriter
+        try:
+            lk = firmware_link.Link(_PtyStream(self.master), lambda: int(time.monotonic() * 1000) & 0x3FFFFFFF,
+                                    self._on_ring, self._on_sim, firmware=b"0.1.0", board=b"table-4",
+                                    boot_id=self.boot_id, queue=self.queue, rings=self.n_rings)
+        finally:
+            firmware_link.P.Writer = writer
+        lk.snapshot_provider = lambda: (bytes([1] * self.n_rings), bytes(self.n_rings - 1))
         return lk
-
-    def _patch_version(self, lk) -> None:
-        # every frame this link writes carries another protocol version (and a matching CRC)
-        w = lk._writer                               # noqa: SLF001
-        begin = w.begin
-        version = self.version
-
-        def begin_other(typ, seq):
-            begin(typ, seq)
-            w.body[0] = version
-        w.begin = begin_other
 
     def _on_ring(self, ring, pattern, r, g, b, count, arg):
         state = (pattern, r, g, b, count, arg)
