@@ -33,7 +33,10 @@ Reliability: every event gets a seq (1..65535, 0 skipped) and stays in a bounded
 queue (at most ``queue`` events, their frames back to back in an ``arena`` of bytes) until the
 host's cumulative ACK covers it; the whole queue is resent in order every ``resend_ms`` with the
 SAME seqs (go-back-N: a serial line never reorders; the host delivers only the next seq, holds
-later ones until a gap is filled, and re-ACKs duplicates). While the host is silent the queue is
+later ones until a gap is filled, and re-ACKs duplicates). A repeated ACK for the seq just before
+the oldest pending one means the host holds later events but lost that one: the oldest frame is
+resent at once (fast retransmit, at most every ``resend_ms // 4``), so one lost frame does not
+hold the queue until the next full resend while new events pile up. While the host is silent the queue is
 resent only every ``silent_resend_ms``: nobody may be reading, and a USB CDC write with the port
 open but unread can wait for its transmit timeout. When the queue is full (``queue`` events, or no
 room left in the arena for the new frame) the OLDEST events are dropped, as few as make room, and
@@ -101,6 +104,7 @@ class Link:
         self.dropped = 0     # events dropped because the queue was full
         self.ignored = 0     # valid frames we could not use (ring out of range, sim in production)
         self.resent = 0      # frames written again
+        self.fast_resent = 0  # oldest frame resent at once on a repeated ACK
         # The queue of unacknowledged events: encoded frames back to back in one byte ring
         # (``arena`` bytes), plus per-event offset, length and seq. Frames are ~20-60 bytes, so a
         # slot of MAX_FRAME bytes per event would waste most of it. A frame is never split: one
@@ -132,6 +136,7 @@ class Link:
         self.decoder = P.Decoder(P.TO_PICO)
         now = clock_ms()
         self._last_tx = now          # last (re)send of the queue
+        self._last_fast = now        # last fast retransmit of the oldest frame
         self._last_hb = now - heartbeat_ms
         self._last_rx = now
         self.host_alive = False
@@ -328,6 +333,14 @@ class Link:
             return
         first = self._seqs[self._head]
         last = self._seqs[(self._head + self.pending - 1) % self._size]
+        if P.seq_distance(first, a) == 1 and a == self.last_acked:
+            # a repeated ACK: the host got something after ``first`` but not ``first`` itself
+            now = self.clock()
+            if elapsed(now, self._last_fast) >= self.resend_ms // 4:
+                self._last_fast = now
+                self._write(self._arena, self._offs[self._head], self._lens[self._head])
+                self.fast_resent += 1
+            return
         if P.seq_after(first, a) or P.seq_after(a, last):
             return
         while self.pending and not P.seq_after(self._seqs[self._head], a):

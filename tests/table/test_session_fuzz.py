@@ -272,7 +272,7 @@ def test_fuzz_with_pico_power_cycles_and_host_restarts():
 def test_fuzz_byte_noise_anywhere_including_delimiters():
     """Noise on any byte (frames split and merge): still nothing lost, nothing twice, no crash."""
     noisy = dict(BAD, noise=0.002)
-    figures = fuzz(MicroPythonPico(), 3, steps=1200, up=noisy, down=noisy, exact=False)
+    figures = fuzz(MicroPythonPico(), 3, steps=1500, up=noisy, down=noisy, exact=False)
     assert figures["faults_up"]["noise"] > 20 and figures["faults_down"]["noise"] > 20
 
 
