@@ -105,6 +105,27 @@ def test_event_is_resent_with_the_same_seq_until_acknowledged(rig):
     assert events(rig.step(5000)) == []                             # nothing left to resend
 
 
+def test_repeated_ack_resends_the_oldest_frame_at_once_but_not_in_a_storm(rig):
+    """Fast retransmit: the host re-ACKs seq 2 because it holds 4 but lost 3; the link resends 3
+    alone at once (not the whole queue, not after resend_ms), and a burst of repeated ACKs within
+    resend_ms // 4 costs one resend only."""
+    rig.sent()
+    rig.step(1, rig.host.frame(P.encode_ack, 1, BOOT))               # HELLO acknowledged
+    rig.link.send_button(0, P.PRESS)                                 # seq 2
+    rig.step(1, rig.host.frame(P.encode_ack, 2, BOOT))
+    rig.link.send_button(1, P.PRESS)                                 # seq 3 (lost on the line)
+    rig.link.send_button(2, P.PRESS)                                 # seq 4 (reached the host)
+    rig.sent()
+    again = rig.step(200, rig.host.frame(P.encode_ack, 2, BOOT))     # "still at 2"
+    assert events(again) == [(P.BUTTON, 3)] and rig.link.fast_resent == 1
+    burst = rig.step(10, rig.host.frame(P.encode_ack, 2, BOOT), rig.host.frame(P.encode_ack, 2, BOOT))
+    assert events(burst) == [] and rig.link.fast_resent == 1
+    later = rig.step(rig.link.resend_ms // 4, rig.host.frame(P.encode_ack, 2, BOOT))
+    assert events(later) == [(P.BUTTON, 3)] and rig.link.fast_resent == 2
+    rig.step(1, rig.host.frame(P.encode_ack, 4, BOOT))
+    assert rig.link.pending == 0
+
+
 def test_ack_is_cumulative_and_stale_acks_are_ignored(rig):
     rig.sent()
     for seat in range(3):
