@@ -111,3 +111,12 @@ def test_read_only_open_reads_a_log_and_refuses_everything_else(tmp_path):
     junk.write_bytes(b"x" * 4096)
     with pytest.raises(LogError, match="not an event log"):
         EventLog(junk, read_only=True)
+
+
+def test_append_many_keeps_the_link_identity_of_physical_rows(tmp_path):
+    with EventLog(tmp_path / "t.sqlite") as log:
+        log.append_many([("physical", {"tap": 1}, 9, 1), ("game", {"n": 1})])
+        assert log.seen(9, 1)
+        with pytest.raises(LogError, match="already in the log"):
+            log.append_many([("game", {"n": 2}), ("physical", {"tap": 1}, 9, 1)])
+        assert log.game_events() == [{"n": 1}]      # the whole second batch was rolled back

@@ -12,6 +12,7 @@ same state; the physical events it already handled are recognised by their link 
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import pathlib
 import sqlite3
@@ -120,17 +121,32 @@ class EventLog:
             raise LogError(f"physical event boot={boot} seq={seq} is already in the log") from exc
         return cur.lastrowid
 
-    def append_many(self, rows, *, match: str = "default") -> list:
-        """Append ``(kind, payload)`` rows in one transaction: all are written or none."""
-        ids = []
+    @contextlib.contextmanager
+    def transaction(self):
+        """All appends inside the ``with`` block are written together or not at all::
+
+            with log.transaction():
+                log.append("physical", tap, boot=b, seq=s)
+                log.append("game", event)
+        """
+        if self.read_only:
+            raise LogError(f"{self.path} is open read-only")
         self._db.execute("BEGIN IMMEDIATE")
         try:
-            for kind, payload in rows:
-                ids.append(self.append(kind, payload, match=match))
+            yield self
         except BaseException:
             self._db.execute("ROLLBACK")
             raise
         self._db.execute("COMMIT")
+
+    def append_many(self, rows, *, match: str = "default") -> list:
+        """Append ``(kind, payload)`` or ``(kind, payload, boot, seq)`` rows in one transaction."""
+        with self.transaction():
+            ids = []
+            for row in rows:
+                kind, payload = row[0], row[1]
+                boot, seq = (row[2], row[3]) if len(row) == 4 else (None, None)
+                ids.append(self.append(kind, payload, match=match, boot=boot, seq=seq))
         return ids
 
     # ---- reading ---------------------------------------------------------------------------

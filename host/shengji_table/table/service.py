@@ -178,15 +178,7 @@ class TableService:
         if not rows:
             return
         rows.append(("meta", {"controller": self.controller.state_json()}, None, None))
-        db = self.log._db          # noqa: SLF001 - EventLog.append_many has no link identity yet
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            for kind, payload, boot, seq in rows:
-                self.log.append(kind, payload, match=self.match, boot=boot, seq=seq)
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
+        self.log.append_many(rows, match=self.match)
         self.stats.physical += 1 if head else 0
         self.stats.game += len(out.game_events)
         self.stats.refusals += len(out.refusals)
