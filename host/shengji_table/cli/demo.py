@@ -1,17 +1,8 @@
-"""``shengji-table demo``: for now, two hands of the classic preset with heuristic bots and a fixed
-seed (``play --preset classic --seed 3 --hands 2``: a seed whose two hands show level changes).  A later issue replaces it with the virtual
-table."""
-from __future__ import annotations
+"""``shengji-table demo``: the main job — a virtual table playing a match with bots.
 
-import argparse
-
-from . import play
-
-
-def add_arguments(parser):
-    parser.add_argument("--record", metavar="FILE", help="write the JSON match record here")
-
-
-def run(args) -> int:
-    return play.run(argparse.Namespace(preset="classic", seed=3, hands=2, record=args.record,
-                                       bots="heuristic", quiet=False))
+The real firmware runs under the real MicroPython interpreter with simulated PN532 readers, rings
+and buttons; the host talks to it over a pseudo-terminal; bots play by laying cards on the
+simulated readers.  See :mod:`shengji_table.sim.demo` for the options.  (``shengji-table play`` is
+the same match in software only.)
+"""
+from ..sim.demo import add_arguments, run  # noqa: F401  (the subcommand's interface)
