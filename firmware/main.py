@@ -53,8 +53,11 @@ def escape_requested(machine, board):
     return button.pressed()
 
 
-def build(machine, board, sim):
+def build(machine, board, sim, dead=()):
     """(readers, buttons, sim_table or None) wired as the board file says.
+
+    ``dead`` (sim builds only): names of readers whose simulated PN532 never answers, as a chip
+    without power or with a broken chip-select wire — for the self-test and fault drills.
 
     All readers sit on one SPI bus and share one ``PN532Bus`` (frame buffers): the scan loop polls
     them one at a time, so no two transactions ever overlap.
@@ -67,7 +70,7 @@ def build(machine, board, sim):
     table = None
     if sim:
         from simboard import SimTable
-        table = SimTable(board, buttons)
+        table = SimTable(board, buttons, dead)
         bus = PN532Bus(table.bus)
         for i in range(len(board.readers)):
             sel = table.selects[i]
@@ -98,11 +101,12 @@ def boot(board_path="board.json", build_path="build.json", stream=None):
     from scan import Scanner
 
     board = board_file.load(board_path)
-    sim = bool(load_build(build_path).get("sim", False))
+    flags = load_build(build_path)
+    sim = bool(flags.get("sim", False))
     if escape_requested(machine, board):
         print("shengji-table: seat %d button held at boot: firmware not started, REPL is yours" % _ESCAPE_SEAT)
         return None
-    readers, buttons, table = build(machine, board, sim)
+    readers, buttons, table = build(machine, board, sim, flags.get("dead", ()))
     pixels = neopixel.NeoPixel(machine.Pin(board.led_pin), board.pixels) if board.pixels else None
     scanner = Scanner(readers, buttons, board.rings, pixels, board.led_order)
     link = Link(stream or StdioStream(), time.ticks_ms, scanner.on_ring,

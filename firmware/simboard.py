@@ -78,7 +78,7 @@ class SimButton:
 class SimTable:
     """The models of a sim build: one SimPN532 per reader index, one SimButton per seat."""
 
-    def __init__(self, board, real_buttons=None):
+    def __init__(self, board, real_buttons=None, dead=()):
         self.bus = SimBus()
         self.models = []  # type: list
         self.selects = []  # type: list
@@ -89,6 +89,8 @@ class SimTable:
                 self.selects.append(None)
                 continue
             m = SimPN532(pins.name)
+            if pins.name in dead:
+                m.alive = False     # never drives MISO: a reader without power or chip-select
             self.models.append(m)
             self.selects.append(SimSelect(self.bus, m))
         self.buttons = [SimButton(real_buttons[k] if real_buttons else None) for k in range(board.seats)]

@@ -7,10 +7,9 @@ link); the test is the operator: it reads each prompt and does what it asks at t
 laid on the named reader, the named button pressed — with SIM frames of its own slipped into the
 line towards the Pico, as the virtual table's players do.
 
-How the reader is made dead: the virtual table has no switch for it yet (asked for in the report of
-the self-test's helper), so the firmware script it starts is prefixed with a few lines that set
-``alive = False`` on that reader's ``SimPN532`` model — the model's own fault switch — before
-``main.main`` builds the table.  Everything after that is the unmodified firmware.
+How the reader is made dead: ``VirtualTable(board, dead_readers=(name,))`` writes the name into the
+sim build's ``build.json``; the firmware's sim build sets ``alive = False`` on that reader's
+``SimPN532`` model — the model's own fault switch.  Everything else is the unmodified firmware.
 """
 import queue
 import re
@@ -22,34 +21,18 @@ from pathlib import Path
 
 import pytest
 
-from shengji_table.sim import virtual_table as vtm
 from shengji_table.sim.virtual_table import REPO_ROOT, VirtualTable
 from shengji_table.table import protocol as P
 
 EXE = Path(sys.executable).parent / "shengji-table"    # the venv's console script
 
-_DEAD_READER = """
-import simboard
-_Base = simboard.SimTable
-class _DeadReaderTable(_Base):
-    def __init__(self, board, real_buttons=None):
-        _Base.__init__(self, board, real_buttons)
-        for m in self.models:
-            if m is not None and m.name == {name!r}:
-                m.alive = False
-simboard.SimTable = _DeadReaderTable
-"""
-
-
 @pytest.fixture
-def table_with_dead_reader(monkeypatch):
+def table_with_dead_reader():
     """``make(board, dead_reader_name)`` -> a started VirtualTable whose named reader never answers."""
     tables = []
 
-    def make(board: Path, dead: str) -> VirtualTable:
-        script = _DEAD_READER.format(name=dead).replace("{", "{{").replace("}", "}}")
-        monkeypatch.setattr(vtm, "_FIRMWARE_SCRIPT", script + vtm._FIRMWARE_SCRIPT)
-        vt = VirtualTable(board).start()
+    def make(board: Path, dead: str | None) -> VirtualTable:
+        vt = VirtualTable(board, dead_readers=(dead,) if dead else ()).start()
         tables.append(vt)
         return vt
 
@@ -222,11 +205,16 @@ def test_selftest_names_exactly_the_dead_reader(table_with_dead_reader, board_na
 
 
 def test_selftest_all_good_exits_0(table_with_dead_reader):
-    """No reader dead (the prefix names none): every check passes and the exit status is 0."""
+    """No reader dead: every check passes and the exit status is 0."""
     board = REPO_ROOT / "boards" / "table-4.json"
-    table = table_with_dead_reader(board, "no-such-reader")
+    table = table_with_dead_reader(board, None)
     rc, out, err, op = _run_selftest(table, board)
     text = "\n".join(out)
     assert rc == 0, f"exit {rc}; stderr: {err}\n{text}"
     assert "RESULT: PASS" in text
     assert all(row[2:] in (("ok", "ok", "ok"), ("ok", "-", "ok")) for row in _rows(out).values()), text
+
+
+def test_virtual_table_refuses_a_dead_reader_it_does_not_have():
+    with pytest.raises(ValueError, match="no reader named seat9.*readers: seat0"):
+        VirtualTable(REPO_ROOT / "boards" / "table-4.json", dead_readers=("seat9",))

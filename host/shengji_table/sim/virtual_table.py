@@ -68,13 +68,19 @@ def sim_pages(copy: CardCopy, deck_set_id: int = SIM_DECK_SET_ID) -> bytes:
 class VirtualTable:
     """A running virtual table (see the module docstring).  Use as a context manager.
 
-    ``board``: a board file (default ``boards/table-4.json``); ``workdir``: where the device link
+    ``board``: a board file (default ``boards/table-4.json``); ``dead_readers``: names of readers
+    whose simulated PN532 never answers; ``workdir``: where the device link
     and ``build.json`` go (a temporary folder by default).
     """
 
-    def __init__(self, board=DEFAULT_BOARD, workdir=None, faults_to_host=None, faults_to_pico=None):
+    def __init__(self, board=DEFAULT_BOARD, workdir=None, faults_to_host=None, faults_to_pico=None,
+                 dead_readers=()):
         self.board_path = pathlib.Path(board).resolve()
         self.board = json.loads(self.board_path.read_text())
+        names = [r["name"] for r in self.board["readers"]]
+        unknown = [n for n in dead_readers if n not in names]
+        if unknown:
+            raise ValueError(f"no reader named {', '.join(unknown)} on {self.board['name']}; readers: {', '.join(names)}")
         self._tmp = None
         if workdir is None:
             self._tmp = tempfile.TemporaryDirectory(prefix="shengji-vt-")
@@ -82,7 +88,9 @@ class VirtualTable:
         self.workdir = pathlib.Path(workdir)
         self.device = str(self.workdir / "ttyTABLE")
         self.build_path = self.workdir / "build.json"
-        self.build_path.write_text(json.dumps({"sim": True, "board": self.board["name"]}))
+        # ``dead``: readers whose simulated PN532 never answers (firmware/simboard.py)
+        self.build_path.write_text(json.dumps({"sim": True, "board": self.board["name"],
+                                               "dead": list(dead_readers)}))
         self.faults_to_host = faults_to_host
         self.faults_to_pico = faults_to_pico
         self.proc: Any = None              # the MicroPython subprocess.Popen
