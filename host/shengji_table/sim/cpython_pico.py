@@ -18,9 +18,9 @@ import sys
 import tempfile
 import threading
 import time
-import tty
 from typing import Any, Optional
 
+from . import pty_cable
 from .micropython import FIRMWARE_DIR
 
 if str(FIRMWARE_DIR) not in sys.path:
@@ -149,15 +149,7 @@ class CPythonPico:
         return self.link.pending
 
     def plug_cable(self) -> None:
-        master, slave = os.openpty()
-        tty.setraw(master)
-        tty.setraw(slave)
-        os.set_blocking(master, False)
-        tmp = self.device + ".new"
-        if os.path.lexists(tmp):
-            os.unlink(tmp)
-        os.symlink(os.ttyname(slave), tmp)
-        os.replace(tmp, self.device)
+        master, slave = pty_cable.plug(self.device)
         with self._lock:
             self.master, self.slave = master, slave
             if self.link is not None:
@@ -167,11 +159,4 @@ class CPythonPico:
         with self._lock:
             master, slave = self.master, self.slave
             self.master = self.slave = None
-        if os.path.lexists(self.device):
-            os.unlink(self.device)
-        for fd in (master, slave):
-            if fd is not None:
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass
+        pty_cable.pull(self.device, master, slave)

@@ -30,13 +30,13 @@ import select
 import subprocess
 import tempfile
 import threading
-import tty
 from typing import Any, Optional
 
 from ..rules.cards import CardCopy, all_copies
 from ..table.card_code import encode_card_code
 from ..table.registry import DeckSet
 from .hw import HW_DIR, SIM_DIR
+from . import pty_cable
 from .micropython import FIRMWARE_DIR, REPO_ROOT, spawn_micropython
 
 __all__ = ["VirtualTable", "sim_deck_set", "sim_uid", "DEFAULT_BOARD", "SIM_DECK_SET_ID"]
@@ -169,15 +169,7 @@ class VirtualTable:
     # ---- the cable ---------------------------------------------------------------------------
     def plug_cable(self) -> None:
         """A new pseudo-terminal behind the stable device name (like a USB re-enumeration)."""
-        master, slave = os.openpty()
-        tty.setraw(master)
-        tty.setraw(slave)
-        os.set_blocking(master, False)
-        tmp = self.device + ".new"
-        if os.path.lexists(tmp):
-            os.unlink(tmp)
-        os.symlink(os.ttyname(slave), tmp)
-        os.replace(tmp, self.device)
+        master, slave = pty_cable.plug(self.device)
         with self._lock:
             self.master, self.slave = master, slave
             self.plugged = True
@@ -189,14 +181,7 @@ class VirtualTable:
             master, slave = self.master, self.slave
             self.master = self.slave = None
             self.plugged = False
-        if os.path.lexists(self.device):
-            os.unlink(self.device)
-        for fd in (master, slave):
-            if fd is not None:
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass
+        pty_cable.pull(self.device, master, slave)
         self._wake()
 
     def inject(self, data: bytes, towards: str = "host") -> None:
