@@ -10,7 +10,7 @@ cannot be beaten (R-4.2).  Burials are checked for count and membership (R-7.2).
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from shengji_table.game.bots import make_bot
 from shengji_table.game.bots.scenario import bury_view, play_view, random_deal
@@ -144,6 +144,8 @@ def test_bots_random_follow_meets_every_ladder_R4_5_R4_7(preset, deal, data):
 @pytest.mark.parametrize("preset", ["classic", "three-decks", "four-decks", "one-deck-two-colour"])
 @settings(max_examples=30)
 @given(deal=deals)
+# a 20-card four-deck throw where the greedy placement paints itself into a corner
+@example(deal={"seed": 4239965, "level": 4, "trump": "C"})
 def test_bots_cheapest_follow_is_legal_and_cheapest_R4_5(preset, deal):
     """The heuristic's constructed cheapest follow (added when the legal follows are too many to
     list) is legal (R-4.4–R-4.7) and never costs more than the first legal follow listed (the

@@ -146,9 +146,11 @@ def shape_follow(structure, suit_cards: Sequence[Card], n: int, order, choices):
 
 def cheapest_follow(lead: Sequence[Card], hand: Sequence[Card], order, cost: Callable[[Card], float]):
     """The legal follow to ``lead`` from ``hand`` made of the cheapest cards by ``cost`` (greedy:
-    the required structure placed as low as it goes, the rest the cheapest cards), or ``None`` if
-    the greedy placement fails.  The heuristic adds it to the candidates it scores, since listing
-    every legal follow of a big lead is cut short."""
+    the required structure placed as low as it goes, the rest the cheapest cards).  Where the greedy
+    placement fails (a big four-deck throw can need a structure the greedy order paints into a
+    corner), the first legal follow the enumerator lists stands in, so there is always an answer.
+    The heuristic adds it to the candidates it scores, since listing every legal follow of a big
+    lead is cut short."""
     n = len(lead)
     suit_of = order.suit_of
     suit = suit_of(lead[0])
@@ -168,7 +170,9 @@ def cheapest_follow(lead: Sequence[Card], hand: Sequence[Card], order, cost: Cal
         play = shape_follow(alt, suit_cards, n, order, CheapestChoices(cost))
         if play is not None and (best is None or sum(map(cost, play)) < sum(map(cost, best))):
             best = play
-    return None if best is None else tuple(best)
+    if best is None:
+        best = next(iter(legal_follows(lead, hand, order)))
+    return tuple(best)
 
 
 # (order, lead, FollowRule) of the last lead analysed: the followers of one trick share it.  One
