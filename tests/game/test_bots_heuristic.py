@@ -233,3 +233,16 @@ def test_bots_heuristic_dealer_leads_towards_the_called_friend():
     # Without the call the same hand leads from a shorter suit (hearts or diamonds, two cards).
     plain = dataclasses.replace(view, friend_calls=())
     assert BOT.choose(plain).cards[0].suit in ("H", "D")
+
+
+def test_bots_heuristic_never_overcalls_its_own_side_R6_2():
+    """With its partner's call standing in the draw (the view's ``standing_seat``), the heuristic
+    passes even with a stronger hand; with an opponent's call standing it overcalls."""
+    ruleset = Ruleset.from_preset("classic")
+    view = play_view(ruleset, 2, "H", 0, "S2 S2 SA SK SQ SJ S10 S9 S8 BJ LJ")
+    pair = tuple(parse_cards("S2 S2"))
+    view = dataclasses.replace(view, phase="drawing", order=None, trump="H", dealer=None,
+                               expect=Expect("declare", 0, (pair,)))
+    bot = make_bot("heuristic", 1)
+    assert isinstance(bot.choose(dataclasses.replace(view, standing_seat=2)), Pass)      # partner's call
+    assert not isinstance(bot.choose(dataclasses.replace(view, standing_seat=1)), Pass)  # opponent's call

@@ -977,6 +977,8 @@ class Hand:
             kitty=tuple(c.card for c in (self.buried if self.phase != "burying" else self.kitty)) if holds_kitty else None,
             shown_kitty=tuple(c.card for c in self.shown),
             standing_bid=self.bid, expect=expect if expect is not None else self.expect(seat),
+            standing_seat=self.standing.seat if self.standing is not None and not self.ruleset.hidden_declarations
+            else None,
         )
 
     def snapshot(self) -> dict:

@@ -95,6 +95,8 @@ class SeatView:
     * ``shown_kitty`` — kitty cards shown to everybody (three-player bidding).
     * ``standing_bid`` — the lowest bid so far (bidding), or None.
     * ``expect`` — what the game waits for from this seat (see the module doc).
+    * ``standing_seat`` — during the draw, the seat whose declaration stands (None when nobody has
+      declared, or when declarations are hidden, R-6.5).
     """
 
     ruleset: Ruleset
@@ -118,6 +120,7 @@ class SeatView:
     shown_kitty: tuple
     standing_bid: Optional[int]
     expect: Expect
+    standing_seat: Optional[int] = None
 
     @property
     def lead(self) -> tuple:

@@ -134,7 +134,7 @@ class HeuristicBot:
     def _standing_is_teammate(view: SeatView) -> bool:
         """Whether the call standing in the draw is this seat's or its fixed partner's (never
         overcall your own side)."""
-        seat = getattr(view, "standing_seat", None)
+        seat = view.standing_seat
         if seat is None:
             return False
         return seat in teammates_of(view)
