@@ -2,7 +2,9 @@
 
 * ``--run-slow`` runs the tests marked ``slow`` (long soak/fuzz runs).  Without it they are skipped;
   every slow test has a bounded sibling that CI runs.
-* Hypothesis profiles: ``ci`` (default, bounded) and ``long`` (``HYPOTHESIS_PROFILE=long``).
+* Hypothesis profiles: ``ci`` (default: bounded and derandomized, so a CI run is repeatable — the
+  same examples every time) and ``long`` (``HYPOTHESIS_PROFILE=long``: many more, freshly random
+  examples; ``make test-all``).
 * ``--table PATH`` points the hardware-in-the-loop tests at a real Pico.
 """
 import os
@@ -11,7 +13,8 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
-    "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    "ci", max_examples=60, deadline=None, derandomize=True, database=None,
+    suppress_health_check=[HealthCheck.too_slow]
 )
 settings.register_profile(
     "long", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
