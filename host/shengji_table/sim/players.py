@@ -38,20 +38,21 @@ from ..game import events as ev
 from ..game import view as dv
 from ..game.bots import make_bot
 from ..game.driver import Driver
-from ..game.hand import Hand
+from ..game.hand import COUNTER_SWAP, Hand
 from ..game.match import Match
-from ..rules.cards import JOKER, all_copies
+from ..rules.cards import JOKER, CardCopy, all_copies, parse_card
 from ..table import protocol as P
 from ..table.session import Button, Lost, Rebooted, Tap
 from ..table.serial_link import Disconnected, Reconnected
 from .virtual_table import SIM_DECK_SET_ID, sim_pages, sim_uid
 
-__all__ = ["hand_seeds", "make_bots", "OpenPlayDriver", "play_direct", "plan_hand", "deal_for",
+__all__ = ["hand_seeds", "make_bots", "OpenPlayDriver", "ScanningDriver", "play_direct", "plan_hand", "deal_for",
            "TablePlayers", "PlanMismatch"]
 
 LIFT_SETTLE_S = 0.03        # a lifted card must be missed on 2 polls of its reader (debounce)
 RELEASE_SETTLE_S = 0.03     # a button must stay up 20 ms before the next press counts
 ACTION_TIMEOUT_S = 0.75
+LONG_PRESS_S = 0.8          # firmware/scan.py: a button held 800 ms is a long press
 
 
 class PlanMismatch(AssertionError):
@@ -200,8 +201,22 @@ class OpenPlayDriver(Driver):
             raise RuntimeError(f"open play driver: phase {ph!r} is not played at this table")
 
 
+class ScanningDriver(Driver):
+    """The game layer's driver as a scanning table plays it: a counter-declarer's random draw from
+    the kitty (three players) is reported as the cards drawn (``counter_draw`` with ``copies``,
+    each tapped on the centre reader), not as the seed that picked them — the same cards, since the
+    engine picks ``random.Random(seed).sample(kitty, k)`` from the same kitty."""
+
+    def send(self, event):
+        if isinstance(event, ev.CounterDraw) and event.seed is not None:
+            hand = self._hand()
+            k = min(COUNTER_SWAP, len(hand.kitty))
+            event = ev.CounterDraw(event.seat, copies=tuple(random.Random(event.seed).sample(hand.kitty, k)))
+        return super().send(event)
+
+
 def _driver(match: Match, bots, on_event=None):
-    return (Driver if match.mode == "scanned" else OpenPlayDriver)(match, bots, on_event)
+    return (ScanningDriver if match.mode == "scanned" else OpenPlayDriver)(match, bots, on_event)
 
 
 def play_direct(ruleset, mode: str, seed: int, hands: int, bots: str = "heuristic") -> Match:
@@ -242,6 +257,7 @@ class TablePlayers:
         self.lift_settle = LIFT_SETTLE_S * slow
         self.release_settle = RELEASE_SETTLE_S * slow
         self.action_timeout = ACTION_TIMEOUT_S * slow
+        self.slow = slow
         self._plan: Optional[list] = None
         self._plan_hand = 0
         self._plan_start = 0
@@ -268,10 +284,12 @@ class TablePlayers:
             if self.awaiting and self.awaiting[0] == "tap" and self.awaiting[1] == e.reader:
                 self.awaiting = None
         elif isinstance(e, Button):
-            if e.kind == P.PRESS:
+            if e.kind == P.PRESS and self.awaiting == ("long", e.seat):
+                pass                                  # keep holding: a long press
+            elif e.kind in (P.PRESS, P.LONG_PRESS):
                 self.link.session.sim_button(e.seat, False)
                 self.releasing[e.seat] = self.clock()
-                if self.awaiting == ("press", e.seat):
+                if self.awaiting in (("press", e.seat), ("long", e.seat)):
                     self.awaiting = None
             elif e.kind == P.RELEASE:
                 self.down.discard(e.seat)
@@ -304,7 +322,8 @@ class TablePlayers:
                 self.link.session.sim_button(seat, False)
                 self.releasing[seat] = now
         if self.awaiting is not None:
-            if now - self._since > self.action_timeout:
+            limit = self.action_timeout + (LONG_PRESS_S * self.slow if self.awaiting[0] == "long" else 0.0)
+            if now - self._since > limit:
                 self.synced = False          # the action went missing (line trouble): start over
             return
         if self.done:
@@ -387,7 +406,45 @@ class TablePlayers:
                 if card not in c.revealed:
                     return ("tap", c.centre, card)
             return ("press", m.hand.dealer)
+        if isinstance(e, ev.TakeKitty):               # three players: the dealer's button ends 反牌
+            return ("press", e.seat)
+        if isinstance(e, ev.CounterDraw):
+            if e.copies is None:                      # open play: the draw is not scanned
+                return ("press", e.seat)
+            for card in e.copies:
+                if card not in c.kitty_drawn:
+                    return ("tap", c.centre, card)
+            raise PlanMismatch(f"every card of {e.to_json()} is tapped and no counter_draw came")
+        if isinstance(e, (ev.Bid, ev.NameTrump, ev.CallFriend)):
+            return self._decision_action(m.hand, e, c.entry_state())
         raise PlanMismatch(f"the plan's next event {e.to_json()} is not made at the table")
+
+    def _card_of(self, hand, seat: int, face) -> CardCopy:
+        """A physical card of ``face`` to tap at ``seat``: one the seat holds when it has one (a
+        scanned hand), otherwise the first deck's copy (whoever holds it lends it)."""
+        held = [x for x in hand.hand_copies(seat) if x.card is face]
+        return held[0] if held else CardCopy(face, 1)
+
+    def _decision_action(self, hand, e, entry: dict):
+        """A bid, the trump or a friend call entered by taps and presses (controller docstring)."""
+        if isinstance(e, ev.Bid):
+            if e.points is None:                       # a tap passes: any card will do
+                copies = hand.hand_copies(e.seat)
+                return ("tap", e.seat, copies[0] if copies else CardCopy(parse_card("SA"), 1))
+            return ("long", e.seat) if entry.get("bid") == e.points else ("press", e.seat)
+        if isinstance(e, ev.NameTrump):
+            want = "NT" if e.suit is None else e.suit
+            if entry.get("suit") == want:
+                return ("long", e.seat)
+            face = parse_card("BJ") if e.suit is None else parse_card(e.suit + "A")
+            held = [x for x in hand.hand_copies(e.seat)
+                    if (x.card.suit == JOKER if e.suit is None else x.card.suit == e.suit)]
+            return ("tap", e.seat, held[0] if held else CardCopy(face, 1))
+        done = entry.get("calls", [])
+        face, nth = e.calls[len(done)]
+        if entry.get("face") != str(face):
+            return ("tap", e.seat, self._card_of(hand, e.seat, face))
+        return ("long", e.seat) if entry.get("nth") == nth else ("press", e.seat)
 
     def _perform(self, action, now: float) -> None:
         s = self.link.session
@@ -406,6 +463,7 @@ class TablePlayers:
                 return
             s.sim_button(seat, True)
             self.down.add(seat)
-            self.awaiting = ("press", seat)
+            # a long press is held until the table reports it (the firmware's 800 ms)
+            self.awaiting = ("long" if kind == "long" else "press", seat)
         self._since = now
         self.actions += 1

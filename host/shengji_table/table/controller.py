@@ -38,8 +38,10 @@ from typing import Callable, Optional
 
 from ..game import events as ev
 from ..game.effects import Announce, Refusal, Ring
+from ..game.friend import RULE as FRIEND_RULE, nth_text
+from ..game.hand import COUNTER_RULE
 from ..game.match import Match
-from ..rules.cards import JOKER, CardCopy, parse_copy
+from ..rules.cards import JOKER, CardCopy, parse_card, parse_copy
 from ..rules.ruleset import Ruleset
 from . import protocol as P
 from .card_code import CardCodeError, decode_card_code
@@ -73,6 +75,7 @@ WON_COLOUR = (255, 170, 0)
 POINTS_COLOUR = (255, 60, 0)
 LEVEL_COLOUR = (160, 0, 255)
 SUIT_COLOURS = {"S": (60, 60, 255), "H": (255, 0, 50), "C": (0, 200, 90), "D": (255, 110, 0), None: (220, 0, 255)}
+_SUIT_WORD = {"S": "spades", "H": "hearts", "C": "clubs", "D": "diamonds", None: "no trump"}
 REFUSED_MS = 1500
 
 
@@ -133,10 +136,16 @@ class Controller:
         self.mode = mode
         self.match = Match(ruleset, mode)
         self.deck_set = deck_set
-        self.seats, self.centre, self.readers = board_layout(board)
-        if self.seats != ruleset.players:
-            raise ValueError(f"board {board.get('name')!r} has {self.seats} seats; preset "
+        board_seats, self.centre, self.readers = board_layout(board)
+        if board_seats < ruleset.players:
+            raise ValueError(f"board {board.get('name')!r} has {board_seats} seats; preset "
                              f"{ruleset.preset!r} needs {ruleset.players}")
+        # a preset with fewer players than the board has seats leaves the last seats empty
+        # (three players at a four-seat table): their readers and buttons are refused
+        self.seats = ruleset.players
+        self.board_seats = board_seats
+        self.ring_sizes = {(board_seats if r["seat"] == "centre" else r["seat"]): r["count"]
+                           for r in board.get("leds", {}).get("rings", [])}
         if deck_set.decks != ruleset.decks:
             raise ValueError(f"deck set {deck_set.name!r} has {deck_set.decks} decks; preset "
                              f"{ruleset.preset!r} plays with {ruleset.decks}")
@@ -146,6 +155,9 @@ class Controller:
         self.challenge: dict = {}       # seat -> [copies shown to challenge a throw]
         self.revealed: list = []        # open play: kitty cards tapped on the centre reader
         self.rings: dict = {}           # ring index -> RingCommand last commanded
+        # a decision being entered by taps and presses (bid, trump, friend call); see _entry()
+        self.entry: dict = {}
+        self.kitty_drawn: list = []     # three players, scanned: kitty cards the counter-declarer drew
 
     # ---- persistence ---------------------------------------------------------------------------
     def state_json(self) -> dict:
@@ -153,6 +165,7 @@ class Controller:
         return {"shown": {str(s): [str(c) for c in cs] for s, cs in self.shown.items() if cs},
                 "challenge": {str(s): [str(c) for c in cs] for s, cs in self.challenge.items() if cs},
                 "revealed": [str(c) for c in self.revealed],
+                "entry": dict(self.entry), "kitty_drawn": [str(c) for c in self.kitty_drawn],
                 "rings": {str(i): list(rc.state()) for i, rc in sorted(self.rings.items())}}
 
     def restore(self, game_events: list, state: Optional[dict]) -> None:
@@ -169,6 +182,8 @@ class Controller:
         self.shown = {int(s): [parse_copy(c) for c in cs] for s, cs in state.get("shown", {}).items()}
         self.challenge = {int(s): [parse_copy(c) for c in cs] for s, cs in state.get("challenge", {}).items()}
         self.revealed = [parse_copy(c) for c in state.get("revealed", [])]
+        self.entry = dict(state.get("entry", {}))
+        self.kitty_drawn = [parse_copy(c) for c in state.get("kitty_drawn", [])]
         self.rings = {int(i): RingCommand(int(i), *v) for i, v in state.get("rings", {}).items()}
 
     # ---- automatic steps ------------------------------------------------------------------------
@@ -189,11 +204,14 @@ class Controller:
                 if deal is None:
                     return
                 self.shown, self.challenge, self.revealed = {}, {}, []
+                self.entry, self.kitty_drawn = {}, []
                 if not self._game(deal, out):
                     return
                 self._set_all(out, R.OFF)
                 continue
-            if hand.phase == "kitty" and hand.dealer is not None:
+            # three players: the kitty waits for the counter-declarations (反牌); the dealer's
+            # button takes it up
+            if hand.phase == "kitty" and hand.dealer is not None and not self.ruleset.bidding:
                 if not self._game(ev.TakeKitty(hand.dealer), out):
                     return
                 continue
@@ -207,6 +225,10 @@ class Controller:
         seat = where if isinstance(where, int) else None
         if where is None:
             self._refuse(out, None, "tap", "table.reader", f"reader {reader} is not on this board", ring=reader)
+            return out
+        if seat is not None and seat >= self.seats:
+            self._refuse(out, None, "tap", "table.reader", f"seat {seat} is empty: preset "
+                         f"{self.ruleset.preset!r} has {self.seats} players", ring=reader)
             return out
         decoded = None
         if code:
@@ -234,6 +256,13 @@ class Controller:
         if hand is None or (hand.phase == "over" and hand.result is not None):
             self._refuse(out, seat, "tap", "table.phase", "no hand is being played")
             return
+        if hand.phase in ("bidding", "trump", "friend"):
+            self._decision_tap(hand, seat, copy, out)
+            return
+        if hand.phase == "kitty" and self.ruleset.bidding:
+            # three players: a counter-declaration (反牌) is shown like a declaration
+            self._toggle(self.shown, seat, copy, out, "shown")
+            return
         if hand.phase == "drawing":
             level_card = copy.card.rank == hand.level or copy.card.suit == JOKER
             mine = copy in hand.hands[seat]
@@ -253,6 +282,10 @@ class Controller:
         if hand is not None and hand.phase == "burying" and hand.dealer is not None:
             self._game(ev.BuryCard(hand.dealer, copy), out)
             return
+        if hand is not None and hand.phase == "exchange" and hand.exchange is not None \
+                and hand.exchange["drawn"] is None and self.mode == "scanned":
+            self._kitty_draw_tap(hand, copy, out)
+            return
         if hand is not None and self.mode == "open" and hand.phase == "over" and hand.result is None:
             if copy in self.revealed:
                 self.revealed.remove(copy)
@@ -261,7 +294,8 @@ class Controller:
             self._ring(out, self.centre, R.PENDING, PENDING_COLOUR, len(self.revealed), self.ruleset.kitty_size)
             return
         self._refuse(out, None, "tap", "table.phase",
-                     "the centre reader takes the burial and, in open play, the kitty after the last trick",
+                     "the centre reader takes the burial, a counter-declarer's draw from the kitty and, "
+                     "in open play, the kitty after the last trick",
                      ring=self.centre)
 
     def _toggle(self, table: dict, seat: int, copy: CardCopy, out: Outcome, what: str) -> None:
@@ -277,18 +311,23 @@ class Controller:
         """Seat ``seat``'s button: ``kind`` is protocol.PRESS, LONG_PRESS or RELEASE."""
         out = Outcome()
         if not 0 <= seat < self.seats:
-            self._refuse(out, None, "confirm", "table.reader", f"button {seat} is not on this board")
+            why = (f"seat {seat} is empty: preset {self.ruleset.preset!r} has {self.seats} players"
+                   if 0 <= seat < self.board_seats else f"button {seat} is not on this board")
+            self._refuse(out, None, "confirm", "table.reader", why)
             return out
         if kind == P.RELEASE:
             return out
+        hand = self.match.hand
         if kind == P.LONG_PRESS:
             if self.shown.get(seat) or self.challenge.get(seat):
                 self.shown.pop(seat, None)
                 self.challenge.pop(seat, None)
                 self._ring(out, seat, R.OFF)
                 out.rows.append(("effect", {"type": "pending", "what": "withdrawn", "seat": seat, "cards": []}))
+            elif hand is not None and hand.phase in ("bidding", "trump", "friend"):
+                self._decision_long(hand, seat, out)
+                self._auto(out)
             return out
-        hand = self.match.hand
         if hand is None or (hand.phase == "over" and hand.result is not None):
             self._refuse(out, seat, "confirm", "table.phase", "no hand is being played")
         elif self.shown.get(seat):
@@ -305,12 +344,185 @@ class Controller:
             if self._game(ev.RevealKitty(tuple(self.revealed)), out, seat=seat):
                 self.revealed = []
         elif hand.phase in ("bidding", "trump", "friend"):
-            self._refuse(out, seat, "confirm", "table.mode",
-                         f"the {hand.phase} step is entered on the dashboard, not at the table")
+            self._decision_press(hand, seat, out)
+        elif hand.phase == "kitty" and self.ruleset.bidding:
+            self._game(ev.TakeKitty(seat), out)          # the dealer's button: no (more) 反牌
+        elif (hand.phase == "exchange" and self.mode == "open" and hand.exchange is not None
+              and hand.exchange["drawn"] is None):
+            self._game(ev.CounterDraw(seat), out)        # open play: the draw is not scanned
         else:
             self._game(ev.Confirm(seat), out)
         self._auto(out)
         return out
+
+    # ---- decisions entered at the seat: bids, trump, friend calls -------------------------------
+    def _entry(self, hand) -> dict:
+        """The decision being entered now; a fresh one when the hand, the phase, the seat on turn
+        or the number of bids has moved on (so nothing stale carries over)."""
+        key = [hand.number, hand.phase, hand.turn, len(hand.bids)]
+        if self.entry.get("key") != key:
+            self.entry = {"key": key}
+            if hand.phase == "friend":
+                self.entry.update(face=None, nth=0, calls=[])
+        return self.entry
+
+    def entry_state(self) -> dict:
+        """The decision being entered now (for the screen and the virtual table's players):
+        ``bid`` (bidding), ``suit`` (trump: a suit letter, ``"NT"``), ``face``/``nth``/``calls``
+        (friend); empty when nothing is being entered."""
+        hand = self.match.hand
+        if hand is None or hand.phase not in ("bidding", "trump", "friend"):
+            return {}
+        e = self._entry(hand)
+        return {k: v for k, v in e.items() if k not in ("key", "before")}
+
+    def _decider(self, hand) -> int:
+        return hand.turn if hand.phase == "bidding" else hand.dealer
+
+    def _not_yours(self, hand, seat: int, out: Outcome, event: str) -> bool:
+        who = self._decider(hand)
+        if seat == who:
+            return False
+        if hand.phase == "bidding":
+            self._refuse(out, seat, event, "table.out-of-turn", f"it is seat {who}'s turn to bid")
+        elif hand.phase == "trump":
+            self._refuse(out, seat, event, "R-9 bidding", f"the dealer (seat {who}) names trump")
+        else:
+            self._refuse(out, seat, event, FRIEND_RULE, f"the dealer (seat {who}) calls the friend")
+        return True
+
+    def _decision_tap(self, hand, seat: int, copy: CardCopy, out: Outcome) -> None:
+        if hand.phase == "bidding":
+            # a tap passes (any card: its face does not matter); the game refuses it out of turn
+            if self._game(ev.Bid(seat, None), out):
+                self.entry = {}
+            return
+        if self._not_yours(hand, seat, out, "tap"):
+            return
+        e = self._entry(hand)
+        e.pop("before", None)
+        if hand.phase == "trump":
+            suit = None if copy.card.suit == JOKER else copy.card.suit
+            e["suit"] = "NT" if suit is None else suit
+            self._ring(out, seat, R.TRUMP, SUIT_COLOURS.get(suit, SUIT_COLOURS[None]))
+            name = _SUIT_WORD[suit]
+            self._say(out, f"Seat {seat}: trump {name}? Hold the button to name it.", "trump", seat, e)
+            return
+        # friend: the face of the card tapped is the card called; the copy stays in the hand
+        e["face"] = str(copy.card)
+        e["nth"] = 0
+        self._ring(out, seat, R.PENDING, PENDING_COLOUR, 0, self.ruleset.decks)
+        self._say(out, f"Seat {seat} calls {copy.card.unicode()}: press once for the first copy, twice "
+                       f"for the second …; hold the button to confirm.", "friend", seat, e)
+
+    def _decision_press(self, hand, seat: int, out: Outcome) -> None:
+        if self._not_yours(hand, seat, out, "confirm"):
+            return
+        e = self._entry(hand)
+        if hand.phase == "bidding":
+            steps = sorted(hand.bid_options(), reverse=True)      # the game's bids, highest first
+            if not steps:
+                self._refuse(out, seat, "bid", "R-9 bidding", "no lower bid is left: tap a card to pass")
+                return
+            cur = e.get("bid")
+            e["before"] = cur
+            e["bid"] = steps[0] if cur not in steps or cur == steps[-1] else steps[steps.index(cur) + 1]
+            self._show_bid(out, seat, e["bid"])
+            self._say(out, f"Seat {seat}: bid {e['bid']}? Hold the button to bid it, tap a card to pass.",
+                      "bid", seat, e)
+        elif hand.phase == "trump":
+            if "suit" not in e:
+                self._refuse(out, seat, "name_trump", "R-9 bidding",
+                             "tap a card of the trump suit (a joker for no trump), then hold the button")
+            # with a suit chosen a press does nothing: it may be the start of the long press
+        else:
+            if e.get("face") is None:
+                self._refuse(out, seat, "call_friend", FRIEND_RULE,
+                             "tap a card of the face you call first, then press once per copy")
+                return
+            e["before"] = e["nth"]
+            e["nth"] = e["nth"] % self.ruleset.decks + 1          # the count goes round
+            self._ring(out, seat, R.PENDING, PENDING_COLOUR, e["nth"], self.ruleset.decks)
+            self._say(out, f"Seat {seat} calls the {nth_text(e['nth'])} "
+                           f"{parse_card(e['face']).unicode()}? Hold the button to confirm.", "friend", seat, e)
+
+    def _decision_long(self, hand, seat: int, out: Outcome) -> None:
+        if seat != self._decider(hand):
+            return                      # the press that began it was refused already
+        e = self._entry(hand)
+        # a long press begins as a press: the step that press made does not count
+        if "before" in e:
+            key = "bid" if hand.phase == "bidding" else "nth"
+            e[key] = e.pop("before")
+        if hand.phase == "bidding":
+            if e.get("bid") is None:
+                self._refuse(out, seat, "bid", "R-9 bidding",
+                             "press the button to choose a bid, then hold it; tap a card to pass")
+                return
+            if self._game(ev.Bid(seat, e["bid"]), out):
+                self.entry = {}
+        elif hand.phase == "trump":
+            if "suit" not in e:
+                self._refuse(out, seat, "name_trump", "R-9 bidding",
+                             "tap a card of the trump suit (a joker for no trump), then hold the button")
+                return
+            if self._game(ev.NameTrump(seat, None if e["suit"] == "NT" else e["suit"]), out):
+                self.entry = {}
+        else:
+            if e.get("face") is None or not e.get("nth"):
+                self._refuse(out, seat, "call_friend", FRIEND_RULE,
+                             "tap a card of the face you call, press once per copy (twice: the second), "
+                             "then hold the button")
+                return
+            call = [e["face"], e["nth"]]
+            if call in e["calls"]:
+                self._refuse(out, seat, "call_friend", FRIEND_RULE, "the same card and copy is called twice")
+                return
+            e["calls"].append(call)
+            e["face"], e["nth"] = None, 0
+            if len(e["calls"]) < self.ruleset.friend_calls:
+                self._ring(out, seat, R.TURN, TURN_COLOUR)
+                self._say(out, f"Seat {seat}: call {len(e['calls'])} of {self.ruleset.friend_calls} "
+                               f"noted; tap the card of the next call.", "friend", seat, e)
+                return
+            calls = tuple((parse_card(f), n) for f, n in e["calls"])
+            if self._game(ev.CallFriend(seat, calls), out):
+                self.entry = {}
+            else:
+                e["calls"].pop()
+                e["face"], e["nth"] = call
+
+    def _show_bid(self, out: Outcome, seat: int, bid: int) -> None:
+        # the whole bid range on the ring: points per pixel, a multiple of 5, so the top bid fits
+        pixels = max(1, self.ring_sizes.get(seat, 12))
+        per = 5 * max(1, -(-self.ruleset.total_points // (5 * pixels)))
+        self._ring(out, seat, R.POINTS, SUIT_COLOURS[None], per, bid)
+
+    def _say(self, out: Outcome, text: str, what: str, seat: int, e: dict) -> None:
+        out.texts.append(text)
+        out.rows.append(("effect", {"type": "entry", "what": what, "seat": seat,
+                                    **{k: v for k, v in e.items() if k not in ("key", "before")}}))
+
+    def _kitty_draw_tap(self, hand, copy: CardCopy, out: Outcome) -> None:
+        """Three players, scanned: the counter-declarer's cards drawn from the kitty, each tapped on
+        the centre reader; the last one makes the ``counter_draw``."""
+        x = hand.exchange
+        k = min(len(hand.kitty), 6)
+        if copy in self.kitty_drawn:
+            self.kitty_drawn.remove(copy)
+        elif copy not in hand.kitty:
+            self._refuse(out, None, "counter_draw", COUNTER_RULE, f"{copy} is not in the kitty", ring=self.centre)
+            return
+        else:
+            self.kitty_drawn.append(copy)
+        self._ring(out, self.centre, R.PENDING, PENDING_COLOUR, len(self.kitty_drawn), k)
+        out.rows.append(("effect", {"type": "pending", "what": "kitty_drawn", "seat": x["seat"],
+                                    "cards": [str(c) for c in self.kitty_drawn]}))
+        if len(self.kitty_drawn) == k:
+            if self._game(ev.CounterDraw(x["seat"], copies=tuple(self.kitty_drawn)), out):
+                self.kitty_drawn = []
+            else:
+                self.kitty_drawn.pop()
 
     def on_reader(self, reader: int, alive: bool) -> Outcome:
         out = Outcome()
@@ -334,6 +546,9 @@ class Controller:
         for eff in effects:
             out.rows.append(("effect", eff.to_json()))
             self._show(eff, out)
+        hand = self.match.hand
+        if hand is not None and hand.phase in ("bidding", "trump"):
+            self._ring(out, self._decider(hand), R.TURN, TURN_COLOUR)     # whose decision it is
         return True
 
     def _show(self, eff, out: Outcome) -> None:
@@ -394,5 +609,5 @@ class Controller:
         out.rings.append(rc)
 
     def _set_all(self, out: Outcome, pattern: int) -> None:
-        for ring in range(self.seats + 1):
+        for ring in list(range(self.board_seats)) + [self.centre]:
             self._ring(out, ring, pattern)
