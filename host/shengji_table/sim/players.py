@@ -216,7 +216,13 @@ class ScanningDriver(Driver):
 
 
 def _driver(match: Match, bots, on_event=None):
-    return (ScanningDriver if match.mode == "scanned" else OpenPlayDriver)(match, bots, on_event)
+    if match.mode == "scanned":
+        return ScanningDriver(match, bots, on_event)
+    if match.ruleset.bidding:
+        # three players in open play: the game layer's own driver keeps the hands apart and bids
+        # (it enters burials card by card, which an open table accepts as taps too)
+        return Driver(match, bots, on_event)
+    return OpenPlayDriver(match, bots, on_event)
 
 
 def play_direct(ruleset, mode: str, seed: int, hands: int, bots: str = "heuristic") -> Match:
