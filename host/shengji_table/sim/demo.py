@@ -36,6 +36,7 @@ def run(args) -> int:
     from .players import PlanMismatch
     from .table_view import TableView
     from .virtual_table import DEFAULT_BOARD, VirtualTable
+    BOARDS = (DEFAULT_BOARD, DEFAULT_BOARD.parent / "table-6.json")     # 4 seats, then 6
     try:
         ruleset = Ruleset.from_preset(args.preset)
     except RulesetError as exc:
@@ -44,20 +45,18 @@ def run(args) -> int:
     if args.hands < 1:
         print("error: --hands is at least 1", file=sys.stderr)
         return 2
-    if ruleset.bidding or ruleset.teams == "find-friend":
-        print(f"error: preset {args.preset!r} needs bids or friend calls, which are entered on a dashboard, "
-              "not at the table; choose a preset with fixed partners", file=sys.stderr)
+    # bids, trump and friend calls are entered at the seats (table/controller.py); a preset with
+    # fewer players than the board's seats leaves the last seats empty
+    board_path = next((b for b in BOARDS if json.loads(b.read_text())["seats"] >= ruleset.players), None)
+    if board_path is None:
+        print(f"error: no virtual table has {ruleset.players} seats for preset {args.preset!r}", file=sys.stderr)
         return 2
-    board = json.loads(DEFAULT_BOARD.read_text()) if ruleset.players == 4 else None
-    if board is None:
-        print(f"error: the virtual table is wired for 4 seats; preset {args.preset!r} has {ruleset.players}",
-              file=sys.stderr)
-        return 2
+    board = json.loads(board_path.read_text())
     sizes = {(board["seats"] if r["seat"] == "centre" else r["seat"]): r["count"] for r in board["leds"]["rings"]}
     tmp = tempfile.TemporaryDirectory(prefix="shengji-demo-")
     log_path = args.log or os.path.join(tmp.name, "demo.db")
     try:
-        vt = VirtualTable().start()
+        vt = VirtualTable(board=board_path).start()
     except MicroPythonMissing as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -67,7 +66,7 @@ def run(args) -> int:
     host = None
     try:
         host = SimHost(vt.device, log_path, preset=args.preset, mode=args.mode, seed=args.seed, hands=args.hands,
-                       bots=args.bots)
+                       bots=args.bots, board=board_path)
         view = TableView(host.controller, sizes, tty=False if args.plain else None, voice=not args.no_voice,
                          title=title)
         host.service.on_text = view.say
