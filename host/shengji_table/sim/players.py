@@ -15,7 +15,18 @@ planned game event                 done at the table
 ``close_declarations``             a button with nothing shown (the seat that drew first)
 ``confirm``                        the seat's button
 ``reveal_kitty`` (open play)       each kitty card on the centre reader, then the dealer's button
-``deal``, ``take_kitty``           nothing: the host makes them
+``bid``                            presses until the seat's ring shows the bid, then a long press
+                                   (the button held until the firmware reports it); a pass: a
+                                   tap of a card of the seat's hand
+``name_trump``                     a card of the suit (a joker: no trump) on the seat's reader,
+                                   then a long press
+``call_friend``                    per call: a card of the face (one the dealer holds, else the
+                                   first deck's copy), a press per copy, a long press
+``counter_draw``                   scanned: each drawn kitty card on the centre reader (the
+                                   driver reports the draw as its cards, :class:`ScanningDriver`);
+                                   open play: the counter-declarer's button
+``take_kitty``                     three players: the dealer's button; otherwise the host makes it
+``deal``                           nothing: the host makes it
 =================================  ==========================================================
 
 Because the next action is always derived from the host's state, a restarted host, a rebooted Pico
@@ -23,9 +34,9 @@ or a pulled cable lose nothing: the players wait until the link has heard the ta
 (:meth:`SerialLink.caught_up` on a snapshot taken after every card was lifted), then carry on.
 A table that ever disagrees with the plan (a tap lost or counted twice) raises :class:`PlanMismatch`.
 
-Open play has no scanned hands, so the game layer's driver cannot play it: :class:`OpenPlayDriver`
-keeps the physical hands apart (as a real table does: in the players' hands) and feeds the open
-match only what an open table reports.
+Open play has no scanned hands: :class:`OpenPlayDriver` keeps the physical hands apart (as a real
+table does: in the players' hands) and feeds the open match only what an open table reports; three
+players in open play use the game layer's own driver, which keeps the hands apart too.
 """
 from __future__ import annotations
 

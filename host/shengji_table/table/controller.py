@@ -8,26 +8,60 @@ How the table is used (both modes; ``docs/table.md`` says it for players):
 ==========================  =====================================================================
 at the table                becomes
 ==========================  =====================================================================
-tap at a seat's reader      identified through the deck set (unknown tag / foreign deck: refused)
+tap at a seat's reader      identified through the deck set (unknown tag / foreign deck: refused);
+                            a seat the preset leaves empty (three players at a four-seat table):
+                            refused (``table.reader``)
   drawing, scanned          a card not yet drawn: ``draw``; a level card or joker already in the
                             seat's hand: *shown* (pending, one pixel each; tap again to withdraw)
   drawing, open             every tap shows a card (draws are not scanned)
+  bidding (three players)   the bidder: ``bid`` with no points — a **pass** (any card; its face
+                            does not matter); another seat: refused by the game (out of turn)
+  trump (three players)     the bidding winner: the tapped card's suit is the trump chosen (a
+                            joker: no trump); the ring shows it in the suit's colour
+  kitty (three players)     any seat: a card *shown* for a counter-declaration (反牌), as above
+  exchange (three players)  the counter-declarer: ``tap`` (a card laid back; again: taken back)
   burying                   ``tap`` (the game buries it; again: takes it back)
+  friend (find a friend)    the dealer: the tapped card's *face* is the card called (the copy is
+                            not played and stays where it is; any copy will do); the call's count
+                            starts at 0
   playing                   ``tap`` (card entry: a follower's play commits at the lead's count;
                             a pending card tapped again is taken back); open play, while a throw
                             is open to challenge: a tap by an opponent who is not on turn is a
                             challenge card (pending)
-tap at the centre reader    burying: ``bury`` for the dealer; open play after the last trick: a
-                            kitty card revealed (pending)
-seat button (press)         shown cards pending: ``declare``; challenge cards pending:
-                            ``challenge``; drawing, nothing pending: ``close_declarations``;
-                            burying/playing: ``confirm``; open play, kitty revealed: ``reveal_kitty``
-seat button (long press)    withdraw this seat's shown / challenge cards
+tap at the centre reader    burying: ``bury`` for the dealer; three players, scanned, after a
+                            counter-declaration: one of the kitty cards the counter-declarer drew
+                            (again: put back); the last of the 6 makes ``counter_draw`` with those
+                            copies; open play after the last trick: a kitty card revealed (pending)
+seat button (press)         shown cards pending: ``declare`` (three players, kitty phase: a
+                            counter-declaration); challenge cards pending: ``challenge``; drawing,
+                            nothing pending: ``close_declarations``; bidding, the bidder: the next
+                            bid — the game's step (5) down from the highest allowed, round to the
+                            highest after the lowest; the ring shows it (POINTS); trump: nothing
+                            (a long press begins so); friend, the dealer, a face tapped: the next
+                            copy (1, 2, … up to the number of decks, then 1 again), the ring
+                            lights that many pixels; kitty (three players), nothing shown:
+                            ``take_kitty`` (the dealer; this closes the 反牌 window); exchange, open
+                            play: ``counter_draw`` (not scanned); burying/playing/exchange:
+                            ``confirm``; open play, kitty revealed: ``reveal_kitty``
+seat button (long press)    withdraw this seat's shown / challenge cards; otherwise bidding:
+                            ``bid`` at the bid shown; trump: ``name_trump`` with the suit chosen;
+                            friend: the call (face, copy) is noted, and when the ruleset's number
+                            of calls is reached, ``call_friend`` with all of them.  A long press
+                            arrives as PRESS then LONG_PRESS (firmware/debounce.py): the step its
+                            PRESS made is taken back, so "press N times, then hold" means N.
 ==========================  =====================================================================
+
+Every wrong entry is refused on that seat's ring with its reason and changes nothing: a press or a
+tap by a seat whose decision it is not (``table.out-of-turn`` for bids, ``R-9 bidding`` for trump,
+``R-9 find-a-friend`` for calls), a press with no card tapped, a long press with no bid / suit /
+copy chosen, no lower bid left, the same card and copy called twice, a centre tap of a card not in
+the kitty (``§9 反牌``).  The decision being entered (``entry``) and the kitty cards tapped are the
+controller's own state, saved with the rest (``state_json``), so a restarted host continues them.
 
 Automatic game events: the next hand's ``deal`` when the previous hand is settled (``deal_for``
 gives it: a seed on the virtual table, an unknown stack at a real one) and ``take_kitty`` when the
-draw closes (the dealer picks the kitty up).  Every refusal — the game's and the controller's own
+draw closes (the dealer picks the kitty up) — except with three-player bidding, where the kitty
+waits for counter-declarations until the dealer's button.  Every refusal — the game's and the controller's own
 (``table.unknown-tag``, ``table.foreign-deck``, ``table.reader``, ``table.mode``) — turns that
 seat's ring to REFUSED and is returned with its reason; the game state does not change.
 """
