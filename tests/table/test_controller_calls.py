@@ -2,8 +2,9 @@
 trump named by the bidding winner, the counter-declaration (反牌) and its draw from the kitty — with
 nothing but the seat's reader, its button and its ring, and the centre reader.
 
-A long press reaches the host as PRESS (at once) then LONG_PRESS (800 ms later, firmware/debounce.py),
-so every long press here is sent as both, as the table sends it.  Every wrong entry is refused with
+A long press reaches the host as PRESS (at once), LONG_PRESS (800 ms later, firmware/debounce.py) and
+RELEASE; a short press as PRESS and RELEASE: both are sent here as the table sends them.  A step
+counts at the release of a short press, so a long press adds none.  Every wrong entry is refused with
 its rule and reason on that seat's ring; the game state (the match snapshot) does not change.
 """
 import json
@@ -18,7 +19,7 @@ from shengji_table.sim.micropython import REPO_ROOT
 from shengji_table.sim.players import deal_for, hand_seeds, play_direct
 from shengji_table.sim.virtual_table import DEFAULT_BOARD, sim_deck_set, sim_pages, sim_uid
 from shengji_table.table import protocol as P
-from shengji_table.table.controller import Controller, R
+from shengji_table.table.controller import Controller, Outcome, R
 
 BOARD4 = json.loads(DEFAULT_BOARD.read_text())
 BOARD6 = json.loads((REPO_ROOT / "boards" / "table-6.json").read_text())
@@ -40,16 +41,22 @@ def tap(c, reader, copy):
     return c.on_tap(reader, sim_uid(copy), sim_pages(copy))
 
 
+def merged(outcomes):
+    out = Outcome()
+    for o in outcomes:
+        for name in ("rows", "rings", "texts", "refusals", "game_events"):
+            getattr(out, name).extend(getattr(o, name))
+    return out
+
+
 def press(c, seat):
-    return c.on_button(seat, P.PRESS)
+    """A short press as the table sends it: PRESS, then RELEASE."""
+    return merged([c.on_button(seat, P.PRESS), c.on_button(seat, P.RELEASE)])
 
 
 def long_press(c, seat):
-    """What the table sends for a button held 800 ms: PRESS, then LONG_PRESS (then RELEASE)."""
-    first = c.on_button(seat, P.PRESS)
-    second = c.on_button(seat, P.LONG_PRESS)
-    c.on_button(seat, P.RELEASE)
-    return first, second
+    """What the table sends for a button held 800 ms: PRESS, LONG_PRESS, then RELEASE."""
+    return merged([c.on_button(seat, kind) for kind in (P.PRESS, P.LONG_PRESS, P.RELEASE)])
 
 
 def snap(c):
@@ -91,8 +98,7 @@ def test_friend_call_tap_a_card_press_for_the_copy_long_press_confirms():
     assert c.entry_state()["nth"] == 2 and c.rings[dealer].count == 2
     press(c, dealer)                             # the count goes round: two decks, 1 again
     assert c.entry_state()["nth"] == 1
-    first, second = long_press(c, dealer)        # its PRESS stepped to 2; the long press takes it back
-    assert first.game_events == []
+    second = long_press(c, dealer)               # confirms; adds no step
     assert [e.to_json() for e in second.game_events] == [events[i].to_json()]
     assert c.match.hand.phase == "playing"
     assert c.match.hand.friend_calls == ((parse_card("CA"), 1),)
@@ -109,7 +115,7 @@ def test_friend_call_of_a_card_the_dealer_holds_leaves_it_in_the_hand():
     tap(c, dealer, mine)
     press(c, dealer)
     press(c, dealer)
-    _, out = long_press(c, dealer)                # the second ♠A
+    out = long_press(c, dealer)                   # the second ♠A
     assert [e.to_json() for e in out.game_events] == [ev.CallFriend(dealer, ((parse_card("SA"), 2),)).to_json()]
     assert mine in c.match.hand.hands[dealer]     # still in the dealer's hand
     assert c.match.hand.phase == "playing"
@@ -122,10 +128,10 @@ def test_friend_call_refusals_leave_everything_unchanged():
     before = snap(c)
     # a press before any card is tapped
     assert_refused(c, press(c, dealer), dealer, FRIEND_RULE, "tap a card of the face you call first", before)
-    # a long press with a card but no copy chosen (its own PRESS chose one; that step is taken back)
+    # a long press with a card but no copy chosen
     tap(c, dealer, "HK#1")
     entry = c.entry_state()
-    _, out = long_press(c, dealer)
+    out = long_press(c, dealer)
     assert_refused(c, out, dealer, FRIEND_RULE, "press once per copy", before, entry)
     # another seat taps or presses
     assert_refused(c, tap(c, other, "DA#1"), other, FRIEND_RULE, f"the dealer (seat {dealer}) calls the friend",
@@ -147,18 +153,18 @@ def test_two_friend_calls_three_decks_and_a_repeated_call_refused():
     for _ in range(3):
         press(c, dealer)
     assert c.entry_state()["nth"] == 3 and c.rings[dealer].arg == 3
-    _, out = long_press(c, dealer)               # the third ♥A, noted; one call to go
+    out = long_press(c, dealer)               # the third ♥A, noted; one call to go
     assert out.game_events == [] and c.entry_state()["calls"] == [["HA", 3]]
     assert any("call 1 of 2" in t for t in out.texts)
     tap(c, dealer, "HA#2")
     for _ in range(3):
         press(c, dealer)
     entry = c.entry_state()
-    _, out = long_press(c, dealer)
+    out = long_press(c, dealer)
     assert_refused(c, out, dealer, FRIEND_RULE, "the same card and copy is called twice", before, entry)
     tap(c, dealer, "DA#1")
     press(c, dealer)
-    _, out = long_press(c, dealer)
+    out = long_press(c, dealer)
     assert [e.to_json() for e in out.game_events] == [
         ev.CallFriend(dealer, ((parse_card("HA"), 3), (parse_card("DA"), 1))).to_json()]
 
@@ -172,7 +178,7 @@ def test_friend_entry_survives_a_host_restart():
     again = Controller(c.ruleset, c.mode, BOARD4, c.deck_set, c.deal_for)
     again.restore([e.to_json() for e in events[:i]], json.loads(json.dumps(c.state_json())))
     assert again.entry_state() == {"face": "CA", "nth": 1, "calls": []}
-    _, out = long_press(again, dealer)
+    out = long_press(again, dealer)
     assert [e.to_json() for e in out.game_events] == [events[i].to_json()]
 
 
@@ -196,8 +202,7 @@ def test_bid_press_steps_by_five_long_press_bids_tap_passes():
     assert ring.pattern == R.POINTS and ring.arg == 200 and ring.count * 12 >= 200   # fits the ring
     press(c, bidder)
     assert c.entry_state() == {"bid": 195}
-    first, out = long_press(c, bidder)          # its PRESS made 190; the long press takes it back
-    assert first.game_events == []
+    out = long_press(c, bidder)                 # bids what the ring shows
     assert [e.to_json() for e in out.game_events] == [ev.Bid(bidder, 195).to_json()]
     assert c.match.hand.bid == 195
     nxt = c.match.hand.turn
@@ -207,7 +212,7 @@ def test_bid_press_steps_by_five_long_press_bids_tap_passes():
     third = c.match.hand.turn
     for _ in range(4):                          # 190 185 180 175
         press(c, third)
-    _, out = long_press(c, third)
+    out = long_press(c, third)
     assert [e.to_json() for e in out.game_events] == [ev.Bid(third, 175).to_json()]
 
 
@@ -226,8 +231,8 @@ def test_bid_refusals_leave_everything_unchanged():
     bidder = hand.turn
     other = (bidder + 1) % 3
     before = snap(c)
-    # a long press with no bid chosen (a LONG_PRESS whose PRESS was lost: nothing to take back)
-    assert_refused(c, c.on_button(bidder, P.LONG_PRESS), bidder, "R-9 bidding", "press the button to choose a bid",
+    # a long press with no bid chosen
+    assert_refused(c, long_press(c, bidder), bidder, "R-9 bidding", "press the button to choose a bid",
                    before, {})
     # out of turn: a press (the controller's) and a tap (the game's)
     assert_refused(c, press(c, other), other, "table.out-of-turn", f"it is seat {bidder}'s turn to bid", before)
@@ -274,9 +279,9 @@ def test_name_trump_tap_a_card_of_the_suit_then_long_press():
     assert c.entry_state() == {"suit": "H"} and c.rings[dealer].pattern == R.TRUMP and snap(c) == before
     tap(c, dealer, "BJ#2")                      # changed their mind: no trump
     assert c.entry_state() == {"suit": "NT"}
-    press(c, dealer)                            # a press alone does nothing (a long press begins so)
+    press(c, dealer)                            # a short press changes nothing: hold it to name
     assert c.entry_state() == {"suit": "NT"} and snap(c) == before
-    _, out = long_press(c, dealer)
+    out = long_press(c, dealer)
     assert [e.to_json() for e in out.game_events] == [ev.NameTrump(dealer, None).to_json()]
     hand = c.match.hand
     assert hand.trump is None and hand.phase == "kitty"
@@ -289,7 +294,7 @@ def test_name_trump_refusals_leave_everything_unchanged():
     other = (dealer + 1) % 3
     before = snap(c)
     assert_refused(c, press(c, dealer), dealer, "R-9 bidding", "tap a card of the trump suit", before, {})
-    assert_refused(c, c.on_button(dealer, P.LONG_PRESS), dealer, "R-9 bidding", "tap a card of the trump suit",
+    assert_refused(c, long_press(c, dealer), dealer, "R-9 bidding", "tap a card of the trump suit",
                    before, {})
     assert_refused(c, tap(c, other, "S3#1"), other, "R-9 bidding", f"the dealer (seat {dealer}) names trump",
                    before, {})

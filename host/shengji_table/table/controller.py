@@ -34,29 +34,32 @@ tap at the centre reader    burying: ``bury`` for the dealer; three players, sca
                             copies; open play after the last trick: a kitty card revealed (pending)
 seat button (press)         shown cards pending: ``declare`` (three players, kitty phase: a
                             counter-declaration); challenge cards pending: ``challenge``; drawing,
-                            nothing pending: ``close_declarations``; bidding, the bidder: the next
-                            bid — the game's step (5) down from the highest allowed, round to the
-                            highest after the lowest; the ring shows it (POINTS); trump: nothing
-                            (a long press begins so); friend, the dealer, a face tapped: the next
-                            copy (1, 2, … up to the number of decks, then 1 again), the ring
-                            lights that many pixels; kitty (three players), nothing shown:
+                            nothing pending: ``close_declarations``; bidding, trump, friend: a
+                            seat whose decision it is not is refused; the deciding seat's press
+                            counts at its *release* (below); kitty (three players), nothing shown:
                             ``take_kitty`` (the dealer; this closes the 反牌 window); exchange, open
                             play: ``counter_draw`` (not scanned); burying/playing/exchange:
                             ``confirm``; open play, kitty revealed: ``reveal_kitty``
+seat button (release of a   bidding, the bidder: the next bid — the game's step (5) down from the
+  short press)              highest allowed, round to the highest after the lowest; the ring shows
+                            it (POINTS); trump: nothing (hold to name); friend, the dealer, a face
+                            tapped: the next copy (1, 2, … up to the number of decks, then 1
+                            again), the ring lights that many pixels
 seat button (long press)    withdraw this seat's shown / challenge cards; otherwise bidding:
                             ``bid`` at the bid shown; trump: ``name_trump`` with the suit chosen;
                             friend: the call (face, copy) is noted, and when the ruleset's number
                             of calls is reached, ``call_friend`` with all of them.  A long press
-                            arrives as PRESS then LONG_PRESS (firmware/debounce.py): the step its
-                            PRESS made is taken back, so "press N times, then hold" means N.
+                            arrives as PRESS, LONG_PRESS, RELEASE (firmware/debounce.py); its
+                            release is not a step, so "press N times, then hold" means N.
 ==========================  =====================================================================
 
 Every wrong entry is refused on that seat's ring with its reason and changes nothing: a press or a
 tap by a seat whose decision it is not (``table.out-of-turn`` for bids, ``R-9 bidding`` for trump,
 ``R-9 find-a-friend`` for calls), a press with no card tapped, a long press with no bid / suit /
 copy chosen, no lower bid left, the same card and copy called twice, a centre tap of a card not in
-the kitty (``§9 反牌``).  The decision being entered (``entry``) and the kitty cards tapped are the
-controller's own state, saved with the rest (``state_json``), so a restarted host continues them.
+the kitty (``§9 反牌``).  The decision being entered (``entry``), the kitty cards tapped and the
+buttons held long are the controller's own state, saved with the rest (``state_json``), so a
+restarted host continues them.
 
 Automatic game events: the next hand's ``deal`` when the previous hand is settled (``deal_for``
 gives it: a seed on the virtual table, an unknown stack at a real one) and ``take_kitty`` when the
@@ -192,6 +195,7 @@ class Controller:
         # a decision being entered by taps and presses (bid, trump, friend call); see _entry()
         self.entry: dict = {}
         self.kitty_drawn: list = []     # three players, scanned: kitty cards the counter-declarer drew
+        self.held: set = set()          # seats whose button press became a long press (until released)
 
     # ---- persistence ---------------------------------------------------------------------------
     def state_json(self) -> dict:
@@ -200,6 +204,7 @@ class Controller:
                 "challenge": {str(s): [str(c) for c in cs] for s, cs in self.challenge.items() if cs},
                 "revealed": [str(c) for c in self.revealed],
                 "entry": dict(self.entry), "kitty_drawn": [str(c) for c in self.kitty_drawn],
+                "held": sorted(self.held),
                 "rings": {str(i): list(rc.state()) for i, rc in sorted(self.rings.items())}}
 
     def restore(self, game_events: list, state: Optional[dict]) -> None:
@@ -218,6 +223,7 @@ class Controller:
         self.revealed = [parse_copy(c) for c in state.get("revealed", [])]
         self.entry = dict(state.get("entry", {}))
         self.kitty_drawn = [parse_copy(c) for c in state.get("kitty_drawn", [])]
+        self.held = set(state.get("held", []))
         self.rings = {int(i): RingCommand(int(i), *v) for i, v in state.get("rings", {}).items()}
 
     # ---- automatic steps ------------------------------------------------------------------------
@@ -345,23 +351,33 @@ class Controller:
         """Seat ``seat``'s button: ``kind`` is protocol.PRESS, LONG_PRESS or RELEASE."""
         out = Outcome()
         if not 0 <= seat < self.seats:
+            if kind != P.PRESS:
+                return out              # one refusal a push: at its PRESS
             why = (f"seat {seat} is empty: preset {self.ruleset.preset!r} has {self.seats} players"
                    if 0 <= seat < self.board_seats else f"button {seat} is not on this board")
             self._refuse(out, None, "confirm", "table.reader", why)
             return out
-        if kind == P.RELEASE:
-            return out
         hand = self.match.hand
+        deciding = hand is not None and hand.phase in ("bidding", "trump", "friend")
+        if kind == P.RELEASE:
+            # a decision's step counts when a short press ends (a long press confirms instead)
+            if seat in self.held:
+                self.held.discard(seat)
+            elif deciding and seat == self._decider(hand):
+                self._decision_step(hand, seat, out)
+            return out
         if kind == P.LONG_PRESS:
+            self.held.add(seat)
             if self.shown.get(seat) or self.challenge.get(seat):
                 self.shown.pop(seat, None)
                 self.challenge.pop(seat, None)
                 self._ring(out, seat, R.OFF)
                 out.rows.append(("effect", {"type": "pending", "what": "withdrawn", "seat": seat, "cards": []}))
-            elif hand is not None and hand.phase in ("bidding", "trump", "friend"):
+            elif deciding:
                 self._decision_long(hand, seat, out)
                 self._auto(out)
             return out
+        self.held.discard(seat)
         if hand is None or (hand.phase == "over" and hand.result is not None):
             self._refuse(out, seat, "confirm", "table.phase", "no hand is being played")
         elif self.shown.get(seat):
@@ -377,8 +393,10 @@ class Controller:
         elif self.mode == "open" and hand.phase == "over" and hand.result is None:
             if self._game(ev.RevealKitty(tuple(self.revealed)), out, seat=seat):
                 self.revealed = []
-        elif hand.phase in ("bidding", "trump", "friend"):
-            self._decision_press(hand, seat, out)
+        elif deciding:
+            # the press of the seat whose decision it is counts when it ends (release: a step;
+            # long press: confirm); any other seat is told at once
+            self._not_yours(hand, seat, out, "confirm")
         elif hand.phase == "kitty" and self.ruleset.bidding:
             self._game(ev.TakeKitty(seat), out)          # the dealer's button: no (more) 反牌
         elif (hand.phase == "exchange" and self.mode == "open" and hand.exchange is not None
@@ -408,7 +426,7 @@ class Controller:
         if hand is None or hand.phase not in ("bidding", "trump", "friend"):
             return {}
         e = self._entry(hand)
-        return {k: v for k, v in e.items() if k not in ("key", "before")}
+        return {k: v for k, v in e.items() if k != "key"}
 
     def _decider(self, hand) -> int:
         return hand.turn if hand.phase == "bidding" else hand.dealer
@@ -434,7 +452,6 @@ class Controller:
         if self._not_yours(hand, seat, out, "tap"):
             return
         e = self._entry(hand)
-        e.pop("before", None)
         if hand.phase == "trump":
             suit = None if copy.card.suit == JOKER else copy.card.suit
             e["suit"] = "NT" if suit is None else suit
@@ -449,9 +466,8 @@ class Controller:
         self._say(out, f"Seat {seat} calls {copy.card.unicode()}: press once for the first copy, twice "
                        f"for the second …; hold the button to confirm.", "friend", seat, e)
 
-    def _decision_press(self, hand, seat: int, out: Outcome) -> None:
-        if self._not_yours(hand, seat, out, "confirm"):
-            return
+    def _decision_step(self, hand, seat: int, out: Outcome) -> None:
+        """A short press of the deciding seat, counted at its release."""
         e = self._entry(hand)
         if hand.phase == "bidding":
             steps = sorted(hand.bid_options(), reverse=True)      # the game's bids, highest first
@@ -459,7 +475,6 @@ class Controller:
                 self._refuse(out, seat, "bid", "R-9 bidding", "no lower bid is left: tap a card to pass")
                 return
             cur = e.get("bid")
-            e["before"] = cur
             e["bid"] = steps[0] if cur not in steps or cur == steps[-1] else steps[steps.index(cur) + 1]
             self._show_bid(out, seat, e["bid"])
             self._say(out, f"Seat {seat}: bid {e['bid']}? Hold the button to bid it, tap a card to pass.",
@@ -468,13 +483,12 @@ class Controller:
             if "suit" not in e:
                 self._refuse(out, seat, "name_trump", "R-9 bidding",
                              "tap a card of the trump suit (a joker for no trump), then hold the button")
-            # with a suit chosen a press does nothing: it may be the start of the long press
+            # with a suit chosen a short press changes nothing: hold it to name the trump
         else:
             if e.get("face") is None:
                 self._refuse(out, seat, "call_friend", FRIEND_RULE,
                              "tap a card of the face you call first, then press once per copy")
                 return
-            e["before"] = e["nth"]
             e["nth"] = e["nth"] % self.ruleset.decks + 1          # the count goes round
             self._ring(out, seat, R.PENDING, PENDING_COLOUR, e["nth"], self.ruleset.decks)
             self._say(out, f"Seat {seat} calls the {nth_text(e['nth'])} "
@@ -484,10 +498,6 @@ class Controller:
         if seat != self._decider(hand):
             return                      # the press that began it was refused already
         e = self._entry(hand)
-        # a long press begins as a press: the step that press made does not count
-        if "before" in e:
-            key = "bid" if hand.phase == "bidding" else "nth"
-            e[key] = e.pop("before")
         if hand.phase == "bidding":
             if e.get("bid") is None:
                 self._refuse(out, seat, "bid", "R-9 bidding",
@@ -535,7 +545,7 @@ class Controller:
     def _say(self, out: Outcome, text: str, what: str, seat: int, e: dict) -> None:
         out.texts.append(text)
         out.rows.append(("effect", {"type": "entry", "what": what, "seat": seat,
-                                    **{k: v for k, v in e.items() if k not in ("key", "before")}}))
+                                    **{k: v for k, v in e.items() if k != "key"}}))
 
     def _kitty_draw_tap(self, hand, copy: CardCopy, out: Outcome) -> None:
         """Three players, scanned: the counter-declarer's cards drawn from the kitty, each tapped on
