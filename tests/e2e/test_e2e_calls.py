@@ -85,3 +85,36 @@ def test_e2e_demo_plays_find_a_friend_in_open_play(tmp_path):
     got = json.loads(record.read_text())
     want = to_record(play_direct(Ruleset.from_preset("find-friend-4"), "open", 7, 1))
     assert got["events"] == want["events"] and got["summary"] == want["summary"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", ["find-friend-4", "three-players"])
+def test_e2e_calls_survive_the_host_killed_at_random_points(tmp_path, preset):
+    """The host killed with SIGKILL at random moments (mid-bid, mid-call included when the dice say
+    so) and restarted on its log: the entries in progress are kept (controller state in the log)
+    and the hand ends as the game layer plays it.  Bounded siblings: the restore test in
+    tests/table/test_controller_calls.py and the one-deck kill test in test_e2e_virtual_table.py."""
+    import random
+    import signal
+    rng = random.Random(5)
+    log = tmp_path / "kill.db"
+    killed = 0
+    with VirtualTable() as vt:
+        for _ in range(30):
+            proc = subprocess.Popen([sys.executable, "-m", "shengji_table.sim.match_runner", "--device", vt.device,
+                                     "--log", str(log), "--preset", preset, "--hands", "1", "--timeout", "120"])
+            if killed < 4:
+                try:
+                    proc.wait(timeout=rng.uniform(0.8, 3.0))
+                except subprocess.TimeoutExpired:
+                    proc.send_signal(signal.SIGKILL)
+                    proc.wait()
+                    killed += 1
+                    continue
+            assert proc.wait(timeout=150) == 0
+            break
+    with EventLog(log) as ev_log:
+        got = to_record(Match(Ruleset.from_preset(preset), "scanned").apply_all(
+            event_from_json(e) for e in ev_log.game_events()))
+    assert killed >= 1
+    assert got == to_record(play_direct(Ruleset.from_preset(preset), "scanned", 7, 1))
