@@ -400,3 +400,20 @@ def test_controller_plays_the_reference_three_player_hand_from_taps_and_presses(
     assert [e.to_json() for e in c.match.events] == [e.to_json() for e in ref.events]
     assert c.match.hand.result is not None
     assert Match(rs, "scanned").apply_all(c.match.events).snapshot() == ref.snapshot()
+
+
+def test_counter_declaration_shown_then_withdrawn_by_a_long_press():
+    """Cards shown for a 反牌 are withdrawn by a long press — which begins as a press, so the
+    declaration is made only at the release of a short press, never on the way to a long one."""
+    c, events, i = counter_position()
+    decl = events[i]
+    before = snap(c)
+    for card in decl.cards:
+        tap(c, decl.seat, card)
+    out = long_press(c, decl.seat)
+    assert out.game_events == [] and not c.shown.get(decl.seat) and snap(c) == before
+    assert c.match.hand.phase == "kitty"
+    for card in decl.cards:
+        tap(c, decl.seat, card)
+    assert c.on_button(decl.seat, P.PRESS).game_events == []
+    assert [e.to_json() for e in c.on_button(decl.seat, P.RELEASE).game_events] == [decl.to_json()]

@@ -177,7 +177,8 @@ def test_controller_deals_then_draws_shows_declares_and_closes_R6():
         out = tap(c, d.seat, card)
         assert out.game_events == [] and c.shown[d.seat][-1] == card
         assert c.rings[d.seat].pattern == R.PENDING
-    out = c.on_button(d.seat, P.PRESS)
+    assert c.on_button(d.seat, P.PRESS).game_events == []          # declared when the press ends
+    out = c.on_button(d.seat, P.RELEASE)
     assert out.game_events == [d]
     assert c.shown.get(d.seat) is None
     # refusal: closing before the draw is done
@@ -193,6 +194,7 @@ def test_controller_deals_then_draws_shows_declares_and_closes_R6():
             for card in e.cards:
                 tap(c, e.seat, card)
             c.on_button(e.seat, P.PRESS)
+            c.on_button(e.seat, P.RELEASE)
     out = c.on_button(0, P.PRESS)
     assert out.game_events == [ev.CloseDeclarations(), ev.TakeKitty(c.match.hand.dealer)]
     assert c.match.hand.phase == "burying"
@@ -205,10 +207,13 @@ def test_controller_long_press_withdraws_shown_cards():
     d = ref.events[declare]
     tap(c, d.seat, d.cards[0])
     assert c.shown[d.seat]
-    out = c.on_button(d.seat, P.LONG_PRESS)
+    before = json.dumps(c.match.snapshot(), sort_keys=True)
+    # a long press reaches the host as PRESS, LONG_PRESS, RELEASE: nothing is declared on the way
+    outs = [c.on_button(d.seat, kind) for kind in (P.PRESS, P.LONG_PRESS, P.RELEASE)]
     assert not c.shown.get(d.seat)
     assert c.rings[d.seat].pattern == R.OFF
-    assert out.game_events == []
+    assert all(out.game_events == [] for out in outs)
+    assert json.dumps(c.match.snapshot(), sort_keys=True) == before
 
 
 def test_controller_centre_reader_buries_for_the_dealer_R7_2():
@@ -292,7 +297,8 @@ def test_controller_open_play_challenge_of_a_throw_R4_3():
     assert challenger != hand.turn
     out = tap(c, challenger, beater)
     assert out.game_events == [] and c.challenge[challenger] == [beater]
-    out = c.on_button(challenger, P.PRESS)
+    c.on_button(challenger, P.PRESS)
+    out = c.on_button(challenger, P.RELEASE)                  # shown when the press ends
     assert out.game_events == [ev.Challenge(challenger, (beater,))]
     assert [cards for _, cards in hand.trick] == [(low,)]          # the forced unit stands
     assert any("throw fails" in t for t in out.texts)

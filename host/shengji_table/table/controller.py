@@ -32,16 +32,17 @@ tap at the centre reader    burying: ``bury`` for the dealer; three players, sca
                             counter-declaration: one of the kitty cards the counter-declarer drew
                             (again: put back); the last of the 6 makes ``counter_draw`` with those
                             copies; open play after the last trick: a kitty card revealed (pending)
-seat button (press)         shown cards pending: ``declare`` (three players, kitty phase: a
-                            counter-declaration); challenge cards pending: ``challenge``; drawing,
+seat button (press)         shown or challenge cards pending: nothing yet (see release); drawing,
                             nothing pending: ``close_declarations``; bidding, trump, friend: a
                             seat whose decision it is not is refused; the deciding seat's press
                             counts at its *release* (below); kitty (three players), nothing shown:
                             ``take_kitty`` (the dealer; this closes the 反牌 window); exchange, open
                             play: ``counter_draw`` (not scanned); burying/playing/exchange:
                             ``confirm``; open play, kitty revealed: ``reveal_kitty``
-seat button (release of a   bidding, the bidder: the next bid — the game's step (5) down from the
-  short press)              highest allowed, round to the highest after the lowest; the ring shows
+seat button (release of a   shown cards pending: ``declare`` (three players, kitty phase: a
+  short press)              counter-declaration); challenge cards pending: ``challenge``;
+                            bidding, the bidder: the next bid — the game's step (5) down from the
+                            highest allowed, round to the highest after the lowest; the ring shows
                             it (POINTS); trump: nothing (hold to name); friend, the dealer, a face
                             tapped: the next copy (1, 2, … up to the number of decks, then 1
                             again), the ring lights that many pixels
@@ -360,9 +361,20 @@ class Controller:
         hand = self.match.hand
         deciding = hand is not None and hand.phase in ("bidding", "trump", "friend")
         if kind == P.RELEASE:
-            # a decision's step counts when a short press ends (a long press confirms instead)
+            # shown cards and a decision's step count when a short press ends: a long press (which
+            # begins as a press) withdraws the cards or confirms the decision instead
             if seat in self.held:
                 self.held.discard(seat)
+            elif self.shown.get(seat) and hand is not None:
+                cards = tuple(self.shown.pop(seat))
+                if not self._game(ev.Declare(seat, cards), out):
+                    self.shown[seat] = list(cards)       # refused: the cards stay shown
+                self._auto(out)
+            elif self.challenge.get(seat) and hand is not None:
+                cards = tuple(self.challenge.pop(seat))
+                if not self._game(ev.Challenge(seat, cards), out):
+                    self.challenge[seat] = list(cards)
+                self._auto(out)
             elif deciding and seat == self._decider(hand):
                 self._decision_step(hand, seat, out)
             return out
@@ -380,14 +392,8 @@ class Controller:
         self.held.discard(seat)
         if hand is None or (hand.phase == "over" and hand.result is not None):
             self._refuse(out, seat, "confirm", "table.phase", "no hand is being played")
-        elif self.shown.get(seat):
-            cards = tuple(self.shown.pop(seat))
-            if not self._game(ev.Declare(seat, cards), out):
-                self.shown[seat] = list(cards)       # refused: the cards stay shown
-        elif self.challenge.get(seat):
-            cards = tuple(self.challenge.pop(seat))
-            if not self._game(ev.Challenge(seat, cards), out):
-                self.challenge[seat] = list(cards)
+        elif self.shown.get(seat) or self.challenge.get(seat):
+            pass                                     # declared / challenged at the release
         elif hand.phase == "drawing":
             self._game(ev.CloseDeclarations(), out, seat=seat)
         elif self.mode == "open" and hand.phase == "over" and hand.result is None:
