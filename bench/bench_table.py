@@ -28,6 +28,7 @@ from shengji_table.sim.cpython_pico import CPythonPico  # noqa: E402
 from shengji_table.sim.players import deal_for, hand_seeds, play_direct  # noqa: E402
 from shengji_table.sim.virtual_table import DEFAULT_BOARD, sim_deck_set, sim_pages, sim_uid  # noqa: E402
 from shengji_table.store.log import EventLog  # noqa: E402
+from shengji_table.table import protocol as P  # noqa: E402
 from shengji_table.table.controller import Controller  # noqa: E402
 from shengji_table.table.serial_link import SerialLink  # noqa: E402
 from shengji_table.table.service import TableService, last_position  # noqa: E402
@@ -43,7 +44,8 @@ def physical_actions(events) -> list:
         if isinstance(e, (ev.Draw, ev.Tap)):
             out.append(("tap", e.seat, e.copy))
         elif isinstance(e, ev.Declare):
-            out += [("tap", e.seat, c) for c in e.cards] + [("press", e.seat)]
+            # declared when the press ends (a long press would withdraw the shown cards instead)
+            out += [("tap", e.seat, c) for c in e.cards] + [("press", e.seat), ("release", e.seat)]
         elif isinstance(e, ev.CloseDeclarations):
             out.append(("press", 0))
         elif isinstance(e, ev.Confirm):
@@ -99,6 +101,8 @@ def instrument(svc):
 def send(pico, action):
     if action[0] == "tap":
         pico.tap(action[1], sim_uid(action[2]), sim_pages(action[2]))
+    elif action[0] == "release":
+        pico.button(action[1], P.RELEASE)
     else:
         pico.button(action[1])
 
