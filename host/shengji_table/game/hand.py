@@ -786,8 +786,9 @@ class Hand:
         self.won[winner] += pts
         self.trick = []
         self.leader = self.turn = winner
+        shown = " · ".join(f"seat {p.seat} " + " ".join(c.unicode() for c in p.cards) for p in plays)
         out = [Ring(winner, "won"), Announce("trick", f"Trick {len(self.tricks)} to seat {winner}"
-                                                       + (f", {pts} points." if pts else "."), "R-5")]
+                                                       + (f", {pts} points" if pts else "") + f": {shown}.", "R-5")]
         if self._all_played():
             out += self._end_of_play()
         else:
