@@ -11,85 +11,19 @@ import pytest
 pytest.importorskip("adafruit_pn532.spi")
 from adafruit_pn532.spi import PN532_SPI  # noqa: E402
 
+from shengji_table.sim.blinka_bus import SimChipSelect, SimSPIBus  # noqa: E402
 from shengji_table.sim.pn532_model import SimNTAG, SimPN532  # noqa: E402
 
 UID = bytes.fromhex("04a1b2c3d4e5f6")
 USER = b"SJ1:HA:0001\x00\x00\x00\x00\x00" + b"second row data!"
 
 
-class SimDigitalInOut:
-    """Just enough of ``digitalio.DigitalInOut`` for ``adafruit_bus_device.SPIDevice``: NSS edges."""
-
-    def __init__(self, chip):
-        self.chip = chip
-        self._value = True
-
-    def switch_to_output(self, value=False, drive_mode=None):
-        self.value = value
-
-    @property
-    def value(self):
-        return self._value
-
-    @value.setter
-    def value(self, v):
-        v = bool(v)
-        if v != self._value:
-            if v:
-                self.chip.deselect()
-            else:
-                self.chip.select()
-        self._value = v
-
-
-class SimBusioSPI:
-    """Just enough of ``busio.SPI`` (MSB first, mode 0): routes each byte to the chip."""
-
-    def __init__(self, chip):
-        self.chip = chip
-        self.locked = False
-        self.configured = None
-
-    def try_lock(self):
-        if self.locked:
-            return False
-        self.locked = True
-        return True
-
-    def unlock(self):
-        self.locked = False
-
-    def configure(self, *, baudrate=100000, polarity=0, phase=0, bits=8):
-        self.configured = (baudrate, polarity, phase, bits)
-
-    def _x(self, b):
-        assert self.locked
-        r = self.chip.exchange(b)
-        return 0 if r is None else r
-
-    def write(self, buf, *, start=0, end=None):
-        for b in bytes(buf)[start:end]:
-            self._x(b)
-
-    def readinto(self, buf, *, start=0, end=None, write_value=0):
-        end = len(buf) if end is None else end
-        for i in range(start, end):
-            buf[i] = self._x(write_value)
-
-    def write_readinto(self, out, into, *, out_start=0, out_end=None, in_start=0, in_end=None):
-        out = bytes(out)[out_start:out_end]
-        in_end = len(into) if in_end is None else in_end
-        assert len(out) == in_end - in_start
-        for k, b in enumerate(out):
-            into[in_start + k] = self._x(b)
-
-
 @pytest.fixture
 def chip_and_driver():
     chip = SimPN532("witness")
     chip.log = []
-    bus = SimBusioSPI(chip)
-    driver = PN532_SPI(bus, SimDigitalInOut(chip))  # its __init__ wakes the chip, SAM, firmware version
+    bus = SimSPIBus(chip)
+    driver = PN532_SPI(bus, SimChipSelect(chip))  # its __init__ wakes the chip, SAM, firmware version
     assert bus.configured[1:3] == (0, 0)  # mode 0
     return chip, driver
 
@@ -170,7 +104,7 @@ class SimResetPin:
 def test_sim_adafruit_reset_pin_restarts_the_chip():
     chip = SimPN532("witness")
     rst = SimResetPin(chip)
-    pn = PN532_SPI(SimBusioSPI(chip), SimDigitalInOut(chip), reset=rst)
+    pn = PN532_SPI(SimSPIBus(chip), SimChipSelect(chip), reset=rst)
     assert rst.levels[:2] == [False, True] and rst.levels.count(False) == 1  # pulsed once at construction
     chip.place(SimNTAG(UID))
     assert bytes(pn.read_passive_target(timeout=0.5)) == UID
