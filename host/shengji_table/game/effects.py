@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Optional
+from typing import Any, ClassVar, Optional
 
 __all__ = ["Effect", "Ring", "Announce", "Refusal", "effect_from_json", "RING_STATES"]
 
@@ -23,6 +23,9 @@ RING_STATES = ("idle", "turn", "pending", "accepted", "refused", "won", "declare
 class Effect:
     type = "effect"
     __slots__ = ()
+    # Every concrete effect is a dataclass; declaring the field table says so to the type checker
+    # (``dataclasses.asdict`` below).  An annotation only: no attribute is created here.
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
 
     def to_json(self) -> dict:
         out = {"type": self.type}

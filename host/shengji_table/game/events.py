@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, Mapping, Optional
+from typing import Any, ClassVar, Mapping, Optional
 
 from ..rules.cards import Card, CardCopy, CardError, parse_card, parse_copy
 
@@ -92,6 +92,9 @@ class Event:
 
     type = "event"
     __slots__ = ()
+    # Every concrete event is a dataclass; declaring the field table says so to the type checker
+    # (``dataclasses.fields`` below).  An annotation only: no attribute is created here.
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
 
     def to_json(self) -> dict:
         out = {"type": self.type}

@@ -29,6 +29,7 @@ lets an opponent challenge a throw by showing a unit that beats it (R-4.3).
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Optional
 
 from ..rules.cards import JOKER, SMALL_JOKER_RANK, Card, CardCopy, all_copies, format_cards
@@ -58,6 +59,7 @@ def _rules():
     return order, units, follow, throw, trick, kitty
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
 class HandResult:
     """How a hand ended: the settlement (``rules.settle.Settlement``) and everything that led to it.
 
@@ -67,12 +69,19 @@ class HandResult:
     early (or None) with ``at_fault``.
     """
 
-    __slots__ = ("settlement", "declarers", "attackers", "captured", "kitty_points", "multiplier",
-                 "bonus", "penalty", "last_winner", "last_cards", "ruling", "at_fault", "bid")
-
-    def __init__(self, **kw):
-        for k in self.__slots__:
-            setattr(self, k, kw.get(k))
+    settlement: Settlement
+    declarers: tuple[int, ...]
+    attackers: tuple[int, ...]
+    captured: int
+    kitty_points: Optional[int]         # None when a ruling ended the hand before the kitty counted
+    multiplier: int
+    bonus: int
+    penalty: int
+    last_winner: Optional[int]          # None when a ruling ended the hand
+    last_cards: tuple[Card, ...]
+    ruling: Optional[str]
+    at_fault: Optional[int]
+    bid: Optional[int]
 
     def to_json(self) -> dict:
         s = self.settlement
@@ -95,7 +104,7 @@ class Hand:
     """
 
     def __init__(self, ruleset: Ruleset, *, mode: str = "scanned", dealer: Optional[int] = None,
-                 levels: tuple = None, first_seat: int = 0, number: int = 1):
+                 levels: Optional[tuple[int, ...]] = None, first_seat: int = 0, number: int = 1):
         if mode not in MODES:
             raise ValueError(f"mode is one of {', '.join(MODES)}, not {mode!r}")
         n = ruleset.players
@@ -112,9 +121,9 @@ class Hand:
         self.order = None
         self.stack: Optional[tuple] = None
         self.drawn = 0
-        self.hands = [dict() for _ in range(n)]          # seat -> {copy: None} (scanned)
+        self.hands: list[dict[CardCopy, None]] = [dict() for _ in range(n)]   # seat -> {copy: None} (scanned)
         self.counts = [0] * n                            # cards held, both modes
-        self.dealt = [[] for _ in range(n)]              # cards drawn per seat, in order (scanned)
+        self.dealt: list[list[CardCopy]] = [[] for _ in range(n)]   # cards drawn per seat, in order (scanned)
         self.declarations: list = []                     # (Declaration, copies) in time order
         self.standing: Optional[Standing] = None
         self.kitty: list = []                            # the kitty as dealt (copies), scanned
@@ -422,13 +431,15 @@ class Hand:
             self.bid = e.points
             self.bids.append((e.seat, e.points))
             out = [Announce("bid", f"Seat {e.seat} bids {e.points}.")]
-        winner = [s for s, p in self.bids if p == self.bid][-1] if self.bid is not None else None
-        if self.bid is not None and self.bidders == [winner]:
-            self.dealer = winner
-            self.level = self.levels[winner]
-            self.phase = "trump"
-            self.turn = winner
-            return out + [Announce("bid", f"Seat {winner} wins the bidding at {self.bid} and deals.", "R-9 bidding")]
+        if self.bid is not None:
+            winner = [s for s, p in self.bids if p == self.bid][-1]
+            if self.bidders == [winner]:
+                self.dealer = winner
+                self.level = self.levels[winner]
+                self.phase = "trump"
+                self.turn = winner
+                return out + [Announce("bid", f"Seat {winner} wins the bidding at {self.bid} and deals.",
+                                      "R-9 bidding")]
         # next: the first seat after this one, in playing order, still bidding
         self.turn = next((e.seat + k) % self.players for k in range(1, self.players + 1)
                          if (e.seat + k) % self.players in self.bidders)

@@ -108,6 +108,9 @@ class Match:
     # ------------------------------------------------------------------
     def _settle_hand(self, hand: Hand) -> list:
         res = hand.result
+        # Called once the hand has ended, and only the end of a hand (Hand._settle /
+        # Hand._end_by_ruling) sets the result, and with it a dealer.
+        assert res is not None and hand.dealer is not None, "only an ended hand is settled"
         s = res.settlement
         rs = self.ruleset
         dec, att = list(res.declarers), list(res.attackers)
@@ -296,6 +299,7 @@ class Match:
         rest (直至降到2為止); at A the friend names any attacker.
         """
         res = hand.result
+        assert res is not None, "only an ended hand is settled"   # called from _settle_hand
         if res.ruling or res.last_winner is None or res.last_winner in dec:
             return []
         from ..rules.units import decompose

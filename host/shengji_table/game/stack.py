@@ -6,7 +6,7 @@ first draw is H2, the kitty starts with D3 D4, and every other card follows in a
 """
 from __future__ import annotations
 
-from ..rules.cards import CardCopy, all_copies, parse_cards
+from ..rules.cards import Card, CardCopy, all_copies, parse_cards
 from ..rules.ruleset import Ruleset
 
 __all__ = ["stack_for", "StackError"]
@@ -19,7 +19,7 @@ class StackError(ValueError):
 def stack_for(ruleset: Ruleset, hands: dict, kitty="", first_seat: int = 0) -> tuple:
     """An explicit stack (tuple of copies, top first) giving each listed seat its listed cards first."""
     pool = list(all_copies(ruleset.decks))
-    free = {}
+    free: dict[Card, list[CardCopy]] = {}         # face -> its copies not yet placed
     for c in pool:
         free.setdefault(c.card, []).append(c)
 

@@ -23,7 +23,7 @@ allowed only with ``self_overcall``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Optional, Sequence
+from typing import Iterable, Optional, Sequence, overload
 
 from .cards import BIG_JOKER_RANK, JOKER, Card, parse_card
 from .ruleset import Ruleset, level_text
@@ -224,6 +224,14 @@ def default_trump(ruleset: Ruleset, kitty_cards: Sequence[Card], level: int) -> 
         if card.suit != JOKER:
             return _colour(card.suit, ruleset)
     return None
+
+
+@overload
+def first_dealer(standing: Standing) -> int: ...
+
+
+@overload
+def first_dealer(standing: None) -> None: ...
 
 
 def first_dealer(standing: Optional[Standing]) -> Optional[int]:

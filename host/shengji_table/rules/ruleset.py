@@ -131,8 +131,11 @@ class Ruleset:
         return d
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "Ruleset":
-        """Inverse of :meth:`to_json`; also accepts ``{"preset": …, "options": {…}}``."""
+    def from_json(cls, data: object) -> "Ruleset":
+        """Inverse of :meth:`to_json`; also accepts ``{"preset": …, "options": {…}}``.
+
+        ``data`` is untrusted JSON: anything but a mapping is a :class:`RulesetError`.
+        """
         if not isinstance(data, Mapping):
             raise RulesetError(f"a ruleset is a JSON object, not {type(data).__name__}")
         data = dict(data)
