@@ -58,8 +58,9 @@ PDF here.  What the manual leaves open is marked "model choice".
 import time
 
 try:
-    _ticks_us = time.ticks_us
-    _ticks_diff = time.ticks_diff
+    # MicroPython's time; CPython's has neither (mypy checks against CPython's typeshed).
+    _ticks_us = time.ticks_us  # type: ignore[attr-defined]
+    _ticks_diff = time.ticks_diff  # type: ignore[attr-defined]
 except AttributeError:  # CPython
     def _ticks_us():
         return time.perf_counter_ns() // 1000

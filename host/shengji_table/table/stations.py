@@ -357,7 +357,7 @@ def open_blinka_station(kind: str, device: str | None = None) -> BlinkaStation:
     """
     try:
         if kind == "uart":
-            import serial  # type: ignore[import-untyped]  # PN532_UART needs read/write/in_waiting/reset_input_buffer
+            import serial  # PN532_UART needs read/write/in_waiting/reset_input_buffer
             from adafruit_pn532.uart import PN532_UART  # type: ignore[import-untyped]
             port = device or "/dev/ttyUSB0"
             try:

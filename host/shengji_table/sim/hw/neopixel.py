@@ -6,8 +6,8 @@ the data line.  ``buf`` holds the pixels in wire order (GRB for ``bpp=3``), as o
 
 try:
     from shengji_table.sim.hw import world
-except ImportError:
-    import world
+except ImportError:  # MicroPython: sim/hw is on MICROPYPATH (mypy checks the package import above)
+    import world  # type: ignore[import-not-found, no-redef]
 
 
 class NeoPixel:

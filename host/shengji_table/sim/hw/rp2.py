@@ -2,8 +2,8 @@
 
 try:
     from shengji_table.sim.hw import world
-except ImportError:
-    import world
+except ImportError:  # MicroPython: sim/hw is on MICROPYPATH (mypy checks the package import above)
+    import world  # type: ignore[import-not-found, no-redef]
 
 
 def bootsel_button():

@@ -35,13 +35,15 @@ the fake WDT judges starvation by this clock (``wdt_fired`` becomes True when a 
 try:
     from shengji_table.sim.pn532_model import SimPN532, SimNTAG, SimTag  # CPython, package import
 except ImportError:  # MicroPython: sim/ is on MICROPYPATH
-    from pn532_model import SimPN532, SimNTAG, SimTag  # noqa: F401  (re-exported for scripts)
+    # mypy checks the package import above; this name exists only on the MicroPython path.
+    from pn532_model import SimPN532, SimNTAG, SimTag  # type: ignore[import-not-found, no-redef]  # noqa: F401
 
 import time
 
 try:
-    _ticks_ms = time.ticks_ms
-    _ticks_diff = time.ticks_diff
+    # MicroPython's time; CPython's has neither (mypy checks against CPython's typeshed).
+    _ticks_ms = time.ticks_ms  # type: ignore[attr-defined]
+    _ticks_diff = time.ticks_diff  # type: ignore[attr-defined]
 except AttributeError:  # CPython
     def _ticks_ms():
         return int(time.monotonic() * 1000)
@@ -54,13 +56,14 @@ class MachineReset(Exception):
     """Raised by ``machine.reset()``: the firmware asked for a reboot."""
 
 
-readers_by_cs = {}     # pin number -> SimPN532
-readers_by_rst = {}    # pin number -> SimPN532
-readers_by_name = {}   # board name -> SimPN532
-pins = {}              # pin number -> level (0/1): inputs set by tests, outputs written by firmware
-buttons = {}           # pin number -> active level (0 = active low)
-irqs = {}              # pin number -> (handler, trigger, Pin object)
-neopixels = {}         # pin number -> [last written bytes or None, write count, pixel count, bpp]
+# (Annotations are not evaluated by MicroPython, and name no typing module: it has none.)
+readers_by_cs: dict[int, SimPN532] = {}     # pin number -> SimPN532
+readers_by_rst: dict[int, SimPN532] = {}    # pin number -> SimPN532
+readers_by_name: dict[str, SimPN532] = {}   # board name -> SimPN532
+pins: dict[int, int] = {}      # pin number -> level (0/1): inputs set by tests, outputs written by firmware
+buttons: dict[int, int] = {}   # pin number -> active level (0 = active low)
+irqs: dict[int, tuple] = {}    # pin number -> (handler, trigger, Pin object)
+neopixels: dict[int, list] = {}   # pin number -> [last written bytes or None, write count, pixel count, bpp]
 spi_conflicts = 0      # transactions with more than one chip select low
 bootsel = 0            # rp2.bootsel_button() level
 wdt = None             # [timeout_ms, last_feed_ms, feeds] once machine.WDT() was created
