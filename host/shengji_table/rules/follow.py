@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterator
+from typing import Iterable, Iterator
 
+from .cards import Card
 from .ladders import describe, ladder_for
+from .order import TrumpOrder
 from .shapes import count_groups, iter_realizations, realizable
 from .units import decompose, shape_of
 
@@ -155,8 +157,9 @@ def _multisets(items: list, counts: list, k: int, start: int = 0):
                 yield [items[i]] * take + rest
 
 
-def _faces(cards, order):
-    tally: dict = {}
+def _faces(cards: Iterable[Card], order: TrumpOrder) -> tuple[list[Card], list[int]]:
+    """The distinct faces of ``cards`` in ``order`` (high → low) and how many of each."""
+    tally: dict[Card, int] = {}
     for c in cards:
         tally[c] = tally.get(c, 0) + 1
     faces = order.sorted(tally)

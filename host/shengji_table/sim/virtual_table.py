@@ -30,13 +30,14 @@ import select
 import subprocess
 import tempfile
 import threading
-from typing import Any, Optional
+from typing import Any, Iterable, Optional
 
 from ..rules.cards import CardCopy, all_copies
 from ..table.card_code import encode_card_code
 from ..table.registry import DeckSet
 from .hw import HW_DIR, SIM_DIR
 from . import pty_cable
+from .line_faults import FaultyLine
 from .micropython import FIRMWARE_DIR, REPO_ROOT, spawn_micropython
 
 __all__ = ["VirtualTable", "sim_deck_set", "sim_uid", "DEFAULT_BOARD", "SIM_DECK_SET_ID"]
@@ -73,8 +74,9 @@ class VirtualTable:
     and ``build.json`` go (a temporary folder by default).
     """
 
-    def __init__(self, board=DEFAULT_BOARD, workdir=None, faults_to_host=None, faults_to_pico=None,
-                 dead_readers=()):
+    def __init__(self, board: str | os.PathLike = DEFAULT_BOARD, workdir: str | os.PathLike | None = None,
+                 faults_to_host: FaultyLine | None = None, faults_to_pico: FaultyLine | None = None,
+                 dead_readers: Iterable[str] = ()) -> None:
         self.board_path = pathlib.Path(board).resolve()
         self.board = json.loads(self.board_path.read_text())
         names = [r["name"] for r in self.board["readers"]]
