@@ -28,6 +28,10 @@ test: $(STAMP)
 test-all: $(STAMP)
 	HYPOTHESIS_PROFILE=long $(BIN)/python -m pytest -q -p no:cacheprovider --run-slow
 
+# Type checks: the host package (mypy.ini); the firmware is checked against the rp2 stubs in the tests.
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
 
