@@ -42,9 +42,12 @@ class Driver:
     """Drives ``match`` with one bot per seat.  ``on_event(event, effects)`` sees every step."""
 
     def __init__(self, match: Match, bots: Sequence, on_event: Optional[Callable] = None,
-                 check: Optional[Callable] = None, *, counter_declarations: bool = True):
+                 check: Optional[Callable] = None, *, counter_declarations: bool = True,
+                 scan_burial: bool = True):
         """``counter_declarations=False``: three players, never offer the counter-declaration (反牌)
-        — for a table that cannot yet perform its ``counter_draw``."""
+        — for a table that cannot yet perform its ``counter_draw``.  ``scan_burial=False``: open
+        play, the dealer lays the kitty down face down without tapping it (only the button), as an
+        open table may; the engine learns the cards when the kitty is revealed after the last trick."""
         if len(bots) != match.players:
             raise ValueError(f"{match.players} seats need {match.players} bots, not {len(bots)}")
         self.match = match
@@ -59,6 +62,7 @@ class Driver:
         self._rng = random.Random(0)   # seeds the counter-declarer's random draw from the kitty (three players)
         self._countered = False        # three players: the counter-declaration round has been offered
         self.counter_declarations = counter_declarations
+        self.scan_burial = scan_burial
 
     # ------------------------------------------------------------------
     def send(self, event):
@@ -95,8 +99,8 @@ class Driver:
         if not self.open:
             return v
         kitty = v.kitty
-        if kitty is not None and hand.phase == "burying":
-            kitty = tuple(c.card for c in self._picked_up)
+        if kitty is not None:              # the dealer: the kitty picked up, then the cards buried
+            kitty = tuple(c.card for c in (self._picked_up if hand.phase == "burying" else self.kitty))
         return dataclasses.replace(v, hand=tuple(c.card for c in sorted(self.hidden_hand(seat), key=hash)),
                                    kitty=kitty, shown_kitty=self._shown if self.match.ruleset.bidding else v.shown_kitty)
 
@@ -270,8 +274,9 @@ class Driver:
                 if not isinstance(d, dv.Bury):
                     raise DriverError(f"seat {seat} answered {d!r} to a bury question")
                 cards = self._copies(seat, d.cards)
-                for c in cards:
-                    self.send(ev.Tap(seat, c))
+                if self.scan_burial or not self.open:
+                    for c in cards:
+                        self.send(ev.Tap(seat, c))
                 if self.open:                     # laid face down: the kitty again
                     for c in cards:
                         self.held[seat].remove(c)

@@ -34,30 +34,27 @@ or a pulled cable lose nothing: the players wait until the link has heard the ta
 (:meth:`SerialLink.caught_up` on a snapshot taken after every card was lifted), then carry on.
 A table that ever disagrees with the plan (a tap lost or counted twice) raises :class:`PlanMismatch`.
 
-Open play has no scanned hands: :class:`OpenPlayDriver` keeps the physical hands apart (as a real
-table does: in the players' hands) and feeds the open match only what an open table reports; three
-players in open play use the game layer's own driver, which keeps the hands apart too.
+Open play has no scanned hands: the game layer's driver keeps the physical hands apart (as a real
+table does: in the players' hands) and feeds the open match only what an open table reports.
 """
 from __future__ import annotations
 
-import dataclasses
 import random
 import time
 from typing import Optional
 
 from ..game import events as ev
-from ..game import view as dv
 from ..game.bots import make_bot
 from ..game.driver import Driver
-from ..game.hand import COUNTER_SWAP, Hand
+from ..game.hand import COUNTER_SWAP
 from ..game.match import Match
-from ..rules.cards import JOKER, CardCopy, all_copies, parse_card
+from ..rules.cards import JOKER, CardCopy, parse_card
 from ..table import protocol as P
 from ..table.session import Button, Lost, Rebooted, Tap
 from ..table.serial_link import Disconnected, Reconnected
 from .virtual_table import SIM_DECK_SET_ID, sim_pages, sim_uid
 
-__all__ = ["hand_seeds", "make_bots", "OpenPlayDriver", "ScanningDriver", "play_direct", "plan_hand", "deal_for",
+__all__ = ["hand_seeds", "make_bots", "ScanningDriver", "play_direct", "plan_hand", "deal_for",
            "TablePlayers", "PlanMismatch"]
 
 LIFT_SETTLE_S = 0.03        # a lifted card must be missed on 2 polls of its reader (debounce)
@@ -93,125 +90,6 @@ def deal_for(mode: str, seeds: list):
     return deal
 
 
-class OpenPlayDriver(Driver):
-    """The game layer's driver for open play: the stack is ``seed``'s shuffle, the hands live here
-    (the physical cards in the players' hands), and the open match gets only what an open table
-    reports: declarations, the close, the kitty, each card played, confirms and the revealed kitty."""
-
-    def __init__(self, match: Match, bots, on_event=None, check=None):
-        super().__init__(match, bots, on_event, check)
-        self.dealt: list = []
-        self.kitty: list = []
-
-    def _hand(self) -> Hand:
-        hand = self.match.hand
-        assert hand is not None, "no hand dealt"
-        return hand
-
-    # the seat's physical hand: what it drew (+ the kitty for the dealer) less what left it
-    def physical(self, seat: int) -> list:
-        hand = self._hand()
-        cards = list(self.dealt[seat])
-        if seat == hand.dealer and hand.phase not in ("drawing", "kitty"):
-            cards += self.kitty
-        gone = set(hand.played) | set(hand.buried) | set(self._buried)
-        return [c for c in cards if c not in gone]
-
-    def _view(self, seat: int, expect=None):
-        hand = self._hand()
-        v = hand.view(seat, expect)
-        mine = sorted(self.physical(seat), key=hash)
-        kitty = v.kitty
-        if seat == hand.dealer and hand.phase == "burying":
-            kitty = tuple(c.card for c in self.kitty)
-        elif seat == hand.dealer and hand.phase in ("friend", "playing", "over"):
-            kitty = tuple(c.card for c in self._buried)
-        return dataclasses.replace(v, hand=tuple(c.card for c in mine), kitty=kitty)
-
-    def _ask(self, seat: int, expect=None):
-        return self.bots[seat].choose(self._view(seat, expect))
-
-    def _copies(self, seat: int, faces, exclude=()) -> list:
-        pool: dict = {}
-        for c in sorted(self.physical(seat), key=hash):
-            if c not in exclude:
-                pool.setdefault(c.card, []).append(c)
-        out = []
-        for f in faces:
-            lst = pool.get(f)
-            if not lst:
-                raise RuntimeError(f"seat {seat} chose {f}, which it does not hold")
-            out.append(lst.pop(0))
-        return out
-
-    def _options(self, seat: int) -> tuple:
-        """Declarations valid now, judged on the seat's physical hand (the open hand has none)."""
-        import copy as _copy
-        hand = self._hand()
-        scratch = _copy.copy(hand)
-        scratch.hands = list(hand.hands)
-        scratch.hands[seat] = {c: None for c in self.physical(seat)}
-        return scratch.declaration_options(seat)
-
-    def play_hand(self, seed: int):
-        m = self.match
-        self._buried: list = []
-        self.send(ev.Deal())
-        hand = self._hand()
-        rs = m.ruleset
-        stack = list(all_copies(rs.decks))
-        random.Random(seed).shuffle(stack)
-        n = rs.hand_size * rs.players
-        self.dealt = [[] for _ in range(rs.players)]
-        self.kitty = stack[n:]
-        for k in range(n):
-            seat = (hand.first_seat + k) % rs.players
-            copy = stack[k]
-            self.dealt[seat].append(copy)
-            if not rs.bidding and (copy.card.rank == hand.level or copy.card.suit == JOKER):
-                opts = self._options(seat)
-                if opts:
-                    d = self._ask(seat, dv.Expect("declare", 0, opts))
-                    if isinstance(d, dv.Declare):
-                        self.send(ev.Declare(seat, tuple(self._copies(seat, d.cards))))
-        self.send(ev.CloseDeclarations())
-        return self.finish_hand()
-
-    def finish_hand(self):
-        hand = self.match.hand
-        while not (hand.phase == "over" and hand.result is not None):
-            if hand.phase == "burying":
-                seat = hand.dealer
-                d = self._ask(seat)
-                self._buried = self._copies(seat, d.cards)
-                self.send(ev.Confirm(seat))           # open play: the burial is not scanned
-            elif hand.phase == "over":
-                self.send(ev.RevealKitty(tuple(self._buried)))
-            else:
-                self._step_once(hand)
-        return hand
-
-    def _step_once(self, hand):
-        # one decision of the base driver's loop (kitty, friend, playing)
-        ph = hand.phase
-        if ph == "kitty":
-            self.send(ev.TakeKitty(hand.dealer))
-        elif ph == "friend":
-            seat = hand.dealer
-            d = self._ask(seat)
-            self.send(ev.CallFriend(seat, tuple((c.card, c.nth) for c in d.calls)))
-        elif ph == "playing":
-            seat = hand.turn
-            leading = not hand.trick
-            d = self._ask(seat)
-            for c in self._copies(seat, d.cards):
-                self.send(ev.Tap(seat, c))
-            if leading and hand.phase == "playing" and hand.pending:
-                self.send(ev.Confirm(seat))
-        else:
-            raise RuntimeError(f"open play driver: phase {ph!r} is not played at this table")
-
-
 class ScanningDriver(Driver):
     """The game layer's driver as a scanning table plays it: a counter-declarer's random draw from
     the kitty (three players) is reported as the cards drawn (``counter_draw`` with ``copies``,
@@ -229,11 +107,10 @@ class ScanningDriver(Driver):
 def _driver(match: Match, bots, on_event=None):
     if match.mode == "scanned":
         return ScanningDriver(match, bots, on_event)
-    if match.ruleset.bidding:
-        # three players in open play: the game layer's own driver keeps the hands apart and bids
-        # (it enters burials card by card, which an open table accepts as taps too)
-        return Driver(match, bots, on_event)
-    return OpenPlayDriver(match, bots, on_event)
+    # open play: the game layer's driver keeps the hands apart.  Dealt a kitty (no bidding), the
+    # dealer lays the burial down unscanned (only the button; the engine learns it at the reveal);
+    # three players enter it card by card, which an open table accepts as taps too.
+    return Driver(match, bots, on_event, scan_burial=match.ruleset.bidding)
 
 
 def play_direct(ruleset, mode: str, seed: int, hands: int, bots: str = "heuristic") -> Match:
