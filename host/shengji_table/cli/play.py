@@ -10,13 +10,14 @@ from __future__ import annotations
 import random
 import sys
 
-from ..rules.ruleset import PRESETS, Ruleset, RulesetError, level_text
+from ..rules.ruleset import level_text
+from .preset_args import add_preset_argument, preset_ruleset
 
 _SUIT = {"S": "♠", "H": "♥", "C": "♣", "D": "♦", None: "NT"}
 
 
 def add_arguments(parser):
-    parser.add_argument("--preset", default="classic", help=f"one of: {', '.join(PRESETS)}")
+    add_preset_argument(parser)
     parser.add_argument("--seed", type=int, default=7, help="match seed (the deals and the bots follow from it)")
     parser.add_argument("--hands", type=int, default=1, help="hands to play (stops early when the match ends)")
     parser.add_argument("--record", metavar="FILE", help="write the JSON match record here")
@@ -60,13 +61,8 @@ def run(args) -> int:
     from ..game.driver import Driver, DriverError
     from ..game.match import Match
     from ..game.record import dumps, to_record
-    try:
-        ruleset = Ruleset.from_preset(args.preset)
-    except RulesetError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    if args.hands < 1:
-        print("error: --hands is at least 1", file=sys.stderr)
+    ruleset = preset_ruleset(args)
+    if ruleset is None:
         return 2
     kinds = args.bots.split(",")
     if len(kinds) == 1:

@@ -14,7 +14,7 @@ import json
 import sys
 import time
 
-from ..rules.ruleset import PRESETS, Ruleset, RulesetError
+from .preset_args import add_preset_argument, preset_ruleset
 
 
 def add_arguments(parser):
@@ -24,7 +24,7 @@ def add_arguments(parser):
                         help="scanned hands (every drawn card tapped) or open play")
     parser.add_argument("--deck-set", metavar="FILE", required=True, help="the registered deck set (shengji-table enroll)")
     parser.add_argument("--log", metavar="FILE", default="shengji-table.db", help="the SQLite event log (resumed if present)")
-    parser.add_argument("--preset", default="classic", help=f"one of: {', '.join(PRESETS)}")
+    add_preset_argument(parser)
     parser.add_argument("--match", default="table", help="the match's name in the log")
     parser.add_argument("--hands", type=int, default=0, help="stop dealing after N hands (0: until the match ends)")
 
@@ -40,10 +40,8 @@ def run(args) -> int:
     from ..table.registry import DeckSet, RegistryError
     from ..table.serial_link import SerialLink
     from ..table.service import TableService, last_position
-    try:
-        ruleset = Ruleset.from_preset(args.preset)
-    except RulesetError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    ruleset = preset_ruleset(args, min_hands=None)
+    if ruleset is None:
         return 2
     try:
         with open(args.board, encoding="utf-8") as fh:

@@ -13,7 +13,8 @@ import os
 import sys
 import tempfile
 
-from ..rules.ruleset import PRESETS, Ruleset, RulesetError, level_text
+from ..cli.preset_args import add_preset_argument, preset_ruleset  # the demo command's options
+from ..rules.ruleset import level_text
 
 
 def add_arguments(parser):
@@ -21,7 +22,7 @@ def add_arguments(parser):
     parser.add_argument("--mode", choices=("scanned", "open"), default="scanned",
                         help="scanned hands (every drawn card tapped) or open play")
     parser.add_argument("--seed", type=int, default=7, help="match seed: the deals and the bots follow from it")
-    parser.add_argument("--preset", default="classic", help=f"one of: {', '.join(PRESETS)}")
+    add_preset_argument(parser)
     parser.add_argument("--bots", default="heuristic", help="bot kind (heuristic, random)")
     parser.add_argument("--log", metavar="FILE", help="keep the SQLite event log here (default: a temporary file)")
     parser.add_argument("--record", metavar="FILE", help="write the JSON match record here")
@@ -37,13 +38,8 @@ def run(args) -> int:
     from .table_view import TableView
     from .virtual_table import DEFAULT_BOARD, VirtualTable
     BOARDS = (DEFAULT_BOARD, DEFAULT_BOARD.parent / "table-6.json")     # 4 seats, then 6
-    try:
-        ruleset = Ruleset.from_preset(args.preset)
-    except RulesetError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    if args.hands < 1:
-        print("error: --hands is at least 1", file=sys.stderr)
+    ruleset = preset_ruleset(args)
+    if ruleset is None:
         return 2
     # bids, trump and friend calls are entered at the seats (table/controller.py); a preset with
     # fewer players than the board's seats leaves the last seats empty
