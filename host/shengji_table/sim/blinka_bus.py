@@ -33,14 +33,12 @@ class SimChipSelect:
         self._value = v
 
 
-class SimSPIBus:
-    """``busio.SPI`` (MSB first, mode 0) routing every byte to the simulated chip; ``configured``
-    keeps the last ``configure()`` so a test can check the mode the driver asked for."""
+class _LockableBus:
+    """Blinka's bus lock (``try_lock`` / ``unlock``), which the driver takes around each transfer."""
 
     def __init__(self, chip):
         self.chip = chip
         self.locked = False
-        self.configured = None
 
     def try_lock(self):
         if self.locked:
@@ -50,6 +48,15 @@ class SimSPIBus:
 
     def unlock(self):
         self.locked = False
+
+
+class SimSPIBus(_LockableBus):
+    """``busio.SPI`` (MSB first, mode 0) routing every byte to the simulated chip; ``configured``
+    keeps the last ``configure()`` so a test can check the mode the driver asked for."""
+
+    def __init__(self, chip):
+        super().__init__(chip)
+        self.configured = None
 
     def configure(self, *, baudrate=100000, polarity=0, phase=0, bits=8):
         self.configured = (baudrate, polarity, phase, bits)
@@ -75,7 +82,7 @@ class SimSPIBus:
             into[in_start + k] = self._x(b)
 
 
-class SimI2CBus:
+class SimI2CBus(_LockableBus):
     """``busio.I2C`` to the same simulated chip: what a PN532 in I2C mode (address 0x24) does on
     the wire, mapped onto the model's transactions.  An I2C write is a frame (the model's data
     write); every I2C read starts with the status byte (RDY = 0x01) and, when the chip is ready,
@@ -85,18 +92,8 @@ class SimI2CBus:
     ADDRESS = 0x24
 
     def __init__(self, chip):
-        self.chip = chip
-        self.locked = False
+        super().__init__(chip)
         self.wrong_address = 0
-
-    def try_lock(self):
-        if self.locked:
-            return False
-        self.locked = True
-        return True
-
-    def unlock(self):
-        self.locked = False
 
     def _check(self, address):
         if address != self.ADDRESS:
