@@ -20,7 +20,7 @@ The full contract, with examples, is in ``docs/rules-engine.md``.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Mapping
+from typing import Any, Mapping, Optional
 
 from .cards import CardError, parse_card
 from .declare import Declaration, default_trump, run_declarations, trump_text
@@ -159,6 +159,17 @@ def _object(value: Any, where: str) -> Mapping:
     return value
 
 
+def _seat_cards(value: Any, where: str, wrong: Optional[str] = None) -> Mapping:
+    """A play or a declaration: ``{"seat": n, "cards": [...]}`` and nothing else (``wrong``: the
+    message when it is not, instead of the generic one)."""
+    d = _object(value, where)
+    extra = [k for k in d if k not in ("seat", "cards")]
+    if extra or "seat" not in d or "cards" not in d:
+        raise SituationError(wrong or f"{where} is {{\"seat\": n, \"cards\": [...]}}" +
+                             (f"; unknown key {extra[0]!r}" if extra else ""))
+    return d
+
+
 # ---- the queries --------------------------------------------------------------------------------
 
 def judge(situation: Any) -> dict:
@@ -191,11 +202,7 @@ def _judge_trick(sit: Mapping, ruleset: Ruleset) -> dict:
     seen: set = set()
     for i, p in enumerate(raw_trick):
         where = f"trick[{i}]"
-        p = _object(p, where)
-        extra = [k for k in p if k not in ("seat", "cards")]
-        if extra or "seat" not in p or "cards" not in p:
-            raise SituationError(f"{where} is {{\"seat\": n, \"cards\": [...]}}" +
-                                 (f"; unknown key {extra[0]!r}" if extra else ""))
+        p = _seat_cards(p, where)
         seat = _seat(p["seat"], f"{where}.seat", ruleset)
         if seat in seen:
             raise SituationError(f"{where}: seat {seat} plays twice in one trick")
@@ -249,11 +256,7 @@ def _judge_declare(sit: Mapping, ruleset: Ruleset) -> dict:
     decls = []
     for i, d in enumerate(raw):
         where = f"declarations[{i}]"
-        d = _object(d, where)
-        extra = [k for k in d if k not in ("seat", "cards")]
-        if extra or "seat" not in d or "cards" not in d:
-            raise SituationError(f"{where} is {{\"seat\": n, \"cards\": [...]}}" +
-                                 (f"; unknown key {extra[0]!r}" if extra else ""))
+        d = _seat_cards(d, where)
         seat = _seat(d["seat"], f"{where}.seat", ruleset)
         cards = _cards(d["cards"], f"{where}.cards")
         _check_copies(ruleset, [cards], where)
@@ -304,11 +307,9 @@ def _judge_settle(sit: Mapping, ruleset: Ruleset) -> dict:
     kitty = _cards(sit.get("kitty", []), "'kitty'")
     last = None
     if sit.get("last_trick") is not None:
-        lt = _object(sit["last_trick"], "'last_trick'")
-        extra = [k for k in lt if k not in ("seat", "cards")]
-        if extra or "seat" not in lt or "cards" not in lt:
-            raise SituationError("'last_trick' is {\"seat\": n, \"cards\": [...]}: the winning play of "
-                                 "the last trick and its seat")
+        lt = _seat_cards(sit["last_trick"], "'last_trick'",
+                         wrong="'last_trick' is {\"seat\": n, \"cards\": [...]}: the winning play of "
+                               "the last trick and its seat")
         last = (_seat(lt["seat"], "last_trick.seat", ruleset), _cards(lt["cards"], "last_trick.cards"))
         if not last[1]:
             raise SituationError("last_trick.cards: the winning play has at least one card")
