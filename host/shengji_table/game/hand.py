@@ -223,6 +223,17 @@ class Hand:
             out.append(Ring(seat, "refused", len(self.pending) if seat == self.turn else 0))
         return out
 
+    def _refuse_shown(self, e, missing: str):
+        """The refusal of cards shown for a (counter-)declaration: one physical card twice, or
+        (scanned hands) a card the seat does not hold (``missing`` says how); ``None`` when fine."""
+        if len(set(e.cards)) != len(e.cards):
+            return self._refuse(e.seat, e, "table.twice", "the same physical card is shown twice")
+        if self.mode == "scanned":
+            for c in e.cards:
+                if c not in self.hands[e.seat]:
+                    return self._refuse(e.seat, e, "table.not-in-hand", f"seat {e.seat} {missing} {c}")
+        return None
+
     # ------------------------------------------------------------------ deal and draw
     def _on_deal(self, e: ev.Deal):
         if self.phase != "deal":
@@ -326,12 +337,9 @@ class Hand:
         if self.ruleset.bidding:
             return self._refuse(e.seat, e, "R-9 bidding", "with bidding the dealer names trump; nobody declares "
                                                           "(a counter-declaration comes after trump is named)")
-        if len(set(e.cards)) != len(e.cards):
-            return self._refuse(e.seat, e, "table.twice", "the same physical card is shown twice")
-        if self.mode == "scanned":
-            for c in e.cards:
-                if c not in self.hands[e.seat]:
-                    return self._refuse(e.seat, e, "table.not-in-hand", f"seat {e.seat} has not drawn {c}")
+        bad = self._refuse_shown(e, "has not drawn")
+        if bad:
+            return bad
         faces = tuple(c.card for c in e.cards)
         decl = Declaration(e.seat, faces)
         if self.ruleset.hidden_declarations:
@@ -469,12 +477,9 @@ class Hand:
         if not self._may_counter(e.seat):
             return self._refuse(e.seat, e, COUNTER_RULE, "the dealer named trump; a counter-declaration (反牌) "
                                                          "is the other players' (the dealer may only answer one)")
-        if len(set(e.cards)) != len(e.cards):
-            return self._refuse(e.seat, e, "table.twice", "the same physical card is shown twice")
-        if self.mode == "scanned":
-            for c in e.cards:
-                if c not in self.hands[e.seat]:
-                    return self._refuse(e.seat, e, "table.not-in-hand", f"seat {e.seat} does not hold {c}")
+        bad = self._refuse_shown(e, "does not hold")
+        if bad:
+            return bad
         faces = tuple(c.card for c in e.cards)
         res = check_declaration(self.ruleset, self.level, self.standing, Declaration(e.seat, faces))
         if not res.valid:
