@@ -21,7 +21,6 @@ import os
 import pathlib
 import shutil
 import subprocess
-import sys
 from dataclasses import dataclass
 from typing import Callable
 
@@ -152,9 +151,9 @@ def mpremote_commands(build: Build, port: str) -> list[list[str]]:
 def deploy(build: Build, port: str,
            run: Callable[[list[str]], subprocess.CompletedProcess[bytes]] = subprocess.run) -> None:
     """Run the deploy commands; stop at the first failure with a hint about the REPL escape."""
+    exe = venv_tool("mpremote") or "mpremote"
     for argv in mpremote_commands(build, port):
-        exe = pathlib.Path(sys.executable).with_name("mpremote")
-        cmd = [str(exe) if exe.exists() else argv[0]] + argv[1:]
+        cmd = [exe] + argv[1:]
         proc = run(cmd)
         if proc.returncode != 0:
             raise FlashError(f"`{' '.join(argv[:4])} …` failed (exit {proc.returncode}). If the Pico runs a "
