@@ -120,3 +120,16 @@ def test_append_many_keeps_the_link_identity_of_physical_rows(tmp_path):
         with pytest.raises(LogError, match="already in the log"):
             log.append_many([("game", {"n": 2}), ("physical", {"tap": 1}, 9, 1)])
         assert log.game_events() == [{"n": 1}]      # the whole second batch was rolled back
+
+
+def test_writing_never_adopts_another_programs_database(tmp_path):
+    other = tmp_path / "other.sqlite"
+    db = sqlite3.connect(other)
+    db.execute("CREATE TABLE invoices (n)")
+    db.commit()
+    db.close()
+    with pytest.raises(LogError, match="SQLite file of something else.*invoices"):
+        EventLog(other)
+    db = sqlite3.connect(other)
+    assert [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")] == ["invoices"]
+    db.close()

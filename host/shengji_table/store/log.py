@@ -79,6 +79,13 @@ class EventLog:
                 self._db = self._open_existing()
             else:
                 self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+                tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")
+                          if not r[0].startswith("sqlite_")}
+                if tables and "entries" not in tables:
+                    # another program's database: never add our tables to it
+                    self._db.close()
+                    raise LogError(f"{self.path} is an SQLite file of something else "
+                                   f"(tables {', '.join(sorted(tables))}), not a shengji-table event log")
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=FULL")
                 self._db.executescript(_SCHEMA)
