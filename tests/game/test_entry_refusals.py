@@ -105,7 +105,11 @@ def test_entry_lead_mixing_suits_refused_r4_1(t):
     assert len(t.hand.pending) == 2              # the cards stay pending: take one back and confirm
 
 
-def test_entry_take_back_of_committed_card_refused_r10_4(t):
+def test_entry_take_back_of_committed_card_refused_table_take_back(t):
+    """Table entry: a TakeBack names only a *pending* card; one already committed to the trick is
+    refused under the table-entry rule ``table.take-back``.  (R-10.4 itself — the referee's undo,
+    refused unless the option allows it, and logged when it does — is checked in
+    tests/game/test_referee_actions.py.)"""
     t.play(0, "SA")
     refused_with(t, ev.TakeBack(0, t.hand.trick[0][1][0]), "table.take-back")
 
