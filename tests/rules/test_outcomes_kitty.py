@@ -4,7 +4,7 @@ import pytest
 from shengji_table.rules.cards import parse_cards
 from shengji_table.rules.kitty import kitty_bonus, kitty_multiplier, kitty_points, rule_kitty
 from shengji_table.rules.order import TrumpOrder
-from shengji_table.rules.ruleset import Ruleset
+from shengji_table.rules.ruleset import Ruleset, RulesetError
 
 THREE = Ruleset.from_preset("three-decks")
 LINEAR = THREE.replace(kitty_multiplier="linear")
@@ -89,3 +89,13 @@ def test_r7_1_kitty_sizes(preset, size, hand):
     """R-7.1 (seeds 002/003 底牌; §9 three players 33 each + 9): kitty and hand sizes per preset."""
     rs = Ruleset.from_preset(preset)
     assert (rs.kitty_size, rs.hand_size) == (size, hand)
+
+
+@pytest.mark.parametrize("size, message", [(-4, "kitty_size must be 0 or more"),
+                                           (108, "less than the 108 cards"),
+                                           (7, "do not deal evenly")])
+def test_kitty_size_option_is_checked_with_a_clear_reason_R7_1(size, message):
+    """R-7.1: the kitty is what is left after an even deal; a negative or whole-deck kitty is named
+    as such, not reported as an uneven deal."""
+    with pytest.raises(RulesetError, match=message):
+        Ruleset.from_preset("classic", kitty_size=size)

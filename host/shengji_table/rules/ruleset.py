@@ -151,7 +151,11 @@ class Ruleset:
             raise RulesetError(f"decks must be 1..4, not {self.decks}")
         if not 3 <= self.players <= 6:
             raise RulesetError(f"players must be 3..6, not {self.players}")
-        if self.kitty_size < 0 or (54 * self.decks - self.kitty_size) % self.players:
+        if self.kitty_size < 0:
+            raise RulesetError(f"kitty_size must be 0 or more, not {self.kitty_size}")
+        if self.kitty_size >= 54 * self.decks:
+            raise RulesetError(f"kitty_size must be less than the {54 * self.decks} cards of {self.decks} deck(s)")
+        if (54 * self.decks - self.kitty_size) % self.players:
             raise RulesetError(
                 f"{54 * self.decks} cards less a kitty of {self.kitty_size} do not deal evenly to {self.players} players")
         if self.two_colour and self.decks != 1:
