@@ -273,6 +273,33 @@ def test_malformed_settle_structure(mutate, words):
     bad(sit, *words)
 
 
+@pytest.mark.parametrize("points,words", [
+    (83, ["83", "multiple of 5", "R-1.4"]),
+    (1, ["multiple of 5"]),
+    (-5, ["between 0 and 190", "'penalty'"]),        # negative totals come from penalties only
+    (195, ["between 0 and 190", "kitty's 10"]),      # 200 card points less the kitty's 10
+    (500, ["between 0 and 190"]),
+])
+def test_settle_impossible_captured_points_are_malformed_r1_4(points, words):
+    """R-1.4: captured card points are a multiple of 5, at most 100 per deck less the kitty's points."""
+    sit = copy.deepcopy(example("settle"))       # classic, kitty holding 10 points
+    sit["attackers_points"] = points
+    bad(sit, *words)
+
+
+def test_settle_captured_points_at_the_bounds_and_penalty_below_zero_r10_1():
+    """The bounds are accepted (0 and 200 − kitty points); a penalty may take the total below 0
+    (R-10.1), and 0 captured with a bare kitty reaches 200 on four decks' scale too."""
+    sit = copy.deepcopy(example("settle"))
+    sit.update(attackers_points=190, last_trick={"seat": 2, "cards": ["S9", "S9"]})
+    assert judge(sit)["attackers_total"] == 190
+    sit.update(attackers_points=0, penalty=-30)
+    r = judge(sit)
+    assert r["attackers_total"] == -30 and r["declarers_levels"] == 3     # R-8.1: P ≤ 0 → +3
+    r = judge({"query": "settle", "preset": "four-decks", "dealer": 0, "attackers_points": 400})
+    assert r["attackers_total"] == 400                                   # no kitty with four decks
+
+
 def test_malformed_settle_variant_fields():
     """§9: bidding needs its bid; find a friend needs the declarers, dealer first."""
     bad({"query": "settle", "preset": "three-players", "dealer": 0, "attackers_points": 10}, "bid")

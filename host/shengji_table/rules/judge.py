@@ -285,6 +285,22 @@ def _judge_declare(sit: Mapping, ruleset: Ruleset) -> dict:
     return out
 
 
+def _check_captured(ruleset: Ruleset, points: int, kitty) -> None:
+    """``attackers_points`` are the card points the attackers captured in tricks (R-1.4, R-5.4):
+    every point card is worth 5 or 10, so the total is a multiple of 5, between 0 and the decks'
+    100 points each less the points lying in the kitty (those cards were never played).  The kitty
+    bonus (R-7.3) and penalties (R-10.1, which may take the total below 0) have their own fields."""
+    most = 100 * ruleset.decks - sum(c.points for c in kitty)
+    if points % 5:
+        raise SituationError(f"'attackers_points' is {points}: point cards are worth 5 or 10 (R-1.4), so the "
+                             "points captured in tricks are a multiple of 5; give penalties in 'penalty'")
+    if not 0 <= points <= most:
+        raise SituationError(f"'attackers_points' is {points}: the attackers capture between 0 and {most} points "
+                             f"in tricks ({100 * ruleset.decks} card points with {ruleset.decks} decks, less the "
+                             f"kitty's {100 * ruleset.decks - most}); the kitty bonus comes from 'kitty' and "
+                             "'last_trick', penalties (R-10.1, may be negative) go in 'penalty'")
+
+
 def _judge_settle(sit: Mapping, ruleset: Ruleset) -> dict:
     dealer = _seat(sit.get("dealer"), "'dealer'", ruleset) if "dealer" in sit else None
     if dealer is None:
@@ -314,6 +330,7 @@ def _judge_settle(sit: Mapping, ruleset: Ruleset) -> dict:
         if not last[1]:
             raise SituationError("last_trick.cards: the winning play has at least one card")
     _check_copies(ruleset, [kitty, last[1] if last else ()], "the kitty and the last trick")
+    _check_captured(ruleset, points, kitty)
 
     # Who declares: fixed sides alternate seats; find a friend names them; bidding: the dealer alone.
     if ruleset.teams == "fixed":
