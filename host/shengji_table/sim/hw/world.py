@@ -199,17 +199,20 @@ def release(pin):
 
 # ---- LEDs ------------------------------------------------------------------------------------
 def neopixel_written(pin, buf, n, bpp):
+    # Copied into a buffer made once per pin, so that the stand-in does not allocate per frame
+    # (the real neopixel.write allocates nothing; the firmware's allocation figures must not be
+    # spoiled by its stand-in).
     entry = neopixels.get(pin)
-    if entry is None:
-        entry = neopixels[pin] = [None, 0, n, bpp]
-    entry[0] = bytes(buf)
+    if entry is None or len(entry[0]) != len(buf):
+        entry = neopixels[pin] = [bytearray(len(buf)), 0, n, bpp]
+    entry[0][:] = buf
     entry[1] += 1
 
 
 def pixels(pin):
     """The last pixel buffer written on ``pin`` (bytes in wire order, e.g. GRB), or None."""
     entry = neopixels.get(pin)
-    return None if entry is None else entry[0]
+    return None if entry is None else bytes(entry[0])
 
 
 def pixel_writes(pin):
