@@ -5,8 +5,9 @@ buttons — tag field → PN532 frames → firmware → serial frames → host �
 Every run is checked against the same match played directly in the game layer (same seed, same
 bots): the records must be equal, event for event, so a tap lost or counted twice anywhere on the
 way fails the test.  Faults: the cable pulled mid-trick, garbage and corrupted frames, the firmware
-restarted mid-hand, the host killed with SIGKILL at random points.  Bad input at the table is
-refused with its reason and changes nothing.
+restarted mid-hand, the host killed with SIGKILL at random points (with cards tapped while it is
+down, which the firmware holds and resends).  Bad input at the table is refused with its reason and
+changes nothing.
 
 ``--table PATH`` runs the hardware-in-the-loop test against a real Pico flashed with the sim build
 (``shengji-table flash --sim``); without it that test is skipped.
@@ -127,9 +128,10 @@ def test_e2e_firmware_restarted_mid_hand(tmp_path):
     assert record == reference("open", 1)
 
 
-def run_with_kills(tmp_path, mode, hands, kills, seed, between=(0.7, 2.2)):
+def run_with_kills(tmp_path, mode, hands, kills, seed, between=(0.7, 2.2), while_down=None):
     """Run the host as its own process on the virtual table; SIGKILL it ``kills`` times at random
-    moments, restarting it each time on the same log."""
+    moments, restarting it each time on the same log.  ``while_down(vt, k)`` runs after the k-th
+    kill, before the restart: what happens at the table while no host is there."""
     rng = random.Random(seed)
     log = tmp_path / "kill.db"
     killed = 0
@@ -145,6 +147,8 @@ def run_with_kills(tmp_path, mode, hands, kills, seed, between=(0.7, 2.2)):
                     proc.send_signal(signal.SIGKILL)
                     proc.wait()
                     killed += 1
+                    if while_down is not None:
+                        while_down(vt, killed)
                     continue
             rc = proc.wait(timeout=150)
             assert rc == 0, f"host exited {rc}"
@@ -156,6 +160,35 @@ def test_e2e_host_killed_at_random_points_resumes_from_the_log(tmp_path):
     killed, record = run_with_kills(tmp_path, "scanned", hands=1, kills=3, seed=3)
     assert killed >= 1
     assert record == reference("scanned", 1)
+
+
+def test_e2e_taps_made_while_the_host_is_dead_arrive_once_after_its_restart(tmp_path):
+    """While the killed host is down, a stray tag is laid on seat 0's reader and lifted (a player
+    tapping a card nobody enrolled).  The real firmware sees it and keeps the TAP until a host
+    acknowledges it; the restarted host gets it exactly once (one physical row per tap in the log,
+    refused as an unknown card), and the match is still the fault-free one."""
+    from shengji_table.table import protocol as P
+    w, buf = P.Writer(b"\x5e\x11\x0c\x01"), bytearray(P.MAX_FRAME)
+    stray = []
+
+    def tap_stray(vt, k):
+        uid = bytes([0x04, 0xEE, 0xEE, 0xEE, 0xEE, 0x00, k])
+        stray.append(uid.hex())
+        vt.inject(bytes(buf[:P.encode_sim_place(w, buf, 2 * k, 0, uid, bytes(16))]), towards="pico")
+        time.sleep(0.6)                                  # several scan laps: the firmware sees it
+        vt.inject(bytes(buf[:P.encode_sim_lift(w, buf, 2 * k + 1, 0)]), towards="pico")
+        time.sleep(0.3)
+
+    killed, record = run_with_kills(tmp_path, "scanned", hands=1, kills=2, seed=5, between=(0.5, 1.2),
+                                    while_down=tap_stray)
+    assert killed >= 1 and len(stray) == killed
+    assert record == reference("scanned", 1)
+    with EventLog(tmp_path / "kill.db", read_only=True) as log:
+        taps = [e.payload["uid"] for e in log.entries(kind="physical") if e.payload.get("type") == "tap"]
+        texts = [json.dumps(e.payload, ensure_ascii=False) for e in log.entries() if e.kind != "physical"]
+    for uid in stray:
+        assert taps.count(uid) == 1, f"stray tap {uid} logged {taps.count(uid)} times"
+        assert any(uid in t and "unknown" in t.lower() for t in texts), f"no refusal of {uid}"
 
 
 @pytest.mark.slow
