@@ -78,20 +78,34 @@ def test_e2e_full_hands_match_the_game_layer(tmp_path, mode):
 
 
 def test_e2e_cable_pulled_and_put_back_mid_trick(tmp_path):
+    """Mid-trick the cable is pulled; while it is out a stray (unenrolled) tag is laid on seat 1's
+    reader and lifted.  The host reconnects, gets that tap exactly once (refused as unknown) and the
+    match is the fault-free one."""
+    from shengji_table.table import protocol as P
+    w, buf = P.Writer(b"\x5e\x11\x0c\x02"), bytearray(P.MAX_FRAME)
+    stray = bytes([0x04, 0xEE, 0xEE, 0xEE, 0xEE, 0x01, 0x01])
     done = []
 
     def pull(host):
         if not done and mid_trick(host):
             done.append(True)
             vt.pull_cable()
+            # the card goes straight to the firmware's simulated reader (the cable is out)
+            vt.inject(bytes(buf[:P.encode_sim_place(w, buf, 1, 1, stray, bytes(16))]), towards="pico")
             t = time.monotonic()
             while time.monotonic() - t < 0.6:       # the host keeps running: its port has failed
                 host.service.step()
+            vt.inject(bytes(buf[:P.encode_sim_lift(w, buf, 2, 1)]), towards="pico")
             vt.plug_cable()
     with VirtualTable() as vt:
         host, record = play(vt, tmp_path, "scanned", hands=1, idle=pull)
     assert done and host.link.reconnects == 1
     assert record == reference("scanned", 1)
+    with EventLog(tmp_path / "scanned.db", read_only=True) as log:
+        taps = [e.payload["uid"] for e in log.entries(kind="physical") if e.payload.get("type") == "tap"]
+        refusals = [e.payload for e in log.entries(kind="ruling") if stray.hex() in json.dumps(e.payload)]
+    assert taps.count(stray.hex()) == 1
+    assert [r["rule"] for r in refusals] == ["table.unknown-tag"]
 
 
 def test_e2e_garbage_and_corrupted_frames_both_ways(tmp_path):
