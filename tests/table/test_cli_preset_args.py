@@ -26,7 +26,8 @@ def test_hands_below_one_is_refused(command, capsys):
 def test_serve_takes_hands_zero_as_until_the_match_ends(capsys):
     # past the preset check: the next error is the missing board file, not --hands
     assert main(SERVE + ["--hands", "0"]) == 2
-    assert "cannot read board file no-such-board.json" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "bad board file no-such-board.json" in err and "cannot read the file" in err
 
 
 def test_preset_help_lists_every_preset(capsys):

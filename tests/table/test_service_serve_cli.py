@@ -8,6 +8,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from shengji_table.game import events as ev
 from shengji_table.rules.ruleset import Ruleset
 from shengji_table.sim.cpython_pico import CPythonPico
@@ -17,6 +19,7 @@ from shengji_table.sim.virtual_table import DEFAULT_BOARD, REPO_ROOT, sim_deck_s
 from shengji_table.table.controller import Controller
 
 SERVE = [sys.executable, "-m", "shengji_table", "serve"]
+BOARD = json.loads(DEFAULT_BOARD.read_text())
 
 
 def serve(args, **kw):
@@ -75,7 +78,7 @@ def test_serve_errors_are_sentences_not_tracebacks(tmp_path):
     assert p.returncode == 2 and "has 1 decks" in err and "Traceback" not in err
     p = serve(["--board", str(tmp_path / "nope.json"), "--deck-set", str(deck)])
     out, err = p.communicate(timeout=20)
-    assert p.returncode == 2 and "cannot read board file" in err
+    assert p.returncode == 2 and "bad board file" in err and "cannot read the file" in err
 
 
 def test_table_view_draws_rings_in_colour_and_hides_the_hands():
@@ -105,3 +108,90 @@ def test_table_view_draws_rings_in_colour_and_hides_the_hands():
     # the turn ring is drawn as the firmware draws it: a comet (some pixels lit, some dark)
     px = view.ring_pixels(hand.turn, 0.0)
     assert any(p != (0, 0, 0) for p in px) and any(p == (0, 0, 0) for p in px)
+
+
+def _bad_board(change):
+    board = json.loads(json.dumps(BOARD))
+    return change(board)
+
+
+def _dup_cs(board):
+    board["readers"][1]["cs"] = board["readers"][0]["cs"]
+    return board
+
+
+BAD_BOARDS = {
+    "a list": lambda b: [b],
+    "readers null": lambda b: {**b, "readers": None},
+    "seats a word": lambda b: {**b, "seats": "four"},
+    "a chip-select pin used twice": _dup_cs,
+    "no spi section": lambda b: {k: v for k, v in b.items() if k != "spi"},
+}
+
+
+def _serve_refused(argv, tmp_path):
+    """Run serve on ``loop://`` (nothing answers there); it must stop at once with an error, never
+    start the match (which would wait for the table: the timeout turns that into a failure)."""
+    log = tmp_path / "table.db"
+    p = serve(["--device", "loop://", "--log", str(log)] + argv)
+    try:
+        out, err = p.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+        raise AssertionError(f"serve started instead of refusing:\n{out}{err}") from None
+    assert "Traceback" not in err, err
+    assert not log.exists(), "nothing may start on a refused option"
+    return p.returncode, err
+
+
+@pytest.mark.parametrize("what", list(BAD_BOARDS))
+def test_serve_refuses_an_invalid_board_with_the_board_validator(what, tmp_path):
+    """serve reads the board with hardware.board.load_board, as flash and selftest do: a board of
+    the wrong types, or one that uses a pin twice or lacks its SPI bus, is refused (exit 2) before
+    the match starts, and the log is not created."""
+    deck = tmp_path / "deck.json"
+    sim_deck_set(2).save(deck)
+    board = tmp_path / "board.json"
+    board.write_text(json.dumps(_bad_board(BAD_BOARDS[what])))
+    code, err = _serve_refused(["--board", str(board), "--deck-set", str(deck)], tmp_path)
+    assert code == 2 and f"bad board file {board}" in err, err
+    if what == "a chip-select pin used twice":
+        assert f"GP{BOARD['readers'][0]['cs']} is used twice" in err
+
+
+def test_serve_refuses_a_board_file_that_is_not_utf8(tmp_path):
+    deck = tmp_path / "deck.json"
+    sim_deck_set(2).save(deck)
+    board = tmp_path / "board.json"
+    board.write_bytes(b"\xff\xfe\x00bad")
+    code, err = _serve_refused(["--board", str(board), "--deck-set", str(deck)], tmp_path)
+    assert code == 2 and "not UTF-8 text" in err
+
+
+def test_serve_refuses_a_deck_set_file_that_is_not_utf8(tmp_path):
+    deck = tmp_path / "deck.json"
+    deck.write_bytes(b"\xff\xfe\x00bad")
+    code, err = _serve_refused(["--board", str(DEFAULT_BOARD), "--deck-set", str(deck)], tmp_path)
+    assert code == 2 and f"deck set {deck} is not UTF-8 text" in err
+
+
+@pytest.mark.parametrize("kept", [0, 3, 107])
+def test_serve_refuses_an_incomplete_deck_set_naming_the_count(kept, tmp_path):
+    """An unfinished enrolment (or an empty set) is refused before the match starts: in scanned
+    hands every card it lacks would be an "unknown tag" at the table, one tap at a time."""
+    full = sim_deck_set(2)
+    from shengji_table.table.registry import DeckSet
+    partial = DeckSet(full.name, full.id, 2, dict(list(full.cards.items())[:kept]))
+    deck = tmp_path / "deck.json.partial"
+    partial.save(deck)
+    code, err = _serve_refused(["--board", str(DEFAULT_BOARD), "--deck-set", str(deck)], tmp_path)
+    assert code == 2 and f"has {kept} of 108 cards" in err and "enroll" in err, err
+
+
+def test_serve_refuses_negative_hands(tmp_path):
+    deck = tmp_path / "deck.json"
+    sim_deck_set(2).save(deck)
+    code, err = _serve_refused(["--board", str(DEFAULT_BOARD), "--deck-set", str(deck), "--hands", "-1"],
+                               tmp_path)
+    assert code == 2 and err == "error: --hands is at least 0\n"

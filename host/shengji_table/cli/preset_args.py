@@ -15,7 +15,7 @@ def add_preset_argument(parser) -> None:
 
 def preset_ruleset(args, *, min_hands: Optional[int] = 1) -> Optional[Ruleset]:
     """The ruleset ``args.preset`` names, with ``args.hands`` at least ``min_hands`` (``None``: not
-    checked, e.g. ``serve`` where 0 means "until the match ends").  On a bad option the error is
+    checked; ``serve`` passes 0, where 0 means "until the match ends").  On a bad option the error is
     printed on stderr and ``None`` returned: the command then exits with 2 (a bad option)."""
     try:
         ruleset = Ruleset.from_preset(args.preset)

@@ -11,6 +11,7 @@ Announcements and refusals are printed as they happen.  Ctrl-C stops it; nothing
 from __future__ import annotations
 
 import json
+import pathlib
 import sys
 import time
 
@@ -35,18 +36,23 @@ def _say(text: str) -> None:
 
 def run(args) -> int:
     from ..game import events as ev
+    from ..hardware.board import BoardError, load_board
     from ..store.log import EventLog, LogError
     from ..table.controller import Controller
     from ..table.registry import DeckSet, RegistryError
     from ..table.serial_link import SerialLink
     from ..table.service import TableService, last_position
-    ruleset = preset_ruleset(args, min_hands=None)
+    ruleset = preset_ruleset(args, min_hands=0)     # --hands 0: until the match ends
     if ruleset is None:
         return 2
     try:
-        with open(args.board, encoding="utf-8") as fh:
-            board = json.load(fh)
-    except (OSError, json.JSONDecodeError) as exc:
+        load_board(args.board)                      # the validator flash and selftest use
+        # the controller reads the board file's own dict; the file was just validated
+        board = json.loads(pathlib.Path(args.board).read_text(encoding="utf-8"))
+    except BoardError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except (OSError, ValueError) as exc:            # the file changed since it was validated
         print(f"error: cannot read board file {args.board}: {exc}", file=sys.stderr)
         return 2
     try:
@@ -60,8 +66,18 @@ def run(args) -> int:
         return ev.Deal() if hands <= 0 or number <= hands else None
     try:
         controller = Controller(ruleset, args.mode, board, deck_set, deal_for)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if not deck_set.complete:
+        # in scanned hands every card not enrolled would be refused one tap at a time, at the table
+        print(f"error: deck set {deck_set.name!r} ({args.deck_set}) has {len(deck_set.cards)} of "
+              f"{54 * deck_set.decks} cards: finish enrolling it (the same shengji-table enroll command "
+              f"resumes) or check it with shengji-table deck check", file=sys.stderr)
+        return 2
+    try:
         log = EventLog(args.log)
-    except (ValueError, LogError) as exc:
+    except LogError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     link = SerialLink(args.device, resume=last_position(log, args.match))

@@ -138,6 +138,9 @@ class DeckSet:
             text = pathlib.Path(path).read_text(encoding="utf-8")
         except OSError as exc:
             raise RegistryError(f"cannot read deck set {path}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise RegistryError(f"deck set {path} is not UTF-8 text (a deck-set file is JSON written by "
+                                f"shengji-table enroll)") from None
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
