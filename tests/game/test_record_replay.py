@@ -87,6 +87,13 @@ def test_record_cli_replay_bad_file_exits_2(tmp_path, capsys):
     assert cli_main(["replay", str(tmp_path / "missing.json")]) == 2
 
 
+def test_record_cli_replay_of_a_file_that_is_not_utf8_exits_2(tmp_path, capsys):
+    p = tmp_path / "bin.json"
+    p.write_bytes(b"\xff\xfe\x00bad")
+    assert cli_main(["replay", str(p)]) == 2
+    assert f"error: {p} is not UTF-8 text" in capsys.readouterr().err
+
+
 def test_record_export_is_pbn_like():
     m = played("classic", hands=1)
     text = export_text(m, ["a", "b", "c", "d"])

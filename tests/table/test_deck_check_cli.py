@@ -83,3 +83,13 @@ def test_deck_check_cli_bad_files_are_clear_errors_with_exit_2(tmp_path):
     r = shengji("deck", "check", "--deck-set", tmp_path / "absent.json", "--taps", good, cwd=tmp_path)
     assert r.returncode == 2 and "cannot read deck set" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_deck_check_cli_deck_set_file_that_is_not_utf8_is_a_clear_error(tmp_path):
+    path = tmp_path / "bin.json"
+    path.write_bytes(b"\xff\xfe\x00bad")
+    taps = tmp_path / "t.txt"
+    taps.write_text(uid(0) + "\n")
+    r = shengji("deck", "check", "--deck-set", path, "--taps", taps, cwd=tmp_path)
+    assert r.returncode == 2 and f"deck set {path} is not UTF-8 text" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr

@@ -126,3 +126,24 @@ def test_enroll_cli_taps_with_codes_catch_a_deck_out_of_order(tmp_path):
                 cwd=tmp_path)
     assert r.returncode == 1
     assert "carries the code of S3#1, but S2#1 is next: is the deck out of order?" in r.stdout
+
+
+def test_enroll_cli_files_that_are_not_utf8_are_clear_errors_and_change_nothing(tmp_path):
+    """A binary --order file, deck-set file or progress (.partial) file: exit 2 with a sentence."""
+    taps = write_taps(tmp_path / "t.txt", [uid(0)])
+    binary = b"\xff\xfe\x00bad"
+    order = tmp_path / "order.txt"
+    order.write_bytes(binary)
+    r = shengji("enroll", "--deck-set", "n.json", "--name", "x", "--decks", "1", "--taps", taps,
+                "--order", order, cwd=tmp_path)
+    assert r.returncode == 2 and f"order file {order} is not UTF-8 text" in r.stderr, r.stderr
+    existing = tmp_path / "e.json"
+    existing.write_bytes(binary)
+    r = shengji("enroll", "--deck-set", existing, "--name", "x", "--decks", "1", "--taps", taps, cwd=tmp_path)
+    assert r.returncode == 2 and "is not UTF-8 text" in r.stderr, r.stderr
+    assert existing.read_bytes() == binary
+    (tmp_path / "p.json.partial").write_bytes(binary)
+    r = shengji("enroll", "--deck-set", "p.json", "--name", "x", "--decks", "1", "--taps", taps, cwd=tmp_path)
+    assert r.returncode == 2 and "p.json.partial is not UTF-8 text" in r.stderr, r.stderr
+    assert (tmp_path / "p.json.partial").read_bytes() == binary
+    assert "Traceback" not in r.stderr and not (tmp_path / "n.json").exists() and not (tmp_path / "p.json").exists()

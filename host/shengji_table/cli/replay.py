@@ -26,6 +26,10 @@ def run(args) -> int:
     except OSError as exc:
         print(f"error: cannot read {args.record}: {exc.strerror}", file=sys.stderr)
         return 2
+    except UnicodeDecodeError:
+        print(f"error: {args.record} is not UTF-8 text (a match record is JSON, as play --record writes it)",
+              file=sys.stderr)
+        return 2
     try:
         data = loads(text)
         match, seats = from_record(data)       # validates everything before printing anything

@@ -36,6 +36,8 @@ def load_order(path, decks: int) -> list:
         text = pathlib.Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise RegistryError(f"cannot read order file {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise RegistryError(f"order file {path} is not UTF-8 text (card copies like S2#1)") from None
     if text.lstrip().startswith("["):
         try:
             tokens = json.loads(text)
@@ -123,6 +125,8 @@ class EnrollmentSession:
             data = json.loads(self.partial.read_text(encoding="utf-8"))
         except OSError as exc:
             raise RegistryError(f"cannot read {where}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise RegistryError(f"{where} is not UTF-8 text; move it away to start afresh") from None
         except json.JSONDecodeError as exc:
             raise RegistryError(f"{where} is not JSON ({exc}); move it away to start afresh") from None
         saved = DeckSet.from_json(data)
