@@ -41,3 +41,25 @@ def test_e2e_demo_refuses_an_unknown_preset():
     proc = subprocess.run([sys.executable, "-c", DEMO, "--preset", "no-such-preset", "--no-voice"],
                           capture_output=True, text=True, timeout=60, cwd=str(REPO_ROOT))
     assert proc.returncode == 2 and "no-such-preset" in proc.stderr
+
+
+@pytest.mark.parametrize("option", ["--record", "--log"])
+def test_e2e_demo_refuses_an_unwritable_record_or_log_before_playing(option, tmp_path):
+    """demo --record / --log in a folder that does not exist: exit 2 with a sentence before the
+    virtual table starts, not a traceback after the match."""
+    path = tmp_path / "no" / "x"
+    proc = subprocess.run([sys.executable, "-c", DEMO, "--hands", "1", "--no-voice", option, str(path)],
+                          capture_output=True, text=True, timeout=120, cwd=str(REPO_ROOT))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert f"folder {path.parent} does not exist" in proc.stderr and "Hand 1" not in proc.stdout
+
+
+def test_e2e_demo_log_of_another_program_is_a_clear_error(tmp_path):
+    import sqlite3
+    other = tmp_path / "other.db"
+    with sqlite3.connect(other) as db:
+        db.execute("CREATE TABLE notes (x TEXT)")
+    proc = subprocess.run([sys.executable, "-c", DEMO, "--hands", "1", "--no-voice", "--log", str(other)],
+                          capture_output=True, text=True, timeout=120, cwd=str(REPO_ROOT))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr.startswith("error: ") and "Hand 1" not in proc.stdout

@@ -1,6 +1,8 @@
 """The JSON match record: every event in order with the ruleset; replay gives the identical state
 and the identical record, bit for bit; bad records get a clear error (and exit 2 from the CLI)."""
 import json
+import os
+import pathlib
 
 import pytest
 
@@ -123,3 +125,37 @@ def test_record_every_effect_is_serialisable():
     for eff in seen:
         data = json.loads(json.dumps(eff.to_json()))
         assert effect_from_json(data) == eff
+
+
+@pytest.mark.parametrize("where", ["missing folder", "a folder", "under a file"])
+def test_record_cli_play_with_an_unwritable_record_path_refuses_before_playing(where, tmp_path, capsys):
+    """A bad --record path is an error before the first deal (exit 2, nothing played), not a
+    traceback after the whole match."""
+    (tmp_path / "f").write_text("x")
+    record = {"missing folder": tmp_path / "no" / "r.json", "a folder": tmp_path,
+              "under a file": tmp_path / "f" / "r.json"}[where]
+    assert cli_main(["play", "--preset", "classic", "--seed", "7", "--hands", "1", "--record", str(record)]) == 2
+    out, err = capsys.readouterr()
+    assert err.startswith(f"error: cannot write record {record}") and "Hand 1" not in out and "trick" not in out
+
+
+def test_record_cli_play_writes_the_record_atomically(tmp_path, capsys, monkeypatch):
+    """The record replaces the old file in one step (temp file + os.replace): a failed write leaves
+    the old record whole and no temporary file behind."""
+    path = tmp_path / "m.json"
+    path.write_text("old record\n")
+    replaced = []
+    real_replace = os.replace
+    monkeypatch.setattr(os, "replace", lambda a, b: (replaced.append((a, b)), real_replace(a, b)))
+    assert cli_main(["play", "--preset", "classic", "--seed", "7", "--hands", "1", "--record", str(path)]) == 0
+    assert [pathlib.Path(b) for a, b in replaced] == [path] and pathlib.Path(replaced[0][0]).parent == tmp_path
+    assert loads(path.read_text())["format"] == "shengji-table/match-record"
+    capsys.readouterr()
+
+    def failing_replace(a, b):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(os, "replace", failing_replace)
+    path.write_text("old record\n")
+    assert cli_main(["play", "--preset", "classic", "--seed", "7", "--hands", "1", "--record", str(path)]) == 2
+    assert "error: cannot write record" in capsys.readouterr().err
+    assert path.read_text() == "old record\n" and sorted(p.name for p in tmp_path.iterdir()) == ["m.json"]

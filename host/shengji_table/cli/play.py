@@ -32,9 +32,9 @@ class Printer:
     SHOW = {"deal", "declare", "trump", "kitty", "friend", "throw", "settle", "level", "match", "bid",
             "revoke", "referee", "undo"}
 
-    def __init__(self, match, out=sys.stdout, quiet: bool = False):
+    def __init__(self, match, out=None, quiet: bool = False):
         self.match = match
-        self.out = out
+        self.out = out if out is not None else sys.stdout     # the stdout of now, not of the import
         self.quiet = quiet
 
     def __call__(self, event, effects):
@@ -61,8 +61,13 @@ def run(args) -> int:
     from ..game.driver import Driver, DriverError
     from ..game.match import Match
     from ..game.record import dumps, to_record
+    from .output_file import unwritable, write_atomically
     ruleset = preset_ruleset(args)
     if ruleset is None:
+        return 2
+    problem = args.record and unwritable(args.record, "record")
+    if problem:                     # before the match: a bad path must not cost the played hands
+        print(f"error: {problem}", file=sys.stderr)
         return 2
     kinds = args.bots.split(",")
     if len(kinds) == 1:
@@ -94,7 +99,10 @@ def run(args) -> int:
         return 0
     print("\nLevels: " + ", ".join(f"seat {i} {level_text(lv) if lv <= 14 else 'jokers'}" for i, lv in enumerate(match.levels)))
     if args.record:
-        with open(args.record, "w", encoding="utf-8") as fh:
-            fh.write(dumps(to_record(match, seats=[f"bot:{k}" for k in kinds])))
+        try:
+            write_atomically(args.record, dumps(to_record(match, seats=[f"bot:{k}" for k in kinds])))
+        except OSError as exc:
+            print(f"error: cannot write record {args.record}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
         print(f"Record written to {args.record}")
     return 0

@@ -38,9 +38,17 @@ def run(args) -> int:
     from .table_view import TableView
     from .virtual_table import DEFAULT_BOARD, VirtualTable
     BOARDS = (DEFAULT_BOARD, DEFAULT_BOARD.parent / "table-6.json")     # 4 seats, then 6
+    from ..cli.output_file import unwritable, write_atomically
+    from ..store.log import LogError
     ruleset = preset_ruleset(args)
     if ruleset is None:
         return 2
+    # before the match: a bad path must not cost the played hands
+    for path, what in ((args.record, "record"), (args.log, "log")):
+        problem = path and unwritable(path, what)
+        if problem:
+            print(f"error: {problem}", file=sys.stderr)
+            return 2
     # bids, trump and friend calls are entered at the seats (table/controller.py); a preset with
     # fewer players than the board's seats leaves the last seats empty
     board_path = next((b for b in BOARDS if json.loads(b.read_text())["seats"] >= ruleset.players), None)
@@ -61,8 +69,12 @@ def run(args) -> int:
     view = None
     host = None
     try:
-        host = SimHost(vt.device, log_path, preset=args.preset, mode=args.mode, seed=args.seed, hands=args.hands,
-                       bots=args.bots, board=board_path)
+        try:
+            host = SimHost(vt.device, log_path, preset=args.preset, mode=args.mode, seed=args.seed,
+                           hands=args.hands, bots=args.bots, board=board_path)
+        except LogError as exc:         # e.g. --log names another program's database
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
         view = TableView(host.controller, sizes, tty=False if args.plain else None, voice=not args.no_voice,
                          title=title)
         host.service.on_text = view.say
@@ -77,8 +89,11 @@ def run(args) -> int:
         print(f"{len(m.summaries)} hand(s) played, {host.service.stats.physical} table events, "
               f"{host.service.stats.refusals} refusals; log: {args.log or '(temporary)'}")
         if args.record:
-            with open(args.record, "w", encoding="utf-8") as fh:
-                fh.write(dumps(host.service.record(seats=[f"bot:{args.bots}"] * ruleset.players)))
+            try:
+                write_atomically(args.record, dumps(host.service.record(seats=[f"bot:{args.bots}"] * ruleset.players)))
+            except OSError as exc:
+                print(f"error: cannot write record {args.record}: {exc.strerror or exc}", file=sys.stderr)
+                return 2
             print(f"Record written to {args.record}")
         return 0 if ok else 1
     except PlanMismatch as exc:
