@@ -128,3 +128,14 @@ def test_schematic_netlist_has_the_kicad_version_d_shape(generated, name):
         assert len(nodes) >= 2, f"{net_name}: a net with one pin is a wire to nowhere"
         for ref, _ in nodes:
             assert ref in netlist.components
+
+
+@pytest.mark.parametrize("where", ["an existing file", "under a file", "an unwritable place"])
+def test_schematic_build_command_bad_out_folder_is_a_clear_error(where, tmp_path, capsys):
+    """``hardware build --out`` that cannot be a folder: exit 2 with a sentence, not a traceback."""
+    afile = tmp_path / "afile"
+    afile.write_text("keep\n")
+    out = {"an existing file": afile, "under a file": afile / "sub", "an unwritable place": "/proc/nope"}[where]
+    assert main(["hardware", "build", "--board", str(BOARDS_DIR / "table-4.json"), "--out", str(out)]) == 2
+    assert capsys.readouterr().err.startswith(f"hardware build: cannot write to {out}: ")
+    assert afile.read_text() == "keep\n"

@@ -101,6 +101,9 @@ def _build(args: argparse.Namespace) -> int:
             print(f"hardware build FAILED: {exc}", file=sys.stderr)
             status = max(status, 1)
             continue
+        except OSError as exc:          # the output folder: every board would fail the same way
+            print(f"hardware build: cannot write to {args.out}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
         for path in written:
             print(f"wrote {path}")
     return status
