@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from shengji_table.rules.cards import parse_copy
 from shengji_table.table.card_code import encode_card_code
 from shengji_table.table.registry import DeckSet, standard_order
@@ -93,3 +95,49 @@ def test_deck_check_cli_deck_set_file_that_is_not_utf8_is_a_clear_error(tmp_path
     r = shengji("deck", "check", "--deck-set", path, "--taps", taps, cwd=tmp_path)
     assert r.returncode == 2 and f"deck set {path} is not UTF-8 text" in r.stderr, r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_deck_check_cli_table_station_where_no_table_answers_is_a_clear_error(tmp_path):
+    path = deck_set(tmp_path)
+    r = shengji("deck", "check", "--deck-set", path, "--station", "table", "--device", "loop://",
+                "--connect-timeout", "0.5", cwd=tmp_path)
+    assert r.returncode == 2 and "no table answered on loop:// within 0.5 s" in r.stderr, r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("reader", ["99", "-1", "5"])
+def test_deck_check_cli_table_station_refuses_a_reader_the_table_lacks(reader, tmp_path):
+    from shengji_table.sim.cpython_pico import CPythonPico
+    path = deck_set(tmp_path)
+    with CPythonPico(rings=5) as pico:
+        r = shengji("deck", "check", "--deck-set", path, "--station", "table", "--device", pico.device,
+                    "--reader", reader, cwd=tmp_path)
+    assert r.returncode == 2 and f"--reader {reader}: this table has readers 0..4" in r.stderr, r.stdout + r.stderr
+
+
+def test_deck_check_cli_table_station_taps_reach_the_check(tmp_path):
+    """With a table that answers, the check runs: a tap on the chosen reader is reported, one on
+    another reader is ignored."""
+    import time
+    from shengji_table.sim.cpython_pico import CPythonPico
+    path = deck_set(tmp_path, decks=1)
+    with CPythonPico(rings=5) as pico:
+        proc = subprocess.Popen([str(EXE), "deck", "check", "--deck-set", str(path), "--station", "table",
+                                 "--device", pico.device, "--reader", "4"],
+                                cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True)
+        try:
+            assert "checking deck set" in proc.stdout.readline()
+            proc.stdout.readline()                      # the "tap the cards" prompt
+            pico.tap(0, bytes.fromhex(uid(1)))          # another reader: ignored
+            pico.tap(4, bytes.fromhex(uid(0)))
+            assert proc.stdout.readline().strip() == f"1/54 {standard_order(1)[0]}"
+            time.sleep(0.2)
+            proc.stdin.write("q\n")
+            proc.stdin.flush()
+            out, err = proc.communicate(timeout=20)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    assert proc.returncode == 1, out + err
+    assert "1 cards seen" in out and f"missing: {standard_order(1)[1]}" in out, out

@@ -147,3 +147,24 @@ def test_enroll_cli_files_that_are_not_utf8_are_clear_errors_and_change_nothing(
     assert r.returncode == 2 and "p.json.partial is not UTF-8 text" in r.stderr, r.stderr
     assert (tmp_path / "p.json.partial").read_bytes() == binary
     assert "Traceback" not in r.stderr and not (tmp_path / "n.json").exists() and not (tmp_path / "p.json").exists()
+
+
+def test_enroll_cli_table_station_where_no_table_answers_is_a_clear_error(tmp_path):
+    """``--station table`` on a port where nothing answers (``loop://`` echoes the host's own
+    frames): exit 2 after --connect-timeout, not a prompt that waits for ever; nothing created."""
+    r = shengji("enroll", "--deck-set", "n.json", "--name", "x", "--decks", "1", "--station", "table",
+                "--device", "loop://", "--connect-timeout", "0.5", cwd=tmp_path)
+    assert r.returncode == 2 and "no table answered on loop:// within 0.5 s" in r.stderr, r.stdout + r.stderr
+    assert "tap S2#1" not in r.stdout and list(tmp_path.iterdir()) == []
+    r = shengji("enroll", "--deck-set", "n.json", "--name", "x", "--decks", "1", "--station", "table",
+                "--device", "loop://", "--connect-timeout", "0", cwd=tmp_path)
+    assert r.returncode == 2 and "--connect-timeout must be positive" in r.stderr
+
+
+def test_enroll_cli_table_station_refuses_a_reader_the_table_lacks(tmp_path):
+    from shengji_table.sim.cpython_pico import CPythonPico
+    with CPythonPico(rings=5) as pico:
+        r = shengji("enroll", "--deck-set", "n.json", "--name", "x", "--decks", "1", "--station", "table",
+                    "--device", pico.device, "--reader", "99", cwd=tmp_path)
+    assert r.returncode == 2 and "--reader 99: this table has readers 0..4" in r.stderr, r.stdout + r.stderr
+    assert list(tmp_path.iterdir()) == []

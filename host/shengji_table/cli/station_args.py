@@ -3,10 +3,12 @@ between taps, and the loop that feeds taps to a handler.  (Not a subcommand itse
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import select
 import sys
 import threading
+import time
 
 from ..table.stations import (END, UNDO, Station, StationError, TableStation, TapsFileStation, link_taps,
                               open_blinka_station)
@@ -27,6 +29,8 @@ def add_station_arguments(parser: argparse.ArgumentParser) -> None:
                              "(default /dev/ttyUSB0); table: auto, a path or a pyserial URL (default auto)")
     parser.add_argument("--reader", type=int, default=None,
                         help="table station: use only this reader (default: any)")
+    parser.add_argument("--connect-timeout", type=float, default=5.0, metavar="SECONDS",
+                        help="table station: how long to wait for the table to answer (default 5)")
 
 
 def open_station(args) -> Station:
@@ -40,11 +44,17 @@ def open_station(args) -> Station:
                            "or --taps FILE")
     if args.station.startswith("blinka-"):
         return open_blinka_station(args.station.split("-", 1)[1], args.device)
-    return open_table_station(args.device or "auto", args.reader)
+    if args.connect_timeout <= 0:
+        raise StationError("--connect-timeout must be positive")
+    return open_table_station(args.device or "auto", args.reader, connect_timeout=args.connect_timeout)
 
 
-def open_table_station(device: str, reader: int | None) -> Station:
-    """The table's readers as a station, through the host's serial link (table/serial_link.py)."""
+def open_table_station(device: str, reader: int | None, *, connect_timeout: float = 5.0) -> Station:
+    """The table's readers as a station, through the host's serial link (table/serial_link.py).
+
+    Waits up to ``connect_timeout`` seconds for the Pico's snapshot (its answer to the link's
+    opening request): a port where no table answers, or a ``reader`` the table does not have, is a
+    :class:`StationError` instead of a prompt that waits for ever."""
     try:
         from ..table.serial_link import SerialLink
     except ImportError as exc:
@@ -53,8 +63,39 @@ def open_table_station(device: str, reader: int | None) -> Station:
     link = SerialLink(device)
     if not link.open():
         raise StationError(f"cannot open the table: {getattr(link, 'last_error', device)}")
+    try:
+        readers, early = _await_table(link, connect_timeout)
+        if readers is None:
+            raise StationError(f"no table answered on {link.device or device} within {connect_timeout:g} s: "
+                               f"is the firmware flashed, is it the table's port?")
+        if reader is not None and not 0 <= reader < readers:
+            raise StationError(f"--reader {reader}: this table has readers 0..{readers - 1}")
+    except BaseException:
+        link.close()
+        raise
     stop = threading.Event()
-    return TableStation(link_taps(link, stop=stop), reader=reader, on_close=stop.set)
+    return TableStation(itertools.chain(early, link_taps(link, stop=stop)), reader=reader, on_close=stop.set)
+
+
+def _await_table(link, timeout: float, clock=time.monotonic) -> tuple:
+    """``(number of readers, taps that arrived meanwhile)`` once the Pico's snapshot arrives, or
+    ``(None, taps)`` after ``timeout`` seconds of no answer.  Taps are acknowledged and kept, as
+    :func:`link_taps` does, so none is lost while waiting."""
+    from ..table.serial_link import LinkError
+    from ..table.session import Snapshot, Tap as LinkTap
+    early: list = []
+    end = clock() + timeout
+    try:
+        while clock() < end:
+            events = link.poll()
+            early += [(e.reader, e.uid, e.code) for e in events if isinstance(e, LinkTap)]
+            link.flush()
+            snapshot = next((e for e in events if isinstance(e, Snapshot)), None)
+            if snapshot is not None:
+                return len(snapshot.readers), early
+    except LinkError as exc:            # e.g. the Pico speaks another protocol version
+        raise StationError(f"the table on {link.device} cannot be used: {exc}") from None
+    return None, early
 
 
 class Keyboard:
