@@ -6,7 +6,9 @@ Checked at every event: card conservation (every physical card in exactly one pl
 the kitty, the table) and the engine's card counts; at every settlement: point conservation
 (R-1.4: tricks + kitty = 100 per deck) and the settlement recomputed from R-8 / §9 bidding.
 """
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -19,6 +21,9 @@ from shengji_table.game.match import Match
 from shengji_table.rules.cards import all_copies
 from shengji_table.rules.ruleset import Ruleset
 from shengji_table.rules.throw import check_throw
+
+sys.path.insert(0, str(Path(__file__).parent))
+from settlement_oracle import expected_levels  # noqa: E402
 
 PRESETS_OPEN = {"classic": 4, "one-deck": 4, "one-deck-two-colour": 3, "three-decks": 2, "four-decks": 2,
                 "find-friend-4": 3, "find-friend-5": 3, "find-friend-5-three-decks": 2, "six-players": 2,
@@ -35,28 +40,6 @@ def physical_places(driver):
     places += [("trick", c) for _, cards in hand.trick for c in cards]
     places += [("tricks", c) for plays, _, _ in hand.tricks for _, cards in plays for c in cards]
     return places
-
-
-def expected_levels(rs, p, bid=None):
-    """R-8.1 / R-8.2 / R-8.3 / §9 bidding written out again: (declarers +, attackers +, take over)."""
-    s, t = 20 * rs.decks, 40 * rs.decks
-    if rs.bidding:
-        if p >= bid:
-            return 0, 1 + int((p - bid) // (bid / 2)), True
-        return (6 if p <= 0 else 4 if p < bid / 2 else 2), 0, False
-    if rs.scoring == "one-deck-hundred":
-        tot = 100 * rs.decks
-        if p <= 0:
-            return 2, 0, False
-        return (1, 0, False) if p < tot * 0.4 else (0, 0, True) if p < tot * 0.8 else \
-            (0, 1, True) if p < tot else (0, 2, True)
-    if p <= 0:
-        return 3, 0, False
-    if p < s:
-        return 2, 0, False
-    if p < t:
-        return 1, 0, False
-    return 0, (p - t) // s + (1 if rs.scoring == "takeover-plus-one" else 0), True
 
 
 class OpenChecks:

@@ -5,7 +5,9 @@ that settlement.
 
 The bounded version runs a few hands per preset; ``--run-slow`` runs the issue's 200 per preset.
 """
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +17,9 @@ from shengji_table.game.match import Match
 from shengji_table.rules.cards import all_copies
 from shengji_table.rules.ruleset import PRESETS, Ruleset
 from shengji_table.rules.units import decompose
+
+sys.path.insert(0, str(Path(__file__).parent))
+from settlement_oracle import expected_levels  # noqa: E402
 
 BOUNDED = {"classic": 6, "one-deck": 6, "one-deck-two-colour": 6, "three-decks": 3, "four-decks": 2,
            "find-friend-4": 5, "find-friend-5": 5, "find-friend-5-three-decks": 3, "six-players": 3,
@@ -47,31 +52,6 @@ def check_conservation(match):
     dup = [c for c, k in counts.items() if k > 1]
     assert not dup, f"cards in two places: {dup[:5]}"
     assert set(counts) == set(every), f"missing cards: {sorted(set(every) - set(counts))[:5]}"
-
-
-def expected_levels(rs, p, bid=None):
-    """R-8.1 / R-8.2 / R-8.3 / §9 bidding, written out again: (declarers +, attackers +, take over)."""
-    s, t = 20 * rs.decks, 40 * rs.decks
-    if rs.bidding:
-        if p >= bid:
-            return 0, 1 + int((p - bid) // (bid / 2)), True
-        return (6 if p <= 0 else 4 if p < bid / 2 else 2), 0, False
-    if rs.scoring == "one-deck-hundred":
-        tot = 100 * rs.decks
-        if p <= 0:
-            return 2, 0, False
-        if p < tot * 0.4:
-            return 1, 0, False
-        if p < tot * 0.8:
-            return 0, 0, True
-        return (0, 1, True) if p < tot else (0, 2, True)
-    if p <= 0:
-        return 3, 0, False
-    if p < s:
-        return 2, 0, False
-    if p < t:
-        return 1, 0, False
-    return 0, (p - t) // s + (1 if rs.scoring == "takeover-plus-one" else 0), True
 
 
 def independent_friends(hand):
