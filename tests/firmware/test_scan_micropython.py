@@ -42,6 +42,23 @@ class Wire:
     def write(self, buf, off, n):
         self.out.extend(buf[off:off + n])
 
+def wire_table(path, name):
+    """The production wiring of a board file, as main.boot() builds it, on a scripted Wire."""
+    import main as fw
+    from scan import Scanner
+    from link import Link
+    raw = json.load(open(path))
+    world.setup_board(raw)
+    b = board_file.Board(raw)
+    readers, buttons, _ = fw.build(machine, b, False)
+    px = neopixel.NeoPixel(machine.Pin(b.led_pin), b.pixels)
+    sc = Scanner(readers, buttons, b.rings, px, b.led_order)
+    wire = Wire()
+    link = Link(wire, time.ticks_ms, sc.on_ring, None, firmware=b"0.1.0", board=name, rings=len(b.rings))
+    sc.attach(link)
+    sc.start(time.ticks_ms())
+    return b, readers, sc, wire, link
+
 def report(wire):
     d = P.Decoder(P.TO_HOST)
     seen = {}
@@ -63,20 +80,8 @@ def report(wire):
 
 TAP_SCRIPT = PRELUDE + r'''
 from pn532_model import SimNTAG
-import main as fw
-from scan import Scanner
-from link import Link
 
-raw = json.load(open("boards/table-4.json"))
-world.setup_board(raw)
-b = board_file.Board(raw)
-readers, buttons, _ = fw.build(machine, b, False)
-px = neopixel.NeoPixel(machine.Pin(b.led_pin), b.pixels)
-sc = Scanner(readers, buttons, b.rings, px, b.led_order)
-wire = Wire()
-link = Link(wire, time.ticks_ms, sc.on_ring, None, firmware=b"0.1.0", board=b"table-4", rings=len(b.rings))
-sc.attach(link)
-sc.start(time.ticks_ms())
+b, readers, sc, wire, link = wire_table("boards/table-4.json", b"table-4")
 
 def run(n):
     for _ in range(n):
@@ -182,21 +187,9 @@ def test_scan_micropython_sim_build_takes_cards_from_sim_frames(tmp_path):
 
 IDLE_SCRIPT = PRELUDE + r'''
 import gc
-import main as fw
-from scan import Scanner
-from link import Link
 import rings
 
-raw = json.load(open("boards/table-6.json"))
-world.setup_board(raw)
-b = board_file.Board(raw)
-readers, buttons, _ = fw.build(machine, b, False)
-px = neopixel.NeoPixel(machine.Pin(b.led_pin), b.pixels)
-sc = Scanner(readers, buttons, b.rings, px, b.led_order)
-wire = Wire()
-link = Link(wire, time.ticks_ms, sc.on_ring, None, firmware=b"0.1.0", board=b"table-6", rings=len(b.rings))
-sc.attach(link)
-sc.start(time.ticks_ms())
+b, readers, sc, wire, link = wire_table("boards/table-6.json", b"table-6")
 sc.on_ring(3, rings.PENDING, 0, 255, 0, 2, 0)   # a static ring: drawn once, then left alone
 
 def steps(ms):
