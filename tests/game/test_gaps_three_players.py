@@ -118,7 +118,7 @@ def test_gaps_counter_declaration_overcalled_by_a_stronger_counter(table):
     t.ok(ev.Confirm(1))
     assert t.hand.trump == "H"
     t.ok(ev.Declare(2, tuple(t.copies(2, "LJ LJ"))))                # 反无主 over the counter
-    assert t.hand.trump is None and t.hand.exchange["seat"] == 2
+    assert t.hand.trump is None and t.hand.exchange.seat == 2
 
 
 def test_gaps_counter_declaration_replays_deterministically():

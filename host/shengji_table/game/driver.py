@@ -213,7 +213,7 @@ class Driver:
         """The counter-declarer draws 6 kitty cards at random (scanned: by a seed in the event; open:
         the table's own draw) and lays back the 6 its bot chooses."""
         hand = self._hand()
-        if hand.exchange is not None and hand.exchange["drawn"] is None:
+        if hand.exchange is not None and hand.exchange.drawn is None:
             if self.open:
                 drawn = self._rng.sample(self.kitty, min(len(self.kitty), 6))
                 for c in drawn:
@@ -257,7 +257,7 @@ class Driver:
                     raise DriverError(f"seat {hand.dealer} answered {d!r} when naming trump")
                 self.send(ev.NameTrump(hand.dealer, d.suit))
             elif ph == "exchange" and hand.exchange is not None:   # three players: a counter-declarer's swap
-                self._exchange(hand.exchange["seat"])
+                self._exchange(hand.exchange.seat)
             elif ph == "kitty":
                 if m.ruleset.bidding and not self._countered:
                     self._countered = True

@@ -29,7 +29,7 @@ lets an opponent challenge a throw by showing a unit that beats it (R-4.3).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional
 
 from ..rules.cards import JOKER, SMALL_JOKER_RANK, Card, CardCopy, all_copies, format_cards
@@ -44,7 +44,7 @@ from . import referee
 from .friend import RULE as FRIEND_RULE, FriendSearch, check_calls
 from .view import Expect, SeatView, TrickView
 
-__all__ = ["Hand", "HandResult", "MODES", "COUNTER_SWAP"]
+__all__ = ["Hand", "HandResult", "Exchange", "MODES", "COUNTER_SWAP"]
 
 MODES = ("scanned", "open")
 # Three players (seed 000 三人打法): 反牌者只能從底牌中隨機換6張 — the counter-declarer swaps 6.
@@ -57,6 +57,20 @@ def _rules():
     """The trick-level rules modules, imported on first use (they are large and optional at import)."""
     from ..rules import follow, kitty, order, throw, trick, units
     return order, units, follow, throw, trick, kitty
+
+
+@dataclass(slots=True)
+class Exchange:
+    """Three players: a counter-declarer's swap with the kitty (反牌), while it is under way.
+
+    ``drawn`` is None until the cards are drawn from the kitty (then the copies, known only with
+    scanned hands); ``count`` how many go back; ``laid`` the copies tapped back so far.
+    """
+
+    seat: int
+    drawn: Optional[tuple] = None
+    count: int = 0
+    laid: list = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -133,7 +147,7 @@ class Hand:
         self.bid: Optional[int] = None
         self.bidders: list = []
         self.shown: tuple = ()                           # bidding: the kitty cards shown to everybody
-        self.exchange: Optional[dict] = None             # bidding: a counter-declarer's swap with the kitty
+        self.exchange: Optional[Exchange] = None            # bidding: a counter-declarer's swap with the kitty
         self.exchanges: list = []                        # bidding: every swap done, (seat, drawn, laid)
         self.dealt_kitty: tuple = ()                     # the kitty as dealt (scanned), before any swap
         self.friend_search: Optional[FriendSearch] = None   # find a friend: calls and answers
@@ -496,7 +510,7 @@ class Hand:
                     Ring(e.seat, "declarer")]
         self.phase = "exchange"
         self.turn = e.seat
-        self.exchange = {"seat": e.seat, "drawn": None, "laid": []}
+        self.exchange = Exchange(e.seat)
         swap = min(COUNTER_SWAP, len(self.kitty) if self.mode == "scanned" else self.ruleset.kitty_size)
         return [Announce("declare", f"Seat {e.seat} counter-declares with {format_cards(faces)}: trump is "
                                     f"{_SUIT_NAME[self.trump]}. {res.reason} Seat {e.seat} now swaps {swap} "
@@ -505,10 +519,10 @@ class Hand:
 
     def _on_counter_draw(self, e: ev.CounterDraw):
         x = self.exchange
-        if self.phase != "exchange" or x is None or x["drawn"] is not None:
+        if self.phase != "exchange" or x is None or x.drawn is not None:
             return self._refuse(e.seat, e, "table.phase", "cards are drawn from the kitty right after a counter-declaration")
-        if e.seat != x["seat"]:
-            return self._refuse(e.seat, e, COUNTER_RULE, f"the counter-declarer (seat {x['seat']}) draws from the kitty")
+        if e.seat != x.seat:
+            return self._refuse(e.seat, e, COUNTER_RULE, f"the counter-declarer (seat {x.seat}) draws from the kitty")
         if self.mode == "open":
             if e.seed is not None or e.copies is not None:
                 return self._refuse(e.seat, e, "table.mode", "in open play the kitty is not known: the draw is not scanned")
@@ -529,47 +543,47 @@ class Hand:
             self.kitty.remove(c)
             self.hands[e.seat][c] = None
         self.counts[e.seat] += k
-        x["drawn"] = drawn
-        x["count"] = k
+        x.drawn = drawn
+        x.count = k
         return [Announce("kitty", f"Seat {e.seat} draws {k} cards from the kitty at random and lays {k} back.",
                          COUNTER_RULE), Ring(e.seat, "turn")]
 
     def _exchange_tap(self, e):
         x = self.exchange
-        if x is None or x["drawn"] is None:
+        if x is None or x.drawn is None:
             return self._refuse(e.seat, e, "table.phase", "the counter-declarer draws from the kitty first")
-        if e.seat != x["seat"]:
-            return self._refuse(e.seat, e, COUNTER_RULE, f"the counter-declarer (seat {x['seat']}) lays cards back")
-        if e.copy in x["laid"]:                       # tapped again: take it back
-            x["laid"].remove(e.copy)
-            return [Ring(e.seat, "pending", len(x["laid"]))]
+        if e.seat != x.seat:
+            return self._refuse(e.seat, e, COUNTER_RULE, f"the counter-declarer (seat {x.seat}) lays cards back")
+        if e.copy in x.laid:                       # tapped again: take it back
+            x.laid.remove(e.copy)
+            return [Ring(e.seat, "pending", len(x.laid))]
         if isinstance(e, ev.TakeBack):
             return self._refuse(e.seat, e, "table.take-back", f"{e.copy} is not among the cards laid back")
         if self.mode == "scanned" and e.copy not in self.hands[e.seat]:
             return self._refuse(e.seat, e, "table.not-in-hand", f"{e.copy} is not in seat {e.seat}'s hand")
-        if len(x["laid"]) >= x["count"]:
-            return self._refuse(e.seat, e, COUNTER_RULE, f"{x['count']} cards go back to the kitty")
-        x["laid"].append(e.copy)
-        return [Ring(e.seat, "pending", len(x["laid"]))]
+        if len(x.laid) >= x.count:
+            return self._refuse(e.seat, e, COUNTER_RULE, f"{x.count} cards go back to the kitty")
+        x.laid.append(e.copy)
+        return [Ring(e.seat, "pending", len(x.laid))]
 
     def _exchange_confirm(self, e):
         x = self.exchange
-        if x is None or x["drawn"] is None:
+        if x is None or x.drawn is None:
             return self._refuse(e.seat, e, "table.phase", "the counter-declarer draws from the kitty first")
-        if e.seat != x["seat"]:
-            return self._refuse(e.seat, e, COUNTER_RULE, f"the counter-declarer (seat {x['seat']}) lays cards back")
-        if len(x["laid"]) != x["count"]:
-            return self._refuse(e.seat, e, COUNTER_RULE, f"lay back exactly {x['count']} cards; {len(x['laid'])} are laid")
-        for c in x["laid"]:
+        if e.seat != x.seat:
+            return self._refuse(e.seat, e, COUNTER_RULE, f"the counter-declarer (seat {x.seat}) lays cards back")
+        if len(x.laid) != x.count:
+            return self._refuse(e.seat, e, COUNTER_RULE, f"lay back exactly {x.count} cards; {len(x.laid)} are laid")
+        for c in x.laid:
             self.hands[e.seat].pop(c, None)
             if self.mode == "scanned":
                 self.kitty.append(c)
-        self.counts[e.seat] -= x["count"]
-        self.exchanges.append((e.seat, x["drawn"], tuple(x["laid"])))
+        self.counts[e.seat] -= x.count
+        self.exchanges.append((e.seat, x.drawn, tuple(x.laid)))
         self.exchange = None
         self.phase = "kitty"
         self.turn = self.dealer
-        return [Announce("kitty", f"Seat {e.seat} has laid {x['count']} cards back in the kitty.", COUNTER_RULE),
+        return [Announce("kitty", f"Seat {e.seat} has laid {x.count} cards back in the kitty.", COUNTER_RULE),
                 Ring(self.dealer, "turn")]
 
     # ------------------------------------------------------------------ kitty (R-7.2)
@@ -968,9 +982,9 @@ class Hand:
             return Expect("bury", self.ruleset.kitty_size)
         if ph == "kitty" and self._may_counter(seat):
             return Expect("declare", 0, self.declaration_options(seat))
-        if ph == "exchange" and self.exchange is not None and seat == self.exchange["seat"] \
-                and self.exchange["drawn"] is not None:
-            return Expect("bury", self.exchange["count"])
+        if ph == "exchange" and self.exchange is not None and seat == self.exchange.seat \
+                and self.exchange.drawn is not None:
+            return Expect("bury", self.exchange.count)
         if ph == "friend" and seat == self.dealer:
             return Expect("call_friend", self.ruleset.friend_calls)
         if ph == "playing" and seat == self.turn:
@@ -1012,8 +1026,8 @@ class Hand:
             "kitty_revealed": None if self.kitty_revealed is None else cs(self.kitty_revealed),
             "bids": [list(b) for b in self.bids], "bid": self.bid,
             "exchange": None if self.exchange is None else
-            [self.exchange["seat"], None if self.exchange["drawn"] is None else cs(self.exchange["drawn"]),
-             cs(self.exchange["laid"])],
+            [self.exchange.seat, None if self.exchange.drawn is None else cs(self.exchange.drawn),
+             cs(self.exchange.laid)],
             "exchanges": [[seat, cs(drawn), cs(laid)] for seat, drawn, laid in self.exchanges],
             "friend_calls": [[str(c), n] for c, n in self.friend_calls], "friends": list(self.friends),
             "leader": self.leader, "turn": self.turn,

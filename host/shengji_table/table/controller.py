@@ -324,7 +324,7 @@ class Controller:
             self._game(ev.BuryCard(hand.dealer, copy), out)
             return
         if hand is not None and hand.phase == "exchange" and hand.exchange is not None \
-                and hand.exchange["drawn"] is None and self.mode == "scanned":
+                and hand.exchange.drawn is None and self.mode == "scanned":
             self._kitty_draw_tap(hand, copy, out)
             return
         if hand is not None and self.mode == "open" and hand.phase == "over" and hand.result is None:
@@ -406,7 +406,7 @@ class Controller:
         elif hand.phase == "kitty" and self.ruleset.bidding:
             self._game(ev.TakeKitty(seat), out)          # the dealer's button: no (more) 反牌
         elif (hand.phase == "exchange" and self.mode == "open" and hand.exchange is not None
-              and hand.exchange["drawn"] is None):
+              and hand.exchange.drawn is None):
             self._game(ev.CounterDraw(seat), out)        # open play: the draw is not scanned
         else:
             self._game(ev.Confirm(seat), out)
@@ -566,10 +566,10 @@ class Controller:
         else:
             self.kitty_drawn.append(copy)
         self._ring(out, self.centre, R.PENDING, PENDING_COLOUR, len(self.kitty_drawn), k)
-        out.rows.append(("effect", {"type": "pending", "what": "kitty_drawn", "seat": x["seat"],
+        out.rows.append(("effect", {"type": "pending", "what": "kitty_drawn", "seat": x.seat,
                                     "cards": [str(c) for c in self.kitty_drawn]}))
         if len(self.kitty_drawn) == k:
-            if self._game(ev.CounterDraw(x["seat"], copies=tuple(self.kitty_drawn)), out):
+            if self._game(ev.CounterDraw(x.seat, copies=tuple(self.kitty_drawn)), out):
                 self.kitty_drawn = []
             else:
                 self.kitty_drawn.pop()

@@ -1,0 +1,32 @@
+"""The phases of a hand, in order, as one small vocabulary.
+
+``Phase`` is a ``StrEnum``: a phase compares equal to its name and serialises as it, so records and
+snapshots keep the plain strings (``"drawing"``, ``"playing"`` …) while code names them exactly::
+
+    >>> Phase.PLAYING == "playing"
+    True
+
+    deal → drawing → [bidding → trump] → kitty [⇄ exchange] → burying → [friend] → playing → over
+"""
+from __future__ import annotations
+
+import enum
+
+__all__ = ["Phase", "DECIDING"]
+
+
+class Phase(enum.StrEnum):
+    DEAL = "deal"            # waiting for the deal
+    DRAWING = "drawing"      # cards reach the seats; declarations (R-6)
+    BIDDING = "bidding"      # three players: bids of a points target (§9)
+    TRUMP = "trump"          # three players: the bidding winner names trump
+    KITTY = "kitty"          # the dealer is to take the kitty (three players: 反牌 window)
+    EXCHANGE = "exchange"    # three players: a counter-declarer swaps cards with the kitty
+    BURYING = "burying"      # the dealer buries the kitty (R-7.2)
+    FRIEND = "friend"        # find a friend: the dealer calls
+    PLAYING = "playing"      # tricks (R-4, R-5)
+    OVER = "over"            # settled, ended by ruling, or (open play) waiting for the kitty
+
+
+# The phases in which one seat enters a decision with taps and presses (bid, trump, friend call).
+DECIDING = frozenset({Phase.BIDDING, Phase.TRUMP, Phase.FRIEND})
