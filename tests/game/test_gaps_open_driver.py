@@ -185,6 +185,7 @@ class SloppyBot:
 
 def full_revoke_check(hand, seat):
     """The reference: re-check every earlier follow of ``seat`` against everything it played since."""
+    from shengji_table.game.hand.settle import end_by_ruling
     from shengji_table.rules.follow import check_follow
     plays = hand.seat_plays[seat]
     for trick_no, lead, faces, idx in hand.follows[seat]:
@@ -192,14 +193,14 @@ def full_revoke_check(hand, seat):
             continue
         known = [f for p in plays[idx:] for f in p]
         if not check_follow(list(lead), list(faces), known, hand.order).ok:
-            return hand._end_by_ruling(seat, "R-10.2", f"seat {seat} revoked in trick {trick_no + 1}")
+            return end_by_ruling(hand, seat, "R-10.2", f"seat {seat} revoked in trick {trick_no + 1}")
     return []
 
 
 def test_gaps_open_play_revoke_shortcut_proves_the_same_revokes(monkeypatch):
     """R-10.2 in open play: re-checking only follows of the suit just played (the engine's shortcut)
     ends the same hands, at the same event, against the same seat, as re-checking every follow."""
-    from shengji_table.game.hand import Hand
+    from shengji_table.game.hand import evidence
 
     def run(preset, seed):
         rs = Ruleset.from_preset(preset)
@@ -217,7 +218,7 @@ def test_gaps_open_play_revoke_shortcut_proves_the_same_revokes(monkeypatch):
         for seed in range(5):
             shortcut = run(preset, seed)
             with monkeypatch.context() as mp:
-                mp.setattr(Hand, "_check_revoke", full_revoke_check)
+                mp.setattr(evidence, "check_revoke", full_revoke_check)
                 full = run(preset, seed)
             assert shortcut == full, (preset, seed)
             proven += sum(1 for ruling, _, _ in shortcut[0] if ruling == "R-10.2")

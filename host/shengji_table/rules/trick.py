@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from .shapes import best_top, count_groups
 from .units import decompose
 
-__all__ = ["Play", "winning_index", "trick_points", "lead_candidates", "TrickShape"]
+__all__ = ["Play", "Trick", "winning_index", "trick_points", "lead_candidates", "TrickShape"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +114,32 @@ def winning_index(plays, order, shape: TrickShape | None = None) -> int:
         elif key > best_key:
             best, best_key = i, key
     return best
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """The plays of one trick in order, lead first: who leads, who wins under an order, its points.
+
+    Example: ``Trick((Play(0, parse_cards("AS")), Play(1, parse_cards("5S")))).points()`` is 5, and
+    ``.winner(order)`` is 0 under any order with spades plain.
+    """
+
+    plays: tuple[Play, ...]
+
+    @property
+    def leader(self) -> int:
+        return self.plays[0].seat
+
+    @property
+    def lead(self) -> tuple:
+        return self.plays[0].cards
+
+    def winner(self, order) -> int:
+        """The seat whose play wins the trick (R-5)."""
+        return self.plays[winning_index(self.plays, order)].seat
+
+    def points(self) -> int:
+        return trick_points(self.plays)
 
 
 def trick_points(plays) -> int:

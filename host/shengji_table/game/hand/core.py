@@ -1,0 +1,286 @@
+"""The hand's front end: its state, the event loop that hands each event to the current phase's
+rules, and the read-only queries, views and snapshot.
+
+``Hand.apply(event)`` returns the effects of one event (``effects.py``).  An event the rules or the
+card-entry discipline do not allow returns a single :class:`Refusal` (and the seat's refused ring)
+and leaves the state exactly as it was.  The state is a pure function of the events applied, so a
+record replays bit for bit.  Which functions handle which event in which phase is the table in
+``rules_table.py``; each phase's rules are a file of their own beside this one.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from ...rules.cards import CardCopy
+from ...rules.declare import Standing
+from ...rules.order import TrumpOrder
+from ...rules.ruleset import Ruleset
+from ...rules.trick import Play
+from .. import events as ev
+from ..effects import Refusal, Ring
+from ..friend import FriendSearch
+from ..phase import Phase
+from ..view import Expect, SeatView, TrickView
+from . import bidding, draw, evidence
+from .counter import Exchange, may_counter
+from .knowledge import KNOWLEDGE, MODES, Knowledge
+from .result import HandResult
+from .rules_table import handler_for
+from .trick import SeatPlay, TrickTaken
+
+__all__ = ["Hand"]
+
+
+class Hand:
+    """The state of one hand.  Build with the match's context, then feed events to :meth:`apply`.
+
+    ``dealer`` is None in the first hand (R-6.6: the seat whose call stands deals); ``levels`` holds
+    every seat's level; ``first_seat`` draws first (and bids first with bidding).
+    """
+
+    def __init__(self, ruleset: Ruleset, *, mode: str = "scanned", dealer: Optional[int] = None,
+                 levels: Optional[tuple[int, ...]] = None, first_seat: int = 0, number: int = 1):
+        if mode not in MODES:
+            raise ValueError(f"mode is one of {', '.join(MODES)}, not {mode!r}")
+        n = ruleset.players
+        self.ruleset = ruleset
+        self.mode = mode
+        self.knowledge: Knowledge = KNOWLEDGE[mode]     # what the host knows of the hands
+        self.players = n
+        self.number = number
+        self.levels = tuple(levels) if levels is not None else (ruleset.start_level,) * n
+        self.dealer = dealer
+        self.first_seat = first_seat if dealer is None else dealer
+        self.level = self.levels[dealer] if dealer is not None else self.levels[self.first_seat]
+        self.phase = Phase.DEAL
+        self.trump: Optional[str] = None
+        self.order: Optional[TrumpOrder] = None          # set when trump is fixed (kitty phase on)
+        self.turn: Optional[int] = None
+        # deal and draw (R-6, R-7.1)
+        self.stack: Optional[tuple] = None
+        self.drawn = 0
+        self.hands: list[dict[CardCopy, None]] = [dict() for _ in range(n)]   # seat -> {copy: None} (scanned)
+        self.counts = [0] * n                            # cards held, both modes
+        self.dealt: list[list[CardCopy]] = [[] for _ in range(n)]   # cards drawn per seat, in order (scanned)
+        self.declarations: list = []                     # (Declaration, copies) in time order
+        self.standing: Optional[Standing] = None
+        # the kitty (R-7.2)
+        self.kitty: list = []                            # the kitty as dealt (copies), scanned
+        self.dealt_kitty: tuple = ()                     # the kitty as dealt (scanned), before any swap
+        self.buried: list = []
+        self.kitty_revealed: Optional[tuple] = None      # open play: the kitty scanned at the end
+        # three players (§9): bidding and the counter-declarer's swap
+        self.bids: list = []                             # (seat, points|None)
+        self.bid: Optional[int] = None
+        self.bidders: list = []
+        self.shown: tuple = ()                           # the kitty cards shown to everybody
+        self.exchange: Optional[Exchange] = None         # a counter-declarer's swap under way
+        self.exchanges: list = []                        # every swap done, (seat, drawn, laid)
+        # find a friend
+        self.friend_search: Optional[FriendSearch] = None
+        # tricks (R-4, R-5)
+        self.played: set = set()                         # every copy committed in a trick
+        self.leader: Optional[int] = None
+        self.trick: list[SeatPlay] = []                  # the trick being laid
+        self.pending: list = []                          # copies entered by self.turn, not committed
+        self.tricks: list[TrickTaken] = []
+        self.won = [0] * n                               # points won per seat
+        self.penalties: list = []                        # (at_fault, points, reason)
+        self.played_count = [0] * n                      # cards committed per seat
+        # open play: evidence (R-10.2) and challenges (R-4.3)
+        self.throw_window = False                        # the lead is a throw open to challenge
+        self.follows: list = [[] for _ in range(n)]      # (trick no, lead faces, play faces, play index)
+        self.seat_plays: list = [[] for _ in range(n)]   # faces played per seat, per play
+        self.deferred_friend: Optional[tuple] = None     # a throw's friend check waits for the window
+        # the referee (R-10)
+        self.undone: list = []                           # (seat, cards, reason) undone by the referee
+        self.result: Optional[HandResult] = None
+        self._events: list = []                          # accepted events, in order
+        self.play_start: Optional[int] = None            # index in events where the last committed play began
+        self.entry_start: Optional[int] = None           # ... and where the entry under way began
+        self.trick_views: tuple = ()                     # finished tricks as the views show them
+        self._context = dict(mode=mode, dealer=dealer, levels=self.levels, first_seat=first_seat, number=number)
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def events(self) -> tuple:
+        """The events this hand accepted, in order."""
+        return tuple(self._events)
+
+    @property
+    def friend_calls(self) -> tuple:
+        """Find a friend: the dealer's calls, ``((face, nth), …)``."""
+        return self.friend_search.calls if self.friend_search is not None else ()
+
+    @property
+    def friends(self) -> list:
+        """Find a friend: the seats found so far."""
+        return self.friend_search.friends if self.friend_search is not None else []
+
+    def declarers(self) -> tuple:
+        """Seats on the dealer's side as known now (dealer first)."""
+        d = self.dealer
+        if d is None:
+            return ()
+        teams = self.ruleset.teams
+        if teams == "fixed":
+            return tuple([d] + [s for s in range(self.players) if s != d and (s - d) % 2 == 0])
+        if teams == "find-friend":
+            return tuple([d] + [s for s in self.friends if s != d])
+        return (d,)
+
+    def attackers(self) -> tuple:
+        dec = set(self.declarers())
+        return tuple(s for s in range(self.players) if s not in dec)
+
+    def hand_faces(self, seat: int) -> list:
+        return [c.card for c in self.hands[seat]]
+
+    def hand_copies(self, seat: int) -> tuple:
+        """The copies seat ``seat`` holds (scanned), in a stable order (face index, then deck)."""
+        return tuple(sorted(self.hands[seat], key=hash))   # CardCopy's hash is index·8 + deck
+
+    def lead_count(self) -> int:
+        return len(self.trick[0].cards) if self.trick else 0
+
+    def attackers_points(self) -> int:
+        att = set(self.attackers())
+        return sum(p for s, p in enumerate(self.won) if s in att)
+
+    def trump_order(self) -> TrumpOrder:
+        """The trump order in force; only asked for once trump is fixed."""
+        assert self.order is not None, "trump is fixed before the kitty phase"
+        return self.order
+
+    def dealer_seat(self) -> int:
+        """The dealer; only asked for once the dealer is known."""
+        assert self.dealer is not None, "the dealer is known from the kitty phase on"
+        return self.dealer
+
+    # the next draw and the bots' options live with their phases
+    def next_draw(self):
+        """``(seat, copy)`` of the next draw when the stack is known; ``None`` when the draw is done."""
+        return draw.next_draw(self)
+
+    def declaration_options(self, seat: int, held=None) -> tuple:
+        """Every declaration (tuple of faces) seat ``seat`` could validly make now (for bots).
+
+        ``held``: the copies the seat holds, when the engine does not know them (open play: the
+        bot driver keeps the hands); default: the seat's scanned hand.
+        """
+        return draw.declaration_options(self, seat, held)
+
+    def bid_options(self) -> tuple:
+        """Three players: the bids allowed now (multiples of 5 below the standing bid)."""
+        return bidding.bid_options(self)
+
+    def challengers(self) -> tuple:
+        """Open play: the seats that may challenge the throw just led now (R-4.3), in playing order
+        after the thrower; empty when no throw is open to challenge."""
+        return evidence.challengers(self)
+
+    # ------------------------------------------------------------------ the event loop
+    def apply(self, event) -> list:
+        """Apply one event; return its effects.  A refused event changes nothing."""
+        handler = handler_for(self.phase, event.type)
+        if handler is None:
+            return [Refusal(getattr(event, "seat", None), event.type, "table.event",
+                            f"a {event.type!r} event does not belong to a hand")]
+        if self.phase == Phase.OVER and not isinstance(event, ev.RevealKitty):
+            return [Refusal(getattr(event, "seat", None), event.type, "table.over", "the hand is over")]
+        seat = getattr(event, "seat", None)
+        if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.players):
+            return [Refusal(None, event.type, "table.seat", f"there is no seat {seat} at a table of {self.players}")]
+        out = handler(self, event)
+        if out and isinstance(out[0], Refusal):
+            return out
+        self._events.append(event)
+        return out
+
+    def refuse(self, seat, event, rule: str, reason: str) -> list:
+        """The effects of refusing ``event``: the refusal, and ``seat``'s ring (when a seat is named)."""
+        out: list = [Refusal(seat, event.type, rule, reason)]
+        if seat is not None:
+            out.append(Ring(seat, "refused", len(self.pending) if seat == self.turn else 0))
+        return out
+
+    def rebuild(self, events) -> None:
+        """Start this hand again from its deal context and apply ``events`` (the referee's undo:
+        R-10.4).  Everything the referee had undone before is kept."""
+        fresh = Hand(self.ruleset, **self._context)
+        for e in events:
+            fresh.apply(e)
+        fresh.undone = list(self.undone)
+        self.__dict__.update(fresh.__dict__)
+
+    # ------------------------------------------------------------------ views and snapshots
+    def expect(self, seat: int) -> Expect:
+        """What the game waits for from ``seat`` now."""
+        ph = self.phase
+        if ph == Phase.DRAWING:
+            return Expect("declare", 0, self.declaration_options(seat))
+        if ph == Phase.BIDDING and seat == self.turn:
+            return Expect("bid", 0, self.bid_options())
+        if ph == Phase.TRUMP and seat == self.dealer:
+            return Expect("name_trump", 0, ("S", "H", "C", "D", None))
+        if ph in (Phase.KITTY, Phase.BURYING) and seat == self.dealer:
+            return Expect("bury", self.ruleset.kitty_size)
+        if ph == Phase.KITTY and may_counter(self, seat):
+            return Expect("declare", 0, self.declaration_options(seat))
+        if ph == Phase.EXCHANGE and self.exchange is not None and seat == self.exchange.seat \
+                and self.exchange.drawn is not None:
+            return Expect("bury", self.exchange.count)
+        if ph == Phase.FRIEND and seat == self.dealer:
+            return Expect("call_friend", self.ruleset.friend_calls)
+        if ph == Phase.PLAYING and seat == self.turn:
+            return Expect("follow", self.lead_count()) if self.trick else Expect("lead")
+        return Expect("none")
+
+    def view(self, seat: int, expect: Optional[Expect] = None) -> SeatView:
+        """The read-only view of seat ``seat`` (see ``view.py``)."""
+        holds_kitty = seat == self.dealer and self.phase in (Phase.BURYING, Phase.FRIEND, Phase.PLAYING, Phase.OVER)
+        public_standing = self.standing is not None and not self.ruleset.hidden_declarations
+        return SeatView(
+            ruleset=self.ruleset, seat=seat, players=self.players, phase=self.phase, level=self.level,
+            levels=self.levels, trump=self.trump if self.order is not None else
+            (self.standing.trump if self.standing is not None and public_standing else None),
+            order=self.order, hand=tuple(c.card for c in sorted(self.hands[seat], key=hash)),
+            trick=tuple(Play(s, tuple(c.card for c in cards)) for s, cards in self.trick),
+            leader=self.leader,
+            tricks=self.trick_views,
+            points=tuple(self.won), attackers_points=self.attackers_points() if self.dealer is not None else 0,
+            dealer=self.dealer, declarers=frozenset(self.declarers()), friend_calls=self.friend_calls,
+            kitty=tuple(c.card for c in (self.buried if self.phase != Phase.BURYING else self.kitty))
+            if holds_kitty else None,
+            shown_kitty=tuple(c.card for c in self.shown),
+            standing_bid=self.bid, expect=expect if expect is not None else self.expect(seat),
+            standing_seat=self.standing.seat if self.standing is not None and public_standing else None,
+        )
+
+    def add_trick_view(self, plays: tuple, winner: int, points: int) -> None:
+        self.trick_views += (TrickView(plays, winner, points),)
+
+    def snapshot(self) -> dict:
+        """The whole state as plain JSON values (for replay equality and the referee's view)."""
+        def cs(xs):
+            return [str(c) for c in xs]
+        x = self.exchange
+        return {
+            "number": self.number, "mode": self.mode, "phase": self.phase, "dealer": self.dealer,
+            "level": self.level, "levels": list(self.levels), "trump": self.trump,
+            "hands": [cs(self.hand_copies(s)) for s in range(self.players)], "counts": list(self.counts),
+            "declarations": [[d.seat, cs(copies)] for d, copies in self.declarations],
+            "standing": None if self.standing is None else [self.standing.seat, self.standing.trump, cs(self.standing.cards)],
+            "kitty": cs(self.kitty), "buried": cs(self.buried),
+            "kitty_revealed": None if self.kitty_revealed is None else cs(self.kitty_revealed),
+            "bids": [list(b) for b in self.bids], "bid": self.bid,
+            "exchange": None if x is None else [x.seat, None if x.drawn is None else cs(x.drawn), cs(x.laid)],
+            "exchanges": [[seat, cs(drawn), cs(laid)] for seat, drawn, laid in self.exchanges],
+            "friend_calls": [[str(c), n] for c, n in self.friend_calls], "friends": list(self.friends),
+            "leader": self.leader, "turn": self.turn,
+            "trick": [[s, cs(cards)] for s, cards in self.trick], "pending": cs(self.pending),
+            "tricks": [[[[s, cs(cards)] for s, cards in t.plays], t.winner, t.points] for t in self.tricks],
+            "won": list(self.won), "penalties": [list(p) for p in self.penalties],
+            "undone": [[s, cs(c), r] for s, c, r in self.undone],
+            "result": None if self.result is None else self.result.to_json(),
+        }

@@ -1,0 +1,169 @@
+"""Deal, draw and declare (R-6, R-7.1): cards reach the seats one at a time; declarations and
+overcalls follow the ruleset's ladder, hidden until the draw closes with four decks (R-6.5).
+Closing the draw fixes trump and, in the first hand, the dealer (R-6.4, R-6.6)."""
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from ...rules.cards import JOKER, all_copies, format_cards
+from ...rules.declare import (Declaration, check_declaration, declaration_strength, default_trump,
+                              first_dealer, run_declarations)
+from ...rules.ruleset import level_text
+from .. import events as ev
+from ..effects import Announce, Ring
+from ..phase import Phase
+from .counter import may_counter
+from .kitty import start_kitty
+from .shown import refuse_shown
+from .words import SUIT_NAME
+
+if TYPE_CHECKING:
+    from .core import Hand
+
+__all__ = ["deal", "draw", "declare", "close_declarations", "next_draw", "declaration_options",
+           "may_counter"]
+
+
+def deal(hand: Hand, e: ev.Deal) -> list:
+    copies = tuple(all_copies(hand.ruleset.decks))
+    if e.order is not None:
+        if sorted(e.order) != sorted(copies):
+            return hand.refuse(None, e, "R-1.1", f"the stack must hold each of the {len(copies)} cards exactly once")
+        hand.stack = tuple(e.order)
+    elif e.seed is not None:
+        stack = list(copies)
+        random.Random(e.seed).shuffle(stack)
+        hand.stack = tuple(stack)
+    hand.phase = Phase.DRAWING
+    hand.turn = hand.first_seat
+    hand.counts = [0] * hand.players
+    return [Announce("deal", f"Hand {hand.number}: dealing, {hand.ruleset.hand_size} cards each; "
+                             f"level {level_text(hand.level)}.")]
+
+
+def next_draw(hand: Hand):
+    """``(seat, copy)`` of the next draw when the stack is known; ``None`` when the draw is done."""
+    hs = hand.ruleset.hand_size
+    if hand.phase != Phase.DRAWING or hand.drawn >= hs * hand.players:
+        return None
+    seat = (hand.first_seat + hand.drawn) % hand.players
+    return seat, (hand.stack[hand.drawn] if hand.stack is not None else None)
+
+
+def draw(hand: Hand, e: ev.Draw) -> list:
+    nxt = next_draw(hand)
+    if nxt is None:
+        return hand.refuse(e.seat, e, "R-7.1", "every seat already holds its full hand; the rest is the kitty")
+    seat, expected = nxt
+    if e.seat != seat:
+        return hand.refuse(e.seat, e, "table.draw-order", f"it is seat {seat}'s turn to draw, not seat {e.seat}'s")
+    if expected is not None and e.copy != expected:
+        return hand.refuse(e.seat, e, "table.draw-card", f"the next card on the stack is {expected}, not {e.copy}")
+    if any(e.copy in h for h in hand.hands):
+        return hand.refuse(e.seat, e, "table.twice", f"{e.copy} was already drawn")
+    hand.hands[e.seat][e.copy] = None
+    hand.dealt[e.seat].append(e.copy)
+    hand.counts[e.seat] += 1
+    hand.drawn += 1
+    return [Ring(e.seat, "accepted", hand.counts[e.seat])]
+
+
+def declare(hand: Hand, e: ev.Declare) -> list:
+    if hand.ruleset.bidding:
+        return hand.refuse(e.seat, e, "R-9 bidding", "with bidding the dealer names trump; nobody declares "
+                                                     "(a counter-declaration comes after trump is named)")
+    bad = refuse_shown(hand, e, "has not drawn")
+    if bad:
+        return bad
+    faces = tuple(c.card for c in e.cards)
+    decl = Declaration(e.seat, faces)
+    if hand.ruleset.hidden_declarations:
+        try:
+            declaration_strength(hand.ruleset, hand.level, faces)
+        except ValueError as exc:
+            return hand.refuse(e.seat, e, "R-6.5", f"not a declaration: {exc}.")
+        hand.declarations.append((decl, e.cards))
+        return [Announce("declare", f"Seat {e.seat} makes a hidden declaration.", "R-6.5")]
+    res = check_declaration(hand.ruleset, hand.level, hand.standing, decl)
+    if not res.valid:
+        return hand.refuse(e.seat, e, res.rule, res.reason)
+    hand.declarations.append((decl, e.cards))
+    hand.standing = res.standing
+    return [Announce("declare", f"Seat {e.seat} shows {format_cards(faces)}: {res.reason}", res.rule),
+            Ring(e.seat, "declarer")]
+
+
+def close_declarations(hand: Hand, e: ev.CloseDeclarations) -> list:
+    hs = hand.ruleset.hand_size
+    if hand.knowledge.draw_must_finish(hand) and hand.drawn < hs * hand.players:
+        return hand.refuse(None, e, "R-7.1", f"the draw is not finished: {hs * hand.players - hand.drawn} cards to go")
+    hand.knowledge.close_draw(hand)
+    hand.dealt_kitty = tuple(hand.kitty)
+    if hand.ruleset.bidding:
+        return _start_bidding(hand)
+    out = []
+    if hand.ruleset.hidden_declarations and hand.declarations:
+        _, standing = run_declarations(hand.ruleset, hand.level, [d for d, _ in hand.declarations])
+        hand.standing = standing
+        if standing is not None:
+            out.append(Announce("declare", f"Hidden declarations revealed: seat {standing.seat} "
+                                           f"with {format_cards(standing.cards)} stands.", "R-6.5"))
+    if hand.standing is not None:
+        hand.trump = hand.standing.trump
+        if hand.dealer is None:
+            hand.dealer = first_dealer(hand.standing)
+            out.append(Announce("declare", f"Seat {hand.dealer}'s call stands: seat {hand.dealer} deals.", "R-6.6"))
+    else:
+        hand.trump = default_trump(hand.ruleset, [c.card for c in hand.kitty], hand.level)
+        if hand.dealer is None:
+            hand.dealer = hand.first_seat
+            out.append(Announce("declare", f"Nobody declared: seat {hand.dealer}, who drew first, deals.", "R-6.6"))
+        out.append(Announce("trump", f"Nobody declared: {SUIT_NAME[hand.trump]} (R-6.4).", "R-6.4"))
+    hand.level = hand.levels[hand.dealer]
+    return out + start_kitty(hand)
+
+
+def _start_bidding(hand: Hand) -> list:
+    """Three players (§9): the seats bid from the first drawer on; three kitty cards are shown."""
+    hand.phase = Phase.BIDDING
+    hand.bidders = [(hand.first_seat + i) % hand.players for i in range(hand.players)]
+    hand.turn = hand.bidders[0]
+    shown = hand.kitty[:3]
+    hand.shown = tuple(shown)
+    if not shown:
+        return []
+    return [Announce("bid", f"Kitty cards shown: {format_cards(c.card for c in shown)}. "
+                            f"Seat {hand.turn} bids first.", "R-9 bidding")]
+
+
+def declaration_options(hand: Hand, seat: int, held=None) -> tuple:
+    """Every declaration (tuple of faces) seat ``seat`` could validly make now (for bots)."""
+    if not (hand.phase == Phase.DRAWING and not hand.ruleset.bidding) and not may_counter(hand, seat):
+        return ()
+    groups: dict = {}
+    for c in (hand.hands[seat] if held is None else held):
+        f = c.card
+        if f.rank == hand.level or f.suit == JOKER:
+            groups.setdefault(f, 0)
+            groups[f] += 1
+    out = [(f,) * n for f, k in sorted(groups.items(), key=lambda kv: kv[0].index) for n in range(1, k + 1)]
+    if hand.ruleset.two_colour:  # a same-colour pair of level cards declares too
+        for colour in (("H", "D"), ("S", "C")):
+            same = [f for f in groups if f.suit in colour and f.rank == hand.level]
+            if len(same) >= 2:
+                out.append(tuple(same[:2]))
+    if not hand.ruleset.hidden_declarations:
+        return tuple(cards for cards in out
+                     if check_declaration(hand.ruleset, hand.level, hand.standing, Declaration(seat, cards)).valid)
+    mine = [d for d, _ in hand.declarations if d.seat == seat]
+    valid = []
+    for cards in out:
+        try:
+            declaration_strength(hand.ruleset, hand.level, cards)
+        except ValueError:
+            continue
+        if mine and len(cards) <= len(mine[-1].cards):
+            continue
+        valid.append(cards)
+    return tuple(valid)

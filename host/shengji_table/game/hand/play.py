@@ -1,0 +1,185 @@
+"""Tricks (R-4, R-5), card by card per seat: a follower's play commits when it reaches the lead's
+count, a leader's on ``Confirm``; a pending card tapped again is taken back.  A failed throw is
+played as its forced unit with the throw penalty (R-4.3, R-10.1)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...rules.cards import format_cards
+from ...rules.rulings import throw_penalty
+from ...rules.throw import is_throw
+from .. import events as ev
+from ..effects import Announce, Ring
+from ..phase import Phase
+from .settle import end_by_ruling
+from .trick import SeatPlay, TrickTaken, faces_of
+
+if TYPE_CHECKING:
+    from .core import Hand
+
+__all__ = ["start_play", "tap", "take_back", "confirm", "throw_failed", "pick"]
+
+
+def start_play(hand: Hand) -> list:
+    hand.phase = Phase.PLAYING
+    hand.leader = hand.turn = hand.dealer
+    hand.trick = []
+    hand.pending = []
+    return [Ring(hand.dealer_seat(), "turn")]
+
+
+def tap(hand: Hand, e: ev.Tap) -> list:
+    c = e.copy
+    if c in hand.pending and e.seat == hand.turn:
+        return _take_back(hand, e.seat, c)
+    if c in hand.played:
+        if any(c in cards for _, cards in hand.trick):
+            return hand.refuse(e.seat, e, "table.twice", f"{c} is already on the table in this trick")
+        return hand.refuse(e.seat, e, "table.already-played", f"{c} was played in an earlier trick")
+    if c in hand.buried:
+        return hand.refuse(e.seat, e, "table.kitty", f"{c} is in the kitty")
+    refused = hand.knowledge.refuse_card(hand, e)
+    if refused:
+        return refused
+    if e.seat != hand.turn:
+        return hand.refuse(e.seat, e, "table.out-of-turn", f"it is seat {hand.turn}'s turn, not seat {e.seat}'s")
+    if hand.knowledge.overplayed(hand, e.seat):
+        # open play: one card more than the seat can hold proves a wrong count (R-10.3)
+        return end_by_ruling(hand, e.seat, "R-10.3", f"seat {e.seat} plays a card after its "
+                                                     f"{hand.counts[e.seat]} cards: a wrong card count")
+    if not hand.pending:
+        hand.entry_start = len(hand.events)
+    hand.pending.append(c)
+    if hand.trick and len(hand.pending) == hand.lead_count():
+        return _commit_follow(hand, e)
+    return [Ring(e.seat, "pending", len(hand.pending))]
+
+
+def take_back(hand: Hand, e: ev.TakeBack) -> list:
+    if e.seat != hand.turn or e.copy not in hand.pending:
+        return hand.refuse(e.seat, e, "table.take-back", f"{e.copy} is not a pending card of seat {e.seat}; "
+                                                         f"a committed play cannot be taken back (R-10.4)")
+    return _take_back(hand, e.seat, e.copy)
+
+
+def _take_back(hand: Hand, seat: int, c) -> list:
+    hand.pending.remove(c)
+    return [Ring(seat, "pending", len(hand.pending))]
+
+
+def confirm(hand: Hand, e: ev.Confirm) -> list:
+    if e.seat != hand.turn:
+        return hand.refuse(e.seat, e, "table.out-of-turn", f"it is seat {hand.turn}'s turn, not seat {e.seat}'s")
+    if hand.trick:
+        return hand.refuse(e.seat, e, "R-4.4", f"a follower's play commits by itself at {hand.lead_count()} cards")
+    if not hand.pending:
+        return hand.refuse(e.seat, e, "R-4.1", "tap the cards to lead first")
+    return _commit_lead(hand, e)
+
+
+def _commit_lead(hand: Hand, e: ev.Confirm) -> list:
+    order = hand.trump_order()
+    faces = [c.card for c in hand.pending]
+    if len({order.suit_of(f) for f in faces}) != 1:
+        return hand.refuse(e.seat, e, "R-4.1", "a lead is one unit or a throw of one effective suit")
+    out: list = []
+    cards = tuple(hand.pending)
+    throwing = is_throw(faces, order)
+    hand.throw_window = False
+    if throwing and hand.ruleset.throws == "none":
+        return hand.refuse(e.seat, e, "R-9 bidding", "throws are not allowed with this ruleset: lead one unit")
+    if throwing:
+        cards, out = hand.knowledge.lead_throw(hand, e.seat, faces, cards)
+    _commit(hand, e.seat, cards)
+    out += _after_commit(hand, e.seat, cards)
+    return out + hand.knowledge.after_play(hand, e.seat)       # a lead is evidence too
+
+
+def throw_failed(hand: Hand, seat: int, chk, withdrawn: int) -> list:
+    out = [Announce("throw", f"Seat {seat}'s throw fails: {chk.reason} Played: {format_cards(chk.forced)}.", chk.rule)]
+    if withdrawn and hand.ruleset.throw_penalty != "none":
+        pen = throw_penalty(hand.ruleset, withdrawn, by_declarers=seat in hand.declarers())
+        # stored unsigned: the sign follows the side of the seat at the end (find-a-friend teams)
+        hand.penalties.append((seat, abs(pen.points), pen.reason))
+        out.append(Announce("throw", f"Penalty against seat {seat}'s side: {pen.reason}", pen.rule))
+    return out
+
+
+def _commit_follow(hand: Hand, e: ev.Tap) -> list:
+    faces = [c.card for c in hand.pending]
+    lead = [c.card for c in hand.trick[0].cards]
+    v = hand.knowledge.refuse_follow(hand, e.seat, lead, faces)
+    if v is not None:
+        hand.pending.pop()
+        return hand.refuse(e.seat, e, v.rule, v.reason)
+    cards = tuple(hand.pending)
+    hand.throw_window = False
+    _commit(hand, e.seat, cards)
+    out = _after_commit(hand, e.seat, cards)
+    return out + hand.knowledge.after_play(hand, e.seat)
+
+
+def _commit(hand: Hand, seat: int, cards: tuple) -> None:
+    hand.play_start = hand.entry_start
+    hand.trick.append(SeatPlay(seat, cards))
+    hand.pending = []
+    for c in cards:
+        hand.played.add(c)
+        hand.hands[seat].pop(c, None)
+    hand.seat_plays[seat].append(tuple(c.card for c in cards))
+    hand.played_count[seat] += len(cards)
+    if len(hand.trick) > 1:
+        hand.follows[seat].append((len(hand.tricks), tuple(c.card for c in hand.trick[0].cards),
+                                   tuple(c.card for c in cards), len(hand.seat_plays[seat]) - 1))
+
+
+def _after_commit(hand: Hand, seat: int, cards: tuple) -> list:
+    out: list = [Ring(seat, "accepted", len(cards))]
+    if hand.deferred_friend is not None:           # the challenge window has closed
+        out += friend_check(hand, *hand.deferred_friend)
+        hand.deferred_friend = None
+    if hand.throw_window:
+        hand.deferred_friend = (seat, cards)       # the throw may still shrink (R-4.3)
+    else:
+        out += friend_check(hand, seat, cards)
+    if len(hand.trick) < hand.players:
+        hand.turn = (seat + 1) % hand.players
+        out.append(Ring(hand.turn, "turn"))
+        return out
+    return out + _finish_trick(hand)
+
+
+def friend_check(hand: Hand, seat: int, cards: tuple) -> list:
+    return hand.friend_search.observe(seat, cards) if hand.friend_search is not None else []
+
+
+def _finish_trick(hand: Hand) -> list:
+    trick = faces_of(hand.trick)
+    winner = trick.winner(hand.trump_order())
+    pts = trick.points()
+    hand.tricks.append(TrickTaken(tuple(hand.trick), winner, pts))
+    hand.add_trick_view(trick.plays, winner, pts)
+    hand.won[winner] += pts
+    hand.trick = []
+    hand.leader = hand.turn = winner
+    shown = " · ".join(f"seat {p.seat} " + " ".join(c.unicode() for c in p.cards) for p in trick.plays)
+    out = [Ring(winner, "won"), Announce("trick", f"Trick {len(hand.tricks)} to seat {winner}"
+                                                   + (f", {pts} points" if pts else "") + f": {shown}.", "R-5")]
+    if hand.knowledge.all_played(hand):
+        hand.phase = Phase.OVER
+        return out + hand.knowledge.end_of_play(hand)
+    out.append(Ring(winner, "turn"))
+    return out
+
+
+def pick(copies, faces) -> tuple:
+    """The copies among ``copies`` that make up ``faces`` (a forced unit of a failed throw)."""
+    pool = list(copies)
+    out = []
+    for f in faces:
+        for c in pool:
+            if c.card is f:
+                out.append(c)
+                pool.remove(c)
+                break
+    return tuple(out)
