@@ -99,7 +99,7 @@ class Hand:
         self.play_start: Optional[int] = None            # index in events where the last committed play began
         self.entry_start: Optional[int] = None           # ... and where the entry under way began
         self.trick_views: tuple = ()                     # finished tricks as the views show them
-        self._context = dict(mode=mode, dealer=dealer, levels=self.levels, first_seat=first_seat, number=number)
+        self._deal_context = (dealer, first_seat)          # how the hand began, for rebuild()
 
     # ------------------------------------------------------------------ queries
     @property
@@ -151,6 +151,11 @@ class Hand:
         """The trump order in force; only asked for once trump is fixed."""
         assert self.order is not None, "trump is fixed before the kitty phase"
         return self.order
+
+    def seat_on_turn(self) -> int:
+        """The seat on turn; only asked for once the draw has begun."""
+        assert self.turn is not None, "a seat is on turn from the deal on"
+        return self.turn
 
     def dealer_seat(self) -> int:
         """The dealer; only asked for once the dealer is known."""
@@ -207,7 +212,9 @@ class Hand:
     def rebuild(self, events) -> None:
         """Start this hand again from its deal context and apply ``events`` (the referee's undo:
         R-10.4).  Everything the referee had undone before is kept."""
-        fresh = Hand(self.ruleset, **self._context)
+        dealer, first_seat = self._deal_context
+        fresh = Hand(self.ruleset, mode=self.mode, dealer=dealer, levels=self.levels, first_seat=first_seat,
+                     number=self.number)
         for e in events:
             fresh.apply(e)
         fresh.undone = list(self.undone)

@@ -64,4 +64,4 @@ def undo_last_play(hand: Hand, e: ev.RefereeUndo) -> list:
     hand.rebuild(keep)
     hand.undone = undone
     return [Announce("undo", f"Referee undid seat {seat}'s play of {format_cards(cards)}: {e.reason}", "R-10.4"),
-            Ring(hand.turn, "turn")]
+            Ring(hand.seat_on_turn(), "turn")]
