@@ -126,7 +126,23 @@ def build_schematic(board: Board) -> Schematic:
 
     pico = b.part(PICO, "mcu", role="controller")   # placed first: U1
 
-    # --- power: 5 V in, bulk capacitor, Pico supply through D1, reader regulator -----------------
+    def gp(gpio: int) -> Any:
+        return pico.p[pico_pin_of_gpio(gpio)]
+
+    # The sections in this order: the parts' reference numbers follow it.
+    _power_section(b, power)
+    _pico_section(b, pico)
+    _reader_section(b, board, gp)
+    _led_section(b, board, gp)
+    _button_section(b, board, gp, pico)
+    # Power enters at J1 (+5V, GND) and through D1 (VSYS): the skidl equivalent of KiCad's PWR_FLAG.
+    for name in ("+5V", "GND", "VSYS"):
+        b.net(name).drive = sk.POWER
+    return Schematic(board=board, budget=power, circuit=b.circuit, parts=b.parts)
+
+
+def _power_section(b: _Builder, power) -> None:
+    """5 V in, bulk capacitor, Pico supply through D1, reader regulator."""
     j1 = b.part(POWER_IN, "power", role="5 V supply input",
                 Rating=f"{power.supply_a} A ({power.total_ma} mA worst case)")
     b.connect("+5V", j1[1])
@@ -143,11 +159,9 @@ def build_schematic(board: Board) -> Schematic:
     b.connect("+5V", d_sys["A"])
     b.connect("VSYS", d_sys["K"])
 
-    # --- the Pico ----------------------------------------------------------------------------
 
-    def gp(gpio: int) -> Any:
-        return pico.p[pico_pin_of_gpio(gpio)]
-
+def _pico_section(b: _Builder, pico) -> None:
+    """The Pico's ground and supply pins."""
     for pin in pico.pins:
         if pin.name in ("GND", "AGND"):
             b.connect("GND", pin)
@@ -156,7 +170,9 @@ def build_schematic(board: Board) -> Schematic:
     # RUN and 3V3_EN have pull-ups inside the module; ADC_VREF is filtered inside it.
     b.no_connect(pico["VBUS"], pico["RUN"], pico["3V3_EN"], pico["ADC_VREF"])
 
-    # --- readers -------------------------------------------------------------------------------
+
+def _reader_section(b: _Builder, board: Board, gp) -> None:
+    """The PN532 readers on one SPI bus, each with its chip select, reset, IRQ and decoupling."""
     spi = board.spi
     b.connect("SPI_SCK", gp(spi.sck))
     b.connect("SPI_MOSI", gp(spi.mosi))
@@ -185,7 +201,9 @@ def build_schematic(board: Board) -> Schematic:
         b.decouple("readers", "+3V3_RDR", "100n", seat=reader.seat)
         b.decouple("readers", "+3V3_RDR", "10u", seat=reader.seat, role="local reservoir (RF bursts)")
 
-    # --- LED chain -----------------------------------------------------------------------------
+
+def _led_section(b: _Builder, board: Board, gp) -> None:
+    """The LED rings in one chain behind a level shifter and a series resistor."""
     shifter = b.part(LEVEL_SHIFTER, "leds", role="LED data level shifter (place near the first ring)")
     b.connect("+5V", shifter["VCC"])
     b.connect("GND", shifter["GND"], shifter["1OE"])
@@ -213,7 +231,9 @@ def build_schematic(board: Board) -> Schematic:
         else:
             b.no_connect(d["DOUT"])
 
-    # --- buttons -------------------------------------------------------------------------------
+
+def _button_section(b: _Builder, board: Board, gp, pico) -> None:
+    """The seat buttons, the 3.3 V output if a button uses it, and the unused GPIOs left open."""
     for button in sorted(board.buttons, key=lambda x: x.seat):
         label = seat_label(button.seat)
         sw = b.part(BUTTON, "buttons", seat=button.seat, role=f"button, active {button.active}")
@@ -229,16 +249,10 @@ def build_schematic(board: Board) -> Schematic:
         b.connect("+3V3", pico["3V3_OUT"])
     else:
         b.no_connect(pico["3V3_OUT"])
-
     # Unused GPIOs are deliberately open.
     for pin in pico.pins:
         if pin.net is None:
             b.no_connect(pin)
-
-    # Power enters at J1 (+5V, GND) and through D1 (VSYS): the skidl equivalent of KiCad's PWR_FLAG.
-    for name in ("+5V", "GND", "VSYS"):
-        b.net(name).drive = sk.POWER
-    return Schematic(board=board, budget=power, circuit=b.circuit, parts=b.parts)
 
 
 def _check_buildable(board: Board) -> None:

@@ -69,56 +69,13 @@ class TrumpOrder:
         eff = (lambda s: _COLOUR[s]) if two_colour else (lambda s: s)
         t = eff(trump) if trump is not None else None
 
-        n = len(ALL_FACES)
-        suit = [""] * n
-        rank = [0] * n
-        group = [0] * n
-        is_trump = [False] * n
         # Plain-suit (and trump-suit) ranks, low → high, without the level and permanent twos.
         plain_ranks = [r for r in range(2, 15) if r != level and not (perm_twos and r == 2)]
         plain_pos = {r: i for i, r in enumerate(plain_ranks)}
         top_plain = len(plain_ranks)          # first position above the plain ranks (trump suit)
-        # Trump special positions above the trump-suit plain cards (R-2.2), low → high.
-        nxt = top_plain
-        pos_two_off = pos_two_t = 0      # only used with permanent twos
-        if perm_twos:
-            pos_two_off = nxt
-            nxt += 1
-            if t is not None:
-                pos_two_t = nxt
-                nxt += 1
-            else:
-                pos_two_t = pos_two_off
-        pos_r_off = nxt
-        nxt += 1
-        if t is not None:
-            pos_r_t = nxt
-            nxt += 1
-        else:
-            pos_r_t = pos_r_off
-        pos_lj, pos_bj = nxt, nxt + 1
-
-        for c in ALL_FACES:
-            i = c.index
-            if c.suit == JOKER:
-                suit[i], is_trump[i] = TRUMP, True
-                rank[i] = pos_lj if c.rank == SMALL_JOKER_RANK else pos_bj
-                group[i] = i
-                continue
-            es = eff(c.suit)
-            group[i] = Card(es, c.rank).index if two_colour else i
-            if c.rank == level:
-                suit[i], is_trump[i] = TRUMP, True
-                rank[i] = pos_r_t if es == t else pos_r_off
-            elif perm_twos and c.rank == 2:
-                suit[i], is_trump[i] = TRUMP, True
-                rank[i] = pos_two_t if es == t else pos_two_off
-            elif es == t:
-                suit[i], is_trump[i] = TRUMP, True
-                rank[i] = plain_pos[c.rank]
-            else:
-                suit[i] = es
-                rank[i] = plain_pos[c.rank]
+        pos = _trump_positions(top_plain, perm_twos, t is not None)
+        pos_bj = pos["big_joker"]
+        suit, rank, group, is_trump = _face_tables(level, t, perm_twos, two_colour, eff, plain_pos, pos)
         object.__setattr__(self, "_suit", tuple(suit))
         object.__setattr__(self, "_rank", tuple(rank))
         object.__setattr__(self, "_group", tuple(group))
@@ -199,3 +156,49 @@ class TrumpOrder:
     def compare(self, a: Card, b: Card) -> int:
         """Within one effective suit: >0 if ``a`` ranks above ``b``, 0 if equal (R-2.4: the earlier wins)."""
         return self._rank[a.index] - self._rank[b.index]
+
+
+def _trump_positions(top_plain: int, perm_twos: bool, has_trump: bool) -> dict:
+    """Rank positions of the trump specials above the trump suit's plain cards (R-2.2), low → high:
+    permanent twos off and in the trump suit, level cards off and in the trump suit, the jokers.
+    With no trump suit the "in suit" positions are the "off suit" ones."""
+    nxt = top_plain
+    two_off = two_t = 0                 # only used with permanent twos
+    if perm_twos:
+        two_off, nxt = nxt, nxt + 1
+        two_t, nxt = (nxt, nxt + 1) if has_trump else (two_off, nxt)
+    level_off, nxt = nxt, nxt + 1
+    level_t, nxt = (nxt, nxt + 1) if has_trump else (level_off, nxt)
+    return {"two_off": two_off, "two_t": two_t, "level_off": level_off, "level_t": level_t,
+            "small_joker": nxt, "big_joker": nxt + 1}
+
+
+def _face_tables(level, t, perm_twos, two_colour, eff, plain_pos, pos) -> tuple:
+    """Per face index: effective suit, rank position, identity group and whether it is trump."""
+    n = len(ALL_FACES)
+    suit = [""] * n
+    rank = [0] * n
+    group = [0] * n
+    is_trump = [False] * n
+    for c in ALL_FACES:
+        i = c.index
+        if c.suit == JOKER:
+            suit[i], is_trump[i] = TRUMP, True
+            rank[i] = pos["small_joker"] if c.rank == SMALL_JOKER_RANK else pos["big_joker"]
+            group[i] = i
+            continue
+        es = eff(c.suit)
+        group[i] = Card(es, c.rank).index if two_colour else i
+        if c.rank == level:
+            suit[i], is_trump[i] = TRUMP, True
+            rank[i] = pos["level_t"] if es == t else pos["level_off"]
+        elif perm_twos and c.rank == 2:
+            suit[i], is_trump[i] = TRUMP, True
+            rank[i] = pos["two_t"] if es == t else pos["two_off"]
+        elif es == t:
+            suit[i], is_trump[i] = TRUMP, True
+            rank[i] = plain_pos[c.rank]
+        else:
+            suit[i] = es
+            rank[i] = plain_pos[c.rank]
+    return suit, rank, group, is_trump

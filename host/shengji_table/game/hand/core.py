@@ -38,6 +38,7 @@ class Hand:
     every seat's level; ``first_seat`` draws first (and bids first with bidding).
     """
 
+    # long: the whole state of a hand, declared once and grouped by phase
     def __init__(self, ruleset: Ruleset, *, mode: str = "scanned", dealer: Optional[int] = None,
                  levels: Optional[tuple[int, ...]] = None, first_seat: int = 0, number: int = 1):
         if mode not in MODES:
