@@ -157,36 +157,49 @@ def _suit_split(cards: Sequence[Card], order) -> dict:
 def choose_lead(sit: TrickSituation) -> tuple:
     """The cards to lead (a unit or a throw)."""
     order = sit.order
-    values = card_values(order)
     mine = _suit_split(sit.hand, order)
     unseen = _suit_split(sit.unseen, order)
+    safe_units_by_suit = _safe_units(sit, mine, unseen)
+    # 1. A throw that cannot fail.  2. The strongest unbeatable unit.
+    chosen = (_safe_throw(sit, safe_units_by_suit) if sit.throws_allowed else None) \
+        or _strongest_safe_unit(sit, safe_units_by_suit)
+    return chosen if chosen is not None else _ordinary_lead(sit, mine, unseen)
 
-    # 1. A throw that cannot fail: two or more units of one suit, none beatable by unseen cards,
-    #    in a suit no opponent is known to be able to ruff.
+
+def _safe_units(sit: TrickSituation, mine: dict, unseen: dict) -> dict:
+    """Per suit: ``(units, the units no unseen card beats)``; none are safe in a suit an opponent
+    is known to be able to ruff."""
+    order = sit.order
     opponents = [s for s in range(sit.players) if s not in sit.teammates]
-    safe_units_by_suit = {}
+    out = {}
     for suit, cards in mine.items():
         units = decompose(cards, order)
         if sit.ruff_threat(suit, opponents):
             safe = []
         else:
             safe = [u for u in units if not unit_beatable(u, unseen.get(suit, ()), order)]
-        safe_units_by_suit[suit] = (units, safe)
-    if sit.throws_allowed:
-        best = None
-        for suit, (units, safe) in safe_units_by_suit.items():
-            if len(safe) >= 2:
-                cards = tuple(c for u in safe for c in u.cards)
-                if check_throw(cards, {-1: list(sit.unseen)}, order).ok:
-                    key = (suit != "T", len(cards))
-                    if best is None or key > best[0]:
-                        best = (key, cards)
-        if best is not None:
-            return best[1]
+        out[suit] = (units, safe)
+    return out
 
-    # 2. The strongest unbeatable unit: side suits first, wider and longer units first.
+
+def _safe_throw(sit: TrickSituation, safe_units_by_suit: dict) -> Optional[tuple]:
+    """Two or more unbeatable units of one suit that make a throw that cannot fail (side suits
+    first, then the most cards)."""
+    best = None
+    for suit, (_units, safe) in safe_units_by_suit.items():
+        if len(safe) >= 2:
+            cards = tuple(c for u in safe for c in u.cards)
+            if check_throw(cards, {-1: list(sit.unseen)}, sit.order).ok:
+                key = (suit != "T", len(cards))
+                if best is None or key > best[0]:
+                    best = (key, cards)
+    return best[1] if best is not None else None
+
+
+def _strongest_safe_unit(sit: TrickSituation, safe_units_by_suit: dict) -> Optional[tuple]:
+    """The strongest unbeatable unit: side suits first, wider and longer units first."""
     strongest: Optional[tuple] = None
-    for suit, (units, safe) in safe_units_by_suit.items():
+    for suit, (_units, safe) in safe_units_by_suit.items():
         for u in safe:
             rank_key = (suit != "T", u.width * u.length, u.top)
             if strongest is None or rank_key > strongest[0]:
@@ -195,7 +208,13 @@ def choose_lead(sit: TrickSituation) -> tuple:
         (plain, size, _), cards = strongest
         if plain or size > 1 or sit.declarer_side:   # a lone top trump only draws trumps for declarers
             return tuple(cards)
+    return None
 
+
+def _ordinary_lead(sit: TrickSituation, mine: dict, unseen: dict) -> tuple:
+    """No safe lead: help a friend show itself, draw trumps, or lead low."""
+    order = sit.order
+    values = card_values(order)
     hand_counts = group_counts(sit.hand, order)
     trumps = mine.get("T", [])
     side = {s: cs for s, cs in mine.items() if s != "T"}
@@ -217,12 +236,12 @@ def choose_lead(sit: TrickSituation) -> tuple:
 
     # 4. A low pointless card of the shortest side suit (keep pairs whole; leading a low pair is ok).
     if side:
-        for s, cs in sorted(side.items(), key=lambda kv: len(kv[1])):
+        for _s, cs in sorted(side.items(), key=lambda kv: len(kv[1])):
             singles = [c for c in cs if hand_counts[order.group_of(c)] == 1 and c.points == 0]
             if singles:
                 return (min(singles, key=lambda c: values[c]),)
         # Every side card is a point card or in a group: lead the cheapest unit of the longest suit.
-        s, cs = max(side.items(), key=lambda kv: len(kv[1]))
+        _s, cs = max(side.items(), key=lambda kv: len(kv[1]))
         units = decompose(cs, order)
         u = min(units, key=lambda u: (sum(c.points for c in u.cards), values[u.cards[-1]]))
         return tuple(u.cards)
