@@ -19,8 +19,9 @@ from .ladders import describe, ladder_for
 from .order import TrumpOrder
 from .shapes import count_groups, iter_realizations, realizable
 from .units import decompose, shape_of
+from .verdict import Verdict
 
-__all__ = ["Verdict", "FollowRule", "check_follow", "legal_follows", "follow_rule", "missing_from_hand"]
+__all__ = ["FollowRule", "check_follow", "legal_follows", "follow_rule", "missing_from_hand"]
 
 SUIT_NAMES = {"T": "trumps", "S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 _TWO_COLOUR_NAMES = {"T": "trumps", "S": "black", "H": "red"}
@@ -31,18 +32,6 @@ def suit_name(suit: str, order) -> str:
     if order.ruleset.two_colour:
         return _TWO_COLOUR_NAMES.get(suit, suit)
     return SUIT_NAMES.get(suit, suit)
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """``ok``, the rule id it rests on, and one sentence a player understands."""
-
-    ok: bool
-    rule: str
-    reason: str
-
-    def __bool__(self) -> bool:
-        return self.ok
 
 
 @dataclass(frozen=True, slots=True)
