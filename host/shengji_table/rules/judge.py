@@ -22,12 +22,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Mapping, Optional
 
-from .cards import CardError, parse_card
-from .declare import Declaration, default_trump, run_declarations, trump_text
+from .cards import CardError, level_text, parse_card, trump_text
+from .declare import Declaration, default_trump, run_declarations
 from .kitty import rule_kitty
 from .order import TrumpOrder
 from .trick_ruling import rule_trick
-from .ruleset import Ruleset, RulesetError, level_from_text, level_text
+from .ruleset import Ruleset, RulesetError, level_from_text
 from .penalties import throw_penalty
 from .settle import dig_drop, next_dealer, settle, share_levels
 from .trick import Play
