@@ -11,7 +11,8 @@ import pytest
 from shengji_table.game.bots import make_bot
 from shengji_table.game.bots.call_policy import choose_bid, choose_declaration
 from shengji_table.game.bots.scenario import bury_view, play_view
-from shengji_table.game.view import Bid, CallFriend, Declare, Expect, Pass, PlayCards, TrickView
+from shengji_table.game.decisions import Bid, CallFriend, Declare, Pass, PlayCards
+from shengji_table.game.view import Expect, TrickView
 from shengji_table.rules.cards import Card, parse_card, parse_cards
 from shengji_table.rules.follow import check_follow
 from shengji_table.rules.order import TrumpOrder

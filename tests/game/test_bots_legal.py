@@ -15,7 +15,8 @@ from hypothesis import example, given, settings, strategies as st
 from shengji_table.game.bots import make_bot
 from shengji_table.game.bots.scenario import bury_view, play_view, random_deal
 from shengji_table.game.bots.sampling import take_cards
-from shengji_table.game.view import Bury, PlayCards, TrickView
+from shengji_table.game.decisions import Bury, PlayCards
+from shengji_table.game.view import TrickView
 from shengji_table.rules.cards import SUITS
 from shengji_table.rules.follow import check_follow
 from shengji_table.rules.order import TrumpOrder

@@ -8,7 +8,8 @@ from collections import Counter
 
 from shengji_table.game.bots import RandomLegalBot
 from shengji_table.game.bots.scenario import play_view
-from shengji_table.game.view import Bid, Declare, Expect, Pass
+from shengji_table.game.decisions import Bid, Declare, Pass
+from shengji_table.game.view import Expect
 from shengji_table.rules.cards import parse_cards
 from shengji_table.rules.follow import legal_follows
 from shengji_table.rules.ruleset import Ruleset

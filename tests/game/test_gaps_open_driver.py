@@ -177,7 +177,7 @@ class SloppyBot:
         self.rng = random.Random(seed)
 
     def choose(self, view):
-        from shengji_table.game import view as dv
+        from shengji_table.game import decisions as dv
         if view.expect.kind == "follow" and self.rng.random() < 0.08:
             return dv.PlayCards(tuple(self.rng.sample(list(view.hand), view.expect.count)))
         return self.inner.choose(view)

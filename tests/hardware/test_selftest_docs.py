@@ -7,7 +7,7 @@ from shengji_table.hardware.build import BOARDS_DIR
 from shengji_table.sim.micropython import REPO_ROOT
 from shengji_table.table import protocol as P
 from shengji_table.table import selftest as st
-from shengji_table.table.session import Button, Hello, ReaderStatus, Snapshot, Tap
+from shengji_table.table.session import Button, Hello, ReaderStatus, Snapshot, LinkTap
 
 BOOT = 0x51F7
 
@@ -34,9 +34,9 @@ def example_report() -> str:
         feed(ReaderStatus, reader, reader != 2, b"\x32\x01\x06\x07" if reader != 2 else bytes(4))
     for seat in range(4):
         if seat != 2:
-            feed(Tap, seat, bytes([4, 1, 2, 3, 4, 5, seat]), None)
+            feed(LinkTap, seat, bytes([4, 1, 2, 3, 4, 5, seat]), None)
         feed(Button, seat, P.PRESS)
-    feed(Tap, 4, bytes([4, 1, 2, 3, 4, 5, 4]), None)
+    feed(LinkTap, 4, bytes([4, 1, 2, 3, 4, 5, 4]), None)
     final = {o.ring: o.state for o in out if isinstance(o, st.SetRing)}
     feed(Snapshot, 0, 1, 7, 0, bytes([1, 1, 2, 1, 1]), bytes(4), tuple(final[i] for i in range(5)))
     assert test.done

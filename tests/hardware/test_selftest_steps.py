@@ -11,7 +11,7 @@ from shengji_table.sim.micropython import FIRMWARE_DIR
 from shengji_table.table import protocol as P
 from shengji_table.table import selftest as st
 from shengji_table.table.session import (Button, Hello, Log, Lost, ReaderStatus, Rebooted, Snapshot,
-                                         Tap)
+                                         LinkTap)
 
 BOOT = 0x1234
 FW = b"\x32\x01\x06\x07"
@@ -89,13 +89,13 @@ def test_walk_lights_each_ring_in_turn_and_asks_tap_then_press(board):
     for i in range(4):
         assert run.asks()[-1] == ("tap", i)
         assert run.rings()[-1] == (i, st.WHITE)
-        run.feed(run.ev(Tap, i, b"\x04\x01\x02\x03\x04\x05\x06", None))
+        run.feed(run.ev(LinkTap, i, b"\x04\x01\x02\x03\x04\x05\x06", None))
         assert run.asks()[-1] == ("press", i)
         assert run.rings()[-1] == (i, st.BLUE)
         run.feed(run.ev(Button, i, P.PRESS))
         assert (i, st.GREEN) in run.rings()
     assert run.asks()[-1] == ("tap", 4)                  # the centre: a tap, no button
-    run.feed(run.ev(Tap, 4, b"\x04\x01\x02\x03", None))
+    run.feed(run.ev(LinkTap, 4, b"\x04\x01\x02\x03", None))
     assert not run.test.done
     assert isinstance(run.out[-1], st.AskSnapshot)      # then the Pico must show the final rings
     run.hold_final_rings()
@@ -114,12 +114,12 @@ def test_timeouts_fail_that_tap_and_that_press_only(board):
     assert run.asks()[-1] == ("press", 0)               # its button is still asked for
     run.feed(run.ev(Button, 0, P.PRESS))
     assert (0, st.RED) in run.rings()
-    run.feed(run.ev(Tap, 1, b"\x04\x01\x02\x03", None))
+    run.feed(run.ev(LinkTap, 1, b"\x04\x01\x02\x03", None))
     run.wait(5.1)                                        # no press on seat 1
     for i in (2, 3):
-        run.feed(run.ev(Tap, i, b"\x04\x01\x02\x03", None))
+        run.feed(run.ev(LinkTap, i, b"\x04\x01\x02\x03", None))
         run.feed(run.ev(Button, i, P.PRESS))
-    run.feed(run.ev(Tap, 4, b"\x04\x01\x02\x03", None))
+    run.feed(run.ev(LinkTap, 4, b"\x04\x01\x02\x03", None))
     run.hold_final_rings()
     report = run.test.report()
     assert report.exit_status == 1
@@ -132,14 +132,14 @@ def test_dead_reader_is_not_asked_and_is_named(board):
     run = Run(board)
     run.connect(readers=(1, 1, 2, 1, 1))
     for i in (0, 1):
-        run.feed(run.ev(Tap, i, b"\x04\x01\x02\x03", None))
+        run.feed(run.ev(LinkTap, i, b"\x04\x01\x02\x03", None))
         run.feed(run.ev(Button, i, P.PRESS))
     assert run.asks()[-1] == ("press", 2)               # seat 2: no tap asked, straight to its button
     assert ("tap", 2) not in run.asks()
     run.feed(run.ev(Button, 2, P.PRESS))
-    run.feed(run.ev(Tap, 3, b"\x04\x01\x02\x03", None))
+    run.feed(run.ev(LinkTap, 3, b"\x04\x01\x02\x03", None))
     run.feed(run.ev(Button, 3, P.PRESS))
-    run.feed(run.ev(Tap, 4, b"\x04\x01\x02\x03", None))
+    run.feed(run.ev(LinkTap, 4, b"\x04\x01\x02\x03", None))
     run.hold_final_rings()
     report = run.test.report()
     assert [p for p in report.problems] == [report.positions[2].tap]
@@ -160,9 +160,9 @@ def test_stray_tap_and_press_are_noted_and_do_not_count(board):
     noted and passes neither position."""
     run = Run(board)
     run.connect()
-    run.feed(run.ev(Tap, 1, b"\x04\x01\x02\x03", None))
+    run.feed(run.ev(LinkTap, 1, b"\x04\x01\x02\x03", None))
     assert run.asks()[-1] == ("tap", 0)
-    run.feed(run.ev(Tap, 0, b"\x04\x01\x02\x03", None))
+    run.feed(run.ev(LinkTap, 0, b"\x04\x01\x02\x03", None))
     run.feed(run.ev(Button, 3, P.PRESS))
     run.feed(run.ev(Button, 0, P.RELEASE))               # not a press
     assert run.asks()[-1] == ("press", 0)
@@ -211,9 +211,9 @@ def test_rings_not_held_by_the_pico_fail_after_the_ring_timeout(board):
     run = Run(board, rings_timeout=2.0)
     run.connect()
     for i in range(4):
-        run.feed(run.ev(Tap, i, b"\x04\x01\x02\x03", None))
+        run.feed(run.ev(LinkTap, i, b"\x04\x01\x02\x03", None))
         run.feed(run.ev(Button, i, P.PRESS))
-    run.feed(run.ev(Tap, 4, b"\x04\x01\x02\x03", None))
+    run.feed(run.ev(LinkTap, 4, b"\x04\x01\x02\x03", None))
     new = run.feed(snapshot(rings=[(8, 0, 255, 0, 0, 0)] * 3 + [(0,) * 6] * 2))   # rings 3, 4 dark
     assert isinstance(new[-1], st.AskSnapshot)            # asks again: the RINGs may be on their way
     run.wait(2.1)
@@ -249,7 +249,7 @@ def test_bad_timeouts_are_refused(board):
 def test_fail_ends_the_walk_and_leaves_the_rest_not_run(board):
     run = Run(board)
     run.connect()
-    run.feed(run.ev(Tap, 0, b"\x04\x01\x02\x03", None))
+    run.feed(run.ev(LinkTap, 0, b"\x04\x01\x02\x03", None))
     run.test.fail("interrupted before the end")
     assert run.test.done
     report = run.test.report()

@@ -1,7 +1,7 @@
 """rule_trick: the judge's ruling on a trick (issue 2 contract), with and without hands."""
 from shengji_table.rules.cards import parse_cards
 from shengji_table.rules.ruleset import Ruleset
-from shengji_table.rules.ruling import rule_trick
+from shengji_table.rules.trick_ruling import rule_trick
 from shengji_table.rules.trick import Play
 
 RS = Ruleset.from_preset("classic")

@@ -117,7 +117,7 @@ def trick_situations(draw):
 def test_judge_random_tricks_rule_or_refuse_cleanly(sit):
     """Random (often impossible) tricks: a complete ruling, or a SituationError for too many copies.
     The points are those of the plays that stand: an illegal follow is refused and not counted; a
-    failed throw stands as its forced unit; any other lead stands as played (rules/ruling.py)."""
+    failed throw stands as its forced unit; any other lead stands as played (rules/trick_ruling.py)."""
     try:
         r = judge(sit)
     except SituationError as exc:

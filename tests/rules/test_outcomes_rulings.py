@@ -2,7 +2,7 @@
 import pytest
 
 from shengji_table.rules.ruleset import Ruleset
-from shengji_table.rules.rulings import (
+from shengji_table.rules.penalties import (
     check_hand_size, check_kitty_size, revoke, throw_penalty, undo_policy, wrong_count,
 )
 from shengji_table.rules.settle import next_dealer

@@ -20,7 +20,7 @@ from shengji_table.sim.pn532_model import SimTag  # noqa: E402
 from shengji_table.table.card_code import decode_card_code, encode_card_code  # noqa: E402
 from shengji_table.table.enrollment_session import Accepted, EnrollmentSession, Refused  # noqa: E402
 from shengji_table.table.registry import DeckCheck, DeckSet, standard_order, uid_hex  # noqa: E402
-from shengji_table.table.stations import Tap  # noqa: E402
+from shengji_table.table.stations import StationTap  # noqa: E402
 
 SET_ID = 0x5EED0002
 
@@ -70,7 +70,7 @@ def test_enroll_blinka_card_resting_on_reader_is_one_tap_and_lifting_rearms_it()
     tag = SimNTAG(ntag_uid(1))
     chip.place(tag)
     first = poll_until_tap(station)
-    assert first == Tap(uid_hex(ntag_uid(1)), bytes(16))     # blank NTAG: 16 zero bytes, no code
+    assert first == StationTap(uid_hex(ntag_uid(1)), bytes(16))     # blank NTAG: 16 zero bytes, no code
     assert first.card_code() is None
     assert [station.poll(0.02) for _ in range(3)] == [None, None, None]   # still resting: no repeat
     chip.lift(tag)
@@ -160,7 +160,7 @@ def test_enroll_blinka_garbled_replies_are_retried_and_a_dead_reader_is_reported
     chip.corrupt_replies = 2              # the detection and the first page read come back garbled
     taps = [station.poll(0.02) for _ in range(6)]
     got = [t for t in taps if t is not None]
-    assert got == [Tap(tag.uid.hex(), encode_card_code(parse_copy("DK#2"), 3))]
+    assert got == [StationTap(tag.uid.hex(), encode_card_code(parse_copy("DK#2"), 3))]
     assert station.errors == 0
     chip.lift(tag)
     chip.alive = False                    # unplugged: to the driver a dead chip is just "no card"

@@ -9,7 +9,7 @@ from shengji_table.table.card_code import encode_card_code
 from shengji_table.table.enrollment_session import (Accepted, EnrollmentSession, Refused, load_order,
                                                     partial_path)
 from shengji_table.table.registry import DeckSet, RegistryError, standard_order
-from shengji_table.table.stations import TableStation, Tap, END
+from shengji_table.table.stations import TableStation, StationTap, END
 
 
 def uid(n):
@@ -20,17 +20,17 @@ def test_enroll_resume_after_interruption_continues_at_the_next_card(tmp_path):
     path = tmp_path / "club.json"
     first = EnrollmentSession(path, "club", 2, deck_set_id=42)
     for n in range(40):
-        assert isinstance(first.tap(Tap(uid(n))), Accepted)
+        assert isinstance(first.tap(StationTap(uid(n))), Accepted)
     first.undo()                                  # the 40th taken back: 39 stay
     del first                                     # the laptop dies here
     assert not path.exists() and partial_path(path).exists()
     again = EnrollmentSession(path, "club", 2)
     assert again.resumed and again.count == 39 and again.deck_set.id == 42
     assert again.expected == standard_order(2)[39]
-    refused = again.tap(Tap(uid(5)))              # a card enrolled before the interruption
+    refused = again.tap(StationTap(uid(5)))              # a card enrolled before the interruption
     assert isinstance(refused, Refused) and f"already enrolled as {standard_order(2)[5]}" in refused.reason
     for n in range(39, 108):
-        assert isinstance(again.tap(Tap(uid(n))), Accepted)
+        assert isinstance(again.tap(StationTap(uid(n))), Accepted)
     again.finish()
     ds = DeckSet.load(path)
     assert ds.complete and [ds.cards[uid(n)] for n in range(108)] == standard_order(2)
@@ -40,7 +40,7 @@ def test_enroll_resume_after_interruption_continues_at_the_next_card(tmp_path):
 def test_enroll_resume_refuses_another_name_deck_count_or_order_and_keeps_the_file(tmp_path):
     path = tmp_path / "club.json"
     s = EnrollmentSession(path, "club", 1, deck_set_id=1)
-    s.tap(Tap(uid(0)))
+    s.tap(StationTap(uid(0)))
     before = partial_path(path).read_bytes()
     with pytest.raises(RegistryError, match="give the same --name and --decks"):
         EnrollmentSession(path, "other", 1)
@@ -61,7 +61,7 @@ def test_enroll_refuses_a_complete_or_broken_deck_set_file_without_touching_it(t
     assert path.read_text() == "{ not json" and not partial_path(path).exists()
     s = EnrollmentSession(tmp_path / "ok.json", "ok", 1, deck_set_id=3)
     for n in range(54):
-        s.tap(Tap(uid(n)))
+        s.tap(StationTap(uid(n)))
     s.finish()
     with pytest.raises(RegistryError, match="already holds deck set 'ok' with 54 cards"):
         EnrollmentSession(tmp_path / "ok.json", "ok", 1)
@@ -69,13 +69,13 @@ def test_enroll_refuses_a_complete_or_broken_deck_set_file_without_touching_it(t
 
 def test_enroll_a_tag_coded_for_another_card_or_set_is_refused_when_not_writing(tmp_path):
     s = EnrollmentSession(tmp_path / "d.json", "d", 1, deck_set_id=7)
-    wrong_card = Tap(uid(1), encode_card_code(parse_copy("S9#1"), 7))
+    wrong_card = StationTap(uid(1), encode_card_code(parse_copy("S9#1"), 7))
     r = s.tap(wrong_card)
     assert isinstance(r, Refused) and "carries the code of S9#1, but S2#1 is next" in r.reason
-    foreign = Tap(uid(2), encode_card_code(parse_copy("S2#1"), 8))
+    foreign = StationTap(uid(2), encode_card_code(parse_copy("S2#1"), 8))
     r = s.tap(foreign)
     assert isinstance(r, Refused) and "deck set 8" in r.reason
-    right = Tap(uid(3), encode_card_code(parse_copy("S2#1"), 7))
+    right = StationTap(uid(3), encode_card_code(parse_copy("S2#1"), 7))
     assert s.tap(right) == Accepted(parse_copy("S2#1"), uid(3))
     assert s.count == 1
 
@@ -117,7 +117,7 @@ def test_enroll_table_station_passes_on_taps_of_the_chosen_reader_with_their_cod
     got = []
     while (item := station.poll(1.0)) is not END:
         got.append(item)
-    assert got == [Tap(uid(2), code, 4), Tap(uid(3), None, 4)]
+    assert got == [StationTap(uid(2), code, 4), StationTap(uid(3), None, 4)]
     assert got[0].card_code() == (5, parse_copy("HA#2"))
 
 
@@ -131,8 +131,8 @@ def test_enroll_table_link_taps_are_acknowledged_then_handed_on_and_other_events
     class Link:
         def __init__(self):
             self.calls = []
-            self.batches = [[S.Button(9, 1, 0, 1), S.Tap(9, 2, 3, bytes.fromhex(uid(1)), None)], [],
-                            [S.Tap(9, 3, 3, bytes.fromhex(uid(2)), b"x" * 16)]]
+            self.batches = [[S.Button(9, 1, 0, 1), S.LinkTap(9, 2, 3, bytes.fromhex(uid(1)), None)], [],
+                            [S.LinkTap(9, 3, 3, bytes.fromhex(uid(2)), b"x" * 16)]]
 
         def poll(self):
             self.calls.append("poll")

@@ -9,7 +9,7 @@ from shengji_table.sim.cpython_pico import CPythonPico
 from shengji_table.table import protocol as P
 from shengji_table.table.serial_link import (Disconnected, LinkError, ProtocolMismatch, Reconnected,
                                              SerialLink)
-from shengji_table.table.session import Hello, Snapshot, Tap
+from shengji_table.table.session import Hello, Snapshot, LinkTap
 
 UID = bytes.fromhex("04a1b2c3d4e5f6")
 
@@ -45,8 +45,8 @@ def test_serial_link_handshake_hello_snapshot_and_tap_over_a_pty():
         assert (hello.protocol, hello.firmware, hello.board) == (P.VERSION, "0.1.0", "table-4")
         assert link.caught_up()
         pico.tap(2, UID, b"code")
-        events = pump(link, 2, lambda ev: any(isinstance(e, Tap) for e in ev))
-        tap = next(e for e in events if isinstance(e, Tap))
+        events = pump(link, 2, lambda ev: any(isinstance(e, LinkTap) for e in ev))
+        tap = next(e for e in events if isinstance(e, LinkTap))
         assert (tap.reader, tap.uid, tap.code) == (2, UID, b"code")
         pump(link, 0.3)
         assert pico.pending == 0            # acknowledged once flushed
@@ -64,7 +64,7 @@ def test_serial_link_no_ack_leaves_before_flush():
         got = []
         end = time.monotonic() + 2
         while not got and time.monotonic() < end:
-            got = [e for e in link.poll() if isinstance(e, Tap)]
+            got = [e for e in link.poll() if isinstance(e, LinkTap)]
             if not got:
                 link.flush()
         assert got
@@ -90,9 +90,9 @@ def test_serial_link_reconnects_after_the_cable_is_pulled_and_resyncs():
         pico.tap(3, UID)                    # tapped while the cable is out: kept by the Pico
         pump(link, 0.3)                     # retries fail: the device name is gone
         pico.plug_cable()
-        events = pump(link, 3, lambda ev: any(isinstance(e, Tap) for e in ev))
+        events = pump(link, 3, lambda ev: any(isinstance(e, LinkTap) for e in ev))
         assert any(isinstance(e, Reconnected) and not e.first for e in events)
-        taps = [e for e in events if isinstance(e, Tap)]
+        taps = [e for e in events if isinstance(e, LinkTap)]
         assert [(t.reader, t.uid) for t in taps] == [(3, UID)]
         assert link.reconnects == 1
         pump(link, 0.5)

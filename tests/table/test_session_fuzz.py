@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from shengji_table.sim.line_faults import FaultyLine
 from shengji_table.sim.micropython import FIRMWARE_DIR, spawn_micropython
 from shengji_table.table import protocol as P
-from shengji_table.table.session import Button, Hello, HostSession, Log, ReaderStatus, Tap
+from shengji_table.table.session import Button, Hello, HostSession, Log, ReaderStatus, LinkTap
 
 HERE = pathlib.Path(__file__).resolve().parent
 DRIVER_DIR = HERE.parent / "firmware"            # mp_link_driver.py: link.py stepped over pipes
@@ -125,7 +125,7 @@ class InProcessPico:
 
 
 def physical(events):
-    return [e for e in events if isinstance(e, (Hello, Tap, Button, ReaderStatus, Log))]
+    return [e for e in events if isinstance(e, (Hello, LinkTap, Button, ReaderStatus, Log))]
 
 
 def fuzz(pico, seed, steps, *, up=BAD, down=BAD, event_rate=0.12, host_restart=0.0, pico_reboot=0.0,
@@ -197,7 +197,7 @@ def fuzz(pico, seed, steps, *, up=BAD, down=BAD, event_rate=0.12, host_restart=0
             mine = got.setdefault(e.boot_id, [])
             if isinstance(e, Hello):
                 mine.append(("hello",))
-            elif isinstance(e, Tap):
+            elif isinstance(e, LinkTap):
                 mine.append(("tap", str(e.reader), e.uid, e.code))
             elif isinstance(e, Button):
                 mine.append(("button", e.seat, e.kind))

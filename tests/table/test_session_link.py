@@ -11,7 +11,7 @@ from shengji_table.sim.line_faults import code_positions
 from shengji_table.sim.micropython import FIRMWARE_DIR
 from shengji_table.table import protocol as HP
 from shengji_table.table.session import (Button, Hello, HostSession, LinkDown, LinkPosition, LinkUp,
-                                         Log, Lost, ReaderStatus, Rebooted, Snapshot, Tap)
+                                         Log, Lost, ReaderStatus, Rebooted, Snapshot, LinkTap)
 
 sys.path.insert(0, str(FIRMWARE_DIR))
 import link as firmware_link  # noqa: E402
@@ -77,7 +77,7 @@ class Table:
 
 
 def physical(events):
-    return [e for e in events if isinstance(e, (Hello, Tap, Button, ReaderStatus, Log))]
+    return [e for e in events if isinstance(e, (Hello, LinkTap, Button, ReaderStatus, Log))]
 
 
 def test_events_arrive_once_in_order_and_are_acknowledged():
@@ -89,7 +89,7 @@ def test_events_arrive_once_in_order_and_are_acknowledged():
     ev = t.run(2000)
     boot = 0x01000001
     assert ev[:2] == [LinkUp(), Rebooted(None, boot)]
-    assert physical(ev) == [Hello(boot, 1, 1, "0.1.0", "table4"), Tap(boot, 2, 2, UID, b"S-AH#1"),
+    assert physical(ev) == [Hello(boot, 1, 1, "0.1.0", "table4"), LinkTap(boot, 2, 2, UID, b"S-AH#1"),
                             Button(boot, 3, 2, HP.LONG_PRESS), ReaderStatus(boot, 4, 1, False, bytes(4)),
                             Log(boot, 5, "PN532 #1 silent")]
     assert t.pico.pending == 0 and t.host.position == LinkPosition(boot, 5)

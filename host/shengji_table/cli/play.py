@@ -10,10 +10,8 @@ from __future__ import annotations
 import random
 import sys
 
-from ..rules.ruleset import level_text
+from ..rules.cards import level_text
 from .preset_args import add_preset_argument, preset_ruleset
-
-_SUIT = {"S": "♠", "H": "♥", "C": "♣", "D": "♦", None: "NT"}
 
 
 def add_arguments(parser):

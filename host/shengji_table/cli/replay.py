@@ -19,7 +19,8 @@ def run(args) -> int:
     from ..game.export import export_text
     from ..game.match import Match
     from ..game.record import RecordError, from_record, loads
-    from ..rules.ruleset import Ruleset, RulesetError, level_text
+    from ..rules.cards import level_text
+    from ..rules.ruleset import Ruleset, RulesetError
     from .play import Printer
     try:
         text = sys.stdin.read() if args.record == "-" else open(args.record, encoding="utf-8").read()

@@ -82,7 +82,7 @@ def _await_table(link, timeout: float, clock=time.monotonic) -> tuple:
     ``(None, taps)`` after ``timeout`` seconds of no answer.  Taps are acknowledged and kept, as
     :func:`link_taps` does, so none is lost while waiting."""
     from ..table.serial_link import LinkError
-    from ..table.session import Snapshot, Tap as LinkTap
+    from ..table.session import LinkTap, Snapshot
     early: list = []
     end = clock() + timeout
     try:

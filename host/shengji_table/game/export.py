@@ -31,7 +31,7 @@ Hidden information is all there: an export is for the record and the referee, no
 """
 from __future__ import annotations
 
-from ..rules.ruleset import level_text
+from ..rules.cards import level_text
 
 __all__ = ["export_text"]
 

@@ -19,23 +19,19 @@ a dug kitty (J / A) leaves once the declarers are at 2 are named the same way (�
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Iterable, Optional
 
-from ..rules.ruleset import Ruleset, level_text
-from ..rules.settle import advance_level, dig_drop, lower_level, next_dealer, share_levels, top_level
+from ..rules.cards import level_text
+from ..rules.ruleset import Ruleset
+from ..rules.settle import (TRANSFER_RULE, DugKitty, LevelGift, TransferWindow, advance_level, check_refusal,
+                            check_transfer, dig_drop, levels_in_words, lower_level, next_dealer,
+                            share_levels)
 from . import events as ev
 from .effects import Announce, Refusal
 from .hand import MODES, Hand
 
-__all__ = ["Match", "HandSummary"]
-
-TRANSFER_RULE = "§9 级数不浪费"
-
-_WORDS = {1: "one level", 2: "two levels", 3: "three levels", 4: "four levels", 5: "five levels", 6: "six levels"}
-
-
-def _levels_text(n: int) -> str:
-    return _WORDS.get(n, f"{n} levels")
+__all__ = ["Match", "HandSummary", "TRANSFER_RULE"]
 
 
 class HandSummary(dict):
@@ -61,9 +57,8 @@ class Match:
         self.winners: tuple = ()
         self.events: list = []                       # every event accepted, in order
         self.leftovers: dict = {}                    # seat -> levels a must-play level stopped (级数不浪费)
-        self._transfer: Optional[dict] = None        # the open window for passing them on (until the next deal)
-        self._dig: Optional[dict] = None             # find a friend: who names the attackers that 陪降 (dig drop)
-        self._dig_declarers: tuple = ()
+        self._transfer: Optional[TransferWindow] = None   # the open window for passing them on (until the next deal)
+        self._dig: Optional[DugKitty] = None         # find a friend: who names the attackers that 陪降 (dig drop)
 
     # ------------------------------------------------------------------
     def apply(self, event) -> list:
@@ -136,34 +131,19 @@ class Match:
         out = []
         out += self._announce_levels(dec, att, before, shares)
         if rs.teams == "find-friend":
-            self._dig_declarers = tuple(dec)
             out += self._dig_drop(hand, dec, changes)
         if s.takeover:
             out.append(Announce("level", "The attackers take over the deal.", s.rule))
-        # next dealer (R-8.5)
-        nd = next_dealer(rs, hand.dealer, s.takeover, self.players)
-        if nd is None:
-            nd = (hand.dealer + 1) % self.players if s.takeover else hand.dealer
-        if rs.bidding:
-            self.first_seat = (self.first_seat + 1) % self.players
-            self.dealer = None
-        else:
-            self.dealer = nd
+        self._pass_deal(hand.dealer, s.takeover)
         summary = HandSummary(number=hand.number, dealer=hand.dealer, trump=hand.trump, level=hand.level,
                               result=res.to_json(), levels_before=before, levels_after=list(self.levels),
                               changes={str(k): v for k, v in changes.items()},
                               next_dealer=self.dealer)
         self.summaries.append(summary)
         if any(self.leftovers.values()):
-            self._transfer = {"declarers": tuple(dec), "attackers": tuple(att),
-                              "winners": tuple(dec) if s.declarers_levels else tuple(att),
-                              "base": list(self.levels), "gifts": []}
-            for seat, n in sorted(self.leftovers.items()):
-                if self._dig is not None and seat == self._dig["giver"]:
-                    continue                              # announced with the dig drop
-                out.append(Announce("level", f"Seat {seat} has {_levels_text(n)} left over at a must-play level: "
-                                             f"it may pass them to team-mates or make opponents go down.",
-                                    TRANSFER_RULE))
+            out += self._open_transfer(TransferWindow(tuple(dec), tuple(att),
+                                                      tuple(dec) if s.declarers_levels else tuple(att),
+                                                      tuple(self.levels)))
         if winners:
             self.over = True
             self.winners = tuple(sorted(set(winners)))
@@ -172,120 +152,90 @@ class Match:
             out.append(Announce("deal", f"Next dealer: seat {self.dealer}.", "R-8.5"))
         return out
 
+    def _pass_deal(self, dealer: int, takeover: bool) -> None:
+        """The next hand's dealer (R-8.5; see the module doc without fixed partners), or with bidding
+        the next hand's first bidder."""
+        nd = next_dealer(self.ruleset, dealer, takeover, self.players)
+        if nd is None:
+            nd = (dealer + 1) % self.players if takeover else dealer
+        if self.ruleset.bidding:
+            self.first_seat = (self.first_seat + 1) % self.players
+            self.dealer = None
+        else:
+            self.dealer = nd
+
+    def _open_transfer(self, window: TransferWindow) -> list:
+        """Open the window for the levels a must-play level stopped (级数不浪费) and say who has some."""
+        self._transfer = window
+        out = []
+        for seat, n in sorted(self.leftovers.items()):
+            if self._dig is not None and seat == self._dig.giver:
+                continue                              # announced with the dig drop
+            out.append(Announce("level", f"Seat {seat} has {levels_in_words(n)} left over at a must-play level: "
+                                         f"it may pass them to team-mates or make opponents go down.",
+                                TRANSFER_RULE))
+        return out
+
     # ------------------------------------------------------------------ 级数不浪费
     def _on_pass_levels(self, e: ev.PassLevels) -> list:
-        """Apply a stopped player's choice: team-mates go up, opponents go down (seed 000 變異打法)."""
-        def refuse(rule, why):
-            return [Refusal(e.seat, e.type, rule, why)]
-        if self.ruleset.teams == "fixed":
-            return refuse(TRANSFER_RULE, "levels are passed on only where each player has their own level "
-                                         "(find a friend, three players); partners here share theirs")
-        if self._transfer is None:
-            return refuse("table.phase", "levels are passed on after a hand's settlement, before the next deal, "
-                                         "by a player a must-play level stopped")
-        n = self.players
-        if not (isinstance(e.seat, int) and 0 <= e.seat < n):
-            return refuse("table.seat", f"there is no seat {e.seat} at a table of {n}")
-        left = self.leftovers.get(e.seat, 0)
-        if not left:
-            return refuse(TRANSFER_RULE, f"seat {e.seat} has no levels left over from a must-play level")
+        """Apply a stopped player's choice: team-mates go up, opponents go down (seed 000 變異打法);
+        the rules say whether it may (``rules.settle.check_transfer``)."""
+        verdict = check_transfer(self.ruleset, self._transfer, e.seat, e.to, leftovers=self.leftovers, dig=self._dig)
+        if not verdict:
+            return [Refusal(e.seat, e.type, verdict.rule, verdict.reason)]
         w = self._transfer
-        side = w["declarers"] if e.seat in w["declarers"] else w["attackers"]
-        targets = [t for t, _ in e.to]
-        if len(set(targets)) != len(targets):
-            return refuse(TRANSFER_RULE, "each player is named once")
-        for t, k in e.to:
-            if not 0 <= t < n:
-                return refuse("table.seat", f"there is no seat {t} at a table of {n}")
-            if t == e.seat:
-                return refuse(TRANSFER_RULE, "levels are passed to other players")
-            if k < 1:
-                return refuse(TRANSFER_RULE, f"pass 1 level or more, not {k}")
-        total = sum(k for _, k in e.to)
-        if total > left:
-            return refuse(TRANSFER_RULE, f"seat {e.seat} has {_levels_text(left)} left over, not {total}")
-        dig = self._dig if self._dig is not None and self._dig["giver"] == e.seat else None
-        if dig is not None:
-            for t in targets:
-                if t in w["declarers"]:
-                    return refuse(TRANSFER_RULE, "the levels left by a dug kitty go to attackers (陪降)")
-                if t == dig["exclude"]:
-                    return refuse(TRANSFER_RULE, f"seat {t} dug the kitty: it drops only when nobody else can")
-        ups = {t in side for t in targets}
-        if len(ups) != 1:
-            return refuse(TRANSFER_RULE, "team-mates go up or opponents go down (或): not both at once")
-        up = ups.pop()
-        chosen = {g[3] for g in w["gifts"] if g[0] == e.seat and not g[6]}   # refused gifts free the choice
-        if chosen and chosen != {up}:
-            return refuse(TRANSFER_RULE, f"seat {e.seat} already chose to make "
-                                         + ("team-mates go up" if up is False else "opponents go down"))
-        self.leftovers[e.seat] = left - total
-        out = []
-        for t, k in e.to:
-            w["gifts"].append([e.seat, t, k, up, self.levels[t], self.levels[t], False])
-            self._recompute_gifts(t)
-            g = w["gifts"][-1]
-            moved = abs(g[5] - g[4])
-            if up:
-                text = f"Seat {e.seat} passes {_levels_text(k)} to seat {t}: {level_text(g[4])} → {level_text(g[5])}"
-                text += "" if moved == k else " (stopped at a must-play level)"
-            else:
-                text = f"Seat {e.seat} makes seat {t} go down {_levels_text(k)}: {level_text(g[4])} → {level_text(g[5])}"
-                text += "" if moved == k else " (not below 2)"
-            text += f"; seat {t} may refuse." if t in w["winners"] and dig is None else "."
-            out.append(Announce("level", text, TRANSFER_RULE))
+        assert w is not None                           # check_transfer refuses when no window is open
+        up = e.to[0][0] in w.team_of(e.seat)
+        dug = self._dig is not None and self._dig.giver == e.seat
+        self.leftovers[e.seat] -= sum(k for _, k in e.to)
+        out = [self._give(e.seat, t, k, up, refusable=t in w.winners and not dug) for t, k in e.to]
         out += self._dig_fallback(self.summaries[-1]["changes"], key=str)
         self._note_transfers()
         return out
 
-    def _on_refuse_levels(self, e: ev.RefuseLevels) -> list:
-        def refuse(rule, why):
-            return [Refusal(e.seat, e.type, rule, why)]
+    def _give(self, giver: int, to: int, levels: int, up: bool, *, refusable: bool) -> Announce:
+        """One gift of a :class:`~.events.PassLevels`: recorded, ``to``'s level recomputed, announced."""
         w = self._transfer
-        if w is None:
-            return refuse("table.phase", "there are no levels passed on to refuse now")
-        gift = next((g for g in w["gifts"] if g[0] == e.giver and g[1] == e.seat and not g[6]), None)
-        if gift is None:
-            return refuse(TRANSFER_RULE, f"seat {e.giver} has passed no levels to seat {e.seat}")
-        if e.seat not in w["winners"]:
-            return refuse(TRANSFER_RULE, f"seat {e.seat} is on the losing side: it may not refuse "
-                                         "(只能乖乖的被升級或被降級)")
-        if self._dig is not None and e.giver == self._dig["giver"]:
-            return refuse(TRANSFER_RULE, "dropping with the declarers after a dug kitty (陪降) is not refused")
-        gift[6] = True
-        self.leftovers[e.giver] = self.leftovers.get(e.giver, 0) + gift[2]   # not wasted: the giver may name another
-        self._recompute_gifts(e.seat)
+        assert w is not None
+        gift = LevelGift(giver, to, levels, up, self.levels[to], self.levels[to])
+        self._replay_gifts(replace(w, gifts=w.gifts + (gift,)), to)
+        assert self._transfer is not None
+        g = self._transfer.gifts[-1]
+        moved = abs(g.after - g.before)
+        if up:
+            text = f"Seat {giver} passes {levels_in_words(levels)} to seat {to}: {level_text(g.before)} → {level_text(g.after)}"
+            text += "" if moved == levels else " (stopped at a must-play level)"
+        else:
+            text = (f"Seat {giver} makes seat {to} go down {levels_in_words(levels)}: "
+                    f"{level_text(g.before)} → {level_text(g.after)}")
+            text += "" if moved == levels else " (not below 2)"
+        text += f"; seat {to} may refuse." if refusable else "."
+        return Announce("level", text, TRANSFER_RULE)
+
+    def _on_refuse_levels(self, e: ev.RefuseLevels) -> list:
+        verdict = check_refusal(self._transfer, e.seat, e.giver, dig=self._dig)
+        if not verdict:
+            return [Refusal(e.seat, e.type, verdict.rule, verdict.reason)]
+        w = self._transfer
+        gift = None if w is None else w.standing_gift(e.giver, e.seat)
+        assert w is not None and gift is not None      # check_refusal refuses otherwise
+        self.leftovers[e.giver] = self.leftovers.get(e.giver, 0) + gift.levels   # not wasted: the giver may name another
+        self._replay_gifts(w.refusing(gift), e.seat)
         self._note_transfers()
-        return [Announce("level", f"Seat {e.seat} refuses the {_levels_text(gift[2])} from seat {e.giver}: "
+        return [Announce("level", f"Seat {e.seat} refuses the {levels_in_words(gift.levels)} from seat {e.giver}: "
                                   f"it stays at {level_text(self.levels[e.seat])}; seat {e.giver} may pass them on "
                                   f"to somebody else.", TRANSFER_RULE)]
 
-    def _recompute_gifts(self, target: int) -> None:
-        """``target``'s level: its level at the settlement, then every gift to it not refused, in order."""
-        w = self._transfer
-        assert w is not None
-        level = w["base"][target]
-        for g in w["gifts"]:
-            if g[1] != target:
-                continue
-            g[4] = level
-            if not g[6]:
-                level = self._gift_up(level, g[2]) if g[3] else lower_level(level, g[2])[0]
-            g[5] = level
-        self.levels[target] = level
-
-    def _gift_up(self, level: int, k: int) -> int:
-        """A gift goes up but not past a must-play level (升到必打的點數不能再升); nor does it reach
-        the level that would end the match — a match is won at the table."""
-        ch = advance_level(self.ruleset, level, k, as_declarers=False)
-        if ch.won:
-            return max(level, top_level(self.ruleset) - 1)
-        return ch.level
+    def _replay_gifts(self, window: TransferWindow, target: int) -> None:
+        """Make ``window`` the open one, ``target``'s level: its level at the settlement, then every
+        gift to it not refused, in order (``TransferWindow.replayed``)."""
+        self._transfer = window.replayed(self.ruleset, target)
+        self.levels[target] = self._transfer.level_of(target)
 
     def _note_transfers(self) -> None:
         summary = self.summaries[-1]
         assert self._transfer is not None
-        summary["transfers"] = [list(g) for g in self._transfer["gifts"]]
+        summary["transfers"] = [g.to_json() for g in self._transfer.gifts]
         summary["levels_after"] = list(self.levels)
 
     def _dig_drop(self, hand: Hand, dec, changes) -> list:
@@ -320,7 +270,7 @@ class Match:
             new, left = lower_level(old, steps)
             self.levels[seat] = new
             changes[seat] = [old, new, -steps, drop.reason]
-            out.append(Announce("level", f"Seat {seat} goes down {_levels_text(old - new)}: "
+            out.append(Announce("level", f"Seat {seat} goes down {levels_in_words(old - new)}: "
                                          f"{level_text(old)} → {level_text(new)}", drop.rule))
             if i == 0 and friends:
                 carry = left
@@ -331,12 +281,12 @@ class Match:
         at_j = hand.level == 11
         giver = dealer if at_j or not friends else friends[0]
         digger = res.last_winner
-        self._dig = {"giver": giver, "exclude": digger if at_j else None, "digger": digger, "at_j": at_j}
+        self._dig = DugKitty(giver, digger, at_j, tuple(dec))
         self.leftovers[giver] = self.leftovers.get(giver, 0) + rest
         out += self._dig_fallback(changes)
         if self.leftovers.get(giver):
             who = "an attacker other than the digger" if at_j else "any attacker"
-            out.append(Announce("level", f"Seat {giver} names {who} to drop the {_levels_text(rest)} "
+            out.append(Announce("level", f"Seat {giver} names {who} to drop the {levels_in_words(rest)} "
                                          f"left (陪降).", drop.rule))
         return out
 
@@ -344,14 +294,14 @@ class Match:
         """At J, when every attacker but the digger is at 2, the digger drops what is left
         (recorded in the hand's ``changes`` under the digger's seat)."""
         dig = self._dig
-        if dig is None or not dig["at_j"] or not self.leftovers.get(dig["giver"]):
+        if dig is None or not dig.at_j or not self.leftovers.get(dig.giver):
             return []
-        others = [a for a in range(self.players) if a not in self._dig_declarers and a != dig["digger"]]
+        others = [a for a in range(self.players) if a not in dig.declarers and a != dig.digger]
         if any(self.levels[a] > 2 for a in others):
             return []
-        rest = self.leftovers[dig["giver"]]
-        self.leftovers[dig["giver"]] = 0
-        d = dig["digger"]
+        rest = self.leftovers[dig.giver]
+        self.leftovers[dig.giver] = 0
+        d = dig.digger
         old = self.levels[d]
         new, _ = lower_level(old, rest)
         self.levels[d] = new
@@ -369,7 +319,7 @@ class Match:
                 k = shares.get(seats[0], 0)
                 if k:
                     a, b = before[seats[0]], self.levels[seats[0]]
-                    out.append(Announce("level", f"{side} go up {_levels_text(k)}: {level_text(a)} → {level_text(b)}", "R-8"))
+                    out.append(Announce("level", f"{side} go up {levels_in_words(k)}: {level_text(a)} → {level_text(b)}", "R-8"))
             if not out:
                 out.append(Announce("level", "Nobody goes up.", "R-8"))
             return out
@@ -377,7 +327,7 @@ class Match:
             k = shares.get(seat, 0)
             if k:
                 role = "dealer" if seat == dec[0] else "declarer" if seat in dec else "attacker"
-                out.append(Announce("level", f"Seat {seat} ({role}) goes up {_levels_text(k)}: "
+                out.append(Announce("level", f"Seat {seat} ({role}) goes up {levels_in_words(k)}: "
                                              f"{level_text(before[seat])} → {level_text(self.levels[seat])}", "R-8"))
         if not out:
             out.append(Announce("level", "Nobody goes up.", "R-8"))

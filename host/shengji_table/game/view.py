@@ -32,10 +32,11 @@ depend on which physical copy is played (R-1.2); the driver picks the copies.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Optional, Protocol, Union
+from typing import TYPE_CHECKING, Optional, Protocol
 
-from ..rules.cards import Card
 from ..rules.ruleset import Ruleset
+# The decisions are game/decisions.py's; re-exported here while game/driver.py reads them as view.*.
+from .decisions import Bid, Bury, CallFriend, Declare, Decision, FriendCall, NameTrump, Pass, PlayCards  # noqa: F401
 
 if TYPE_CHECKING:  # the rules layer's order and play types; imported lazily to keep this light
     from ..rules.order import TrumpOrder
@@ -130,66 +131,6 @@ class SeatView:
     def is_declarer(self, seat: Optional[int] = None) -> bool:
         """Whether ``seat`` (default: this seat) is known to be on the dealer's side."""
         return (self.seat if seat is None else seat) in self.declarers
-
-
-# ---- decisions --------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class PlayCards:
-    """Lead or follow with these cards (faces)."""
-
-    cards: tuple
-
-
-@dataclass(frozen=True)
-class Bury:
-    """Bury these cards (exactly ``expect.count`` of them) as the new kitty (R-7.2)."""
-
-    cards: tuple
-
-
-@dataclass(frozen=True)
-class Declare:
-    """Show these level cards / jokers to declare or overcall trump (R-6)."""
-
-    cards: tuple
-
-
-@dataclass(frozen=True)
-class Pass:
-    """Do nothing now: no declaration, no bid."""
-
-
-@dataclass(frozen=True)
-class Bid:
-    """Bid a points target for the attackers (three-player bidding, §9); lower than the standing bid."""
-
-    points: int
-
-
-@dataclass(frozen=True)
-class NameTrump:
-    """The bidding winner names the trump suit ('S','H','C','D', or None for no-trump)."""
-
-    suit: Optional[str]
-
-
-@dataclass(frozen=True)
-class FriendCall:
-    """"The ``nth`` copy of ``card`` to be played" — e.g. ``FriendCall(HA, 2)``: the second ♥A."""
-
-    card: Card
-    nth: int
-
-
-@dataclass(frozen=True)
-class CallFriend:
-    """Find-a-friend: the dealer's calls, one :class:`FriendCall` per friend sought."""
-
-    calls: tuple
-
-
-Decision = Union[PlayCards, Bury, Declare, Pass, Bid, NameTrump, CallFriend]
 
 
 class Bot(Protocol):

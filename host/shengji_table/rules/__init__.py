@@ -10,7 +10,8 @@ from .cards import Card, CardCopy, CardError, parse_card, parse_cards, parse_cop
 from .ruleset import Ruleset, RulesetError, PRESETS, OPTIONS
 from .order import TrumpOrder
 from .units import Unit, decompose
-from .follow import Verdict, check_follow, legal_follows, follow_rule
+from .verdict import Verdict
+from .follow import check_follow, legal_follows, follow_rule
 from .throw import ThrowCheck, check_throw, check_lead
 from .trick import Play, winning_index, trick_points, lead_candidates
-from .ruling import rule_trick
+from .trick_ruling import rule_trick

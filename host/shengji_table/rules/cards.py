@@ -13,12 +13,13 @@ and ``大王``, lower case, and a rank-first order (``10S``).  ``str()`` prints 
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Optional
 
 __all__ = [
     "SUITS", "RANKS", "JOKER", "SMALL_JOKER_RANK", "BIG_JOKER_RANK",
     "Card", "CardCopy", "CardError", "parse_card", "parse_cards", "parse_copy",
-    "format_cards", "full_deck", "all_copies", "rank_from_text", "rank_text", "points_of",
+    "format_cards", "full_deck", "all_copies", "parse_rank", "rank_from_text", "rank_text", "level_text",
+    "points_of", "SUIT_SYMBOL", "suit_word", "suit_symbol", "trump_text",
 ]
 
 SUITS = ("S", "H", "C", "D")          # ♠ ♥ ♣ ♦
@@ -39,6 +40,7 @@ _JOKER_ALIASES = {
     "BJ": BIG_JOKER_RANK, "大王": BIG_JOKER_RANK, "DW": BIG_JOKER_RANK,
 }
 SUIT_SYMBOL = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+_SUIT_WORD: dict[Optional[str], str] = {"S": "spades", "H": "hearts", "C": "clubs", "D": "diamonds", None: "no trump"}
 
 
 class CardError(ValueError):
@@ -46,18 +48,42 @@ class CardError(ValueError):
 
 
 def rank_text(rank: int) -> str:
-    """``10`` → ``"10"``, ``14`` → ``"A"``."""
+    """``10`` → ``"10"``, ``14`` → ``"A"``.  Also the text of a level (R-8.4): a level is a rank."""
     return _RANK_TEXT.get(rank, str(rank))
 
 
-def rank_from_text(text: str) -> int:
-    """``"10"``/``"T"`` → 10, ``"a"`` → 14.  Raises :class:`CardError` for anything else."""
+level_text = rank_text
+
+
+def parse_rank(text, *, digits_to: int = 10) -> int:
+    """``"10"``/``"T"`` → 10, ``"a"`` → 14.  Raises :class:`CardError` for anything else.
+
+    ``digits_to``: the highest rank also accepted as a number (``"14"``); levels accept up to 14
+    (``rules.ruleset.level_from_text``), cards write 11–14 only as J, Q, K, A."""
     t = str(text).strip().upper()
     if t in _TEXT_RANK:
         return _TEXT_RANK[t]
-    if t.isdigit() and 2 <= int(t) <= 10:
+    if t.isdigit() and 2 <= int(t) <= digits_to:
         return int(t)
     raise CardError(f"not a rank: {text!r} (ranks are 2-10, J, Q, K, A; T means 10)")
+
+
+rank_from_text = parse_rank
+
+
+def suit_word(suit: Optional[str]) -> str:
+    """``"S"`` → ``"spades"``; ``None`` (no trump) → ``"no trump"`` — the announcements' words."""
+    return _SUIT_WORD[suit]
+
+
+def suit_symbol(suit: Optional[str]) -> str:
+    """``"S"`` → ``"♠"``; ``None`` (no trump) → ``"NT"`` — the terminal's notation."""
+    return "NT" if suit is None else SUIT_SYMBOL[suit]
+
+
+def trump_text(trump: Optional[str]) -> str:
+    """``"S"`` → ``"S"``; ``None`` (no trump) → ``"NT"`` — the judge's notation."""
+    return "NT" if trump is None else trump
 
 
 def points_of(rank: int) -> int:
@@ -215,7 +241,7 @@ def _parse_face(face: str, original: str) -> Card:
     else:
         raise CardError(f"not a card: {original!r} (write e.g. S10, HA, DT, LJ, BJ, ♠10, 小王)")
     try:
-        return Card(suit, rank_from_text(rest))
+        return Card(suit, parse_rank(rest))
     except CardError:
         raise CardError(f"not a card: {original!r} (write e.g. S10, HA, DT, LJ, BJ, ♠10, 小王)") from None
 

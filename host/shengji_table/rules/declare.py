@@ -25,25 +25,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Optional, Sequence, overload
 
-from .cards import BIG_JOKER_RANK, JOKER, Card, parse_card
-from .ruleset import Ruleset, level_text
+from .cards import BIG_JOKER_RANK, JOKER, Card, level_text, parse_card, suit_word
+from .ruleset import Ruleset
 
 __all__ = [
     "Declaration", "Standing", "DeclareResult", "check_declaration", "declaration_strength",
-    "run_declarations", "default_trump", "first_dealer", "trump_text", "KINDS",
+    "run_declarations", "default_trump", "first_dealer", "KINDS",
 ]
 
 # The kinds a valid declaration can have (for the game layer's announcements).
 KINDS = ("declare", "overcall", "overcall-nt", "reinforce", "self-overcall")
 
 _SUIT_ORDER = {"D": 0, "C": 1, "H": 2, "S": 3, "LJ": 4, "BJ": 5}   # R-6.3 option, low → high
-_SUIT_NAME = {"S": "spades", "H": "hearts", "C": "clubs", "D": "diamonds", None: "no trump"}
 _COLOUR_NAME = {"S": "black", "H": "red", None: "no trump"}
-
-
-def trump_text(trump: Optional[str]) -> str:
-    """``"S"`` → ``"S"``; ``None`` (no trump) → ``"NT"`` — the judge's notation."""
-    return "NT" if trump is None else trump
 
 
 @dataclass(frozen=True)
@@ -93,7 +87,7 @@ def _colour(suit: str, ruleset: Ruleset) -> str:
 
 
 def _describe(trump: Optional[str], ruleset: Ruleset) -> str:
-    return (_COLOUR_NAME if ruleset.two_colour else _SUIT_NAME)[trump]
+    return _COLOUR_NAME[trump] if ruleset.two_colour else suit_word(trump)
 
 
 def declaration_strength(ruleset: Ruleset, level: int, cards: Sequence[Card]):

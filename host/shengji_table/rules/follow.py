@@ -14,15 +14,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Iterator
 
-from .cards import Card
+from .cards import SUIT_SYMBOL, Card
 from .ladders import describe, ladder_for
-from .order import TrumpOrder
+from .order import TRUMP, TrumpOrder
 from .shapes import count_groups, iter_realizations, realizable
 from .units import decompose, shape_of
+from .verdict import Verdict
 
-__all__ = ["Verdict", "FollowRule", "check_follow", "legal_follows", "follow_rule", "missing_from_hand"]
+__all__ = ["FollowRule", "check_follow", "legal_follows", "follow_rule", "missing_from_hand"]
 
-SUIT_NAMES = {"T": "trumps", "S": "♠", "H": "♥", "C": "♣", "D": "♦"}
 _TWO_COLOUR_NAMES = {"T": "trumps", "S": "black", "H": "red"}
 
 
@@ -30,19 +30,7 @@ def suit_name(suit: str, order) -> str:
     """A suit as a player says it (two colours: red/black)."""
     if order.ruleset.two_colour:
         return _TWO_COLOUR_NAMES.get(suit, suit)
-    return SUIT_NAMES.get(suit, suit)
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """``ok``, the rule id it rests on, and one sentence a player understands."""
-
-    ok: bool
-    rule: str
-    reason: str
-
-    def __bool__(self) -> bool:
-        return self.ok
+    return "trumps" if suit == TRUMP else SUIT_SYMBOL.get(suit, suit)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ an unknown preset or option).  A play that breaks a rule is not malformed: that 
 Three queries, chosen by ``"query"`` (default ``"trick"``):
 
 * ``trick``   — ``preset, options, level, trump, hands?, trick`` → the ruling on the trick's last
-  play (``rules.ruling.rule_trick``: legal, rule, reason, units, throw, winner, points).
+  play (``rules.trick_ruling.rule_trick``: legal, rule, reason, units, throw, winner, points).
 * ``declare`` — ``preset, options, level, declarations, kitty?`` → one result per declaration (in
   time order) and the call standing at the end (R-6); nobody declared → the R-6.4 default.
 * ``settle``  — ``preset, options, dealer, attackers_points, kitty, last_trick, level?, trump?,
@@ -22,13 +22,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Mapping, Optional
 
-from .cards import CardError, parse_card
-from .declare import Declaration, default_trump, run_declarations, trump_text
+from .cards import CardError, level_text, parse_card, trump_text
+from .declare import Declaration, default_trump, run_declarations
 from .kitty import rule_kitty
 from .order import TrumpOrder
-from .ruling import rule_trick
-from .ruleset import Ruleset, RulesetError, level_from_text, level_text
-from .rulings import throw_penalty
+from .trick_ruling import rule_trick
+from .ruleset import Ruleset, RulesetError, level_from_text
+from .penalties import throw_penalty
 from .settle import dig_drop, next_dealer, settle, share_levels
 from .trick import Play
 from .units import decompose
@@ -239,7 +239,7 @@ def _judge_trick(sit: Mapping, ruleset: Ruleset) -> dict:
     throw = ruling.get("throw")
     if len(plays) == 1 and throw and throw.get("ok") is False and ruleset.throw_penalty != "none":
         # the trick situation does not say which side led, so the penalty is given
-        # as its size; it goes to the other side (rulings.throw_penalty signs it).
+        # as its size; it goes to the other side (penalties.throw_penalty signs it).
         withdrawn = len(plays[0].cards) - len(throw.get("forced", ()))
         pen = throw_penalty(ruleset, withdrawn, by_declarers=True)
         ruling["penalty"] = {"points": pen.points, "withdrawn": withdrawn, "rule": pen.rule,

@@ -1,7 +1,7 @@
 """The kitty (底牌) and its bonus (扣底), R-7.
 
 Kitty sizes (R-7.1) are ruleset values (``Ruleset.kitty_size``); checking a buried kitty's size is
-``rulings.check_kitty_size``.  When the attackers win the last trick, the kitty's points times a
+``penalties.check_kitty_size``.  When the attackers win the last trick, the kitty's points times a
 multiplier go to them (R-7.3).  The multiplier comes from the largest unit of the last trick's
 winning play (for a throw, its largest unit), by one of two conventions (``kitty_multiplier``):
 

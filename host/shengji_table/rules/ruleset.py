@@ -13,6 +13,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from .cards import CardError, level_text, parse_rank
+
 __all__ = ["Ruleset", "RulesetError", "PRESETS", "OPTIONS", "LEVELS", "level_from_text", "level_text"]
 
 
@@ -24,18 +26,12 @@ class RulesetError(ValueError):
 LEVELS = tuple(range(2, 15))
 
 
-def level_text(level: int) -> str:
-    return {11: "J", 12: "Q", 13: "K", 14: "A"}.get(level, str(level))
-
-
 def level_from_text(text) -> int:
-    t = str(text).strip().upper()
-    table = {"J": 11, "Q": 12, "K": 13, "A": 14, "T": 10}
-    if t in table:
-        return table[t]
-    if t.isdigit() and 2 <= int(t) <= 14:
-        return int(t)
-    raise RulesetError(f"not a level: {text!r} (levels are 2-10, J, Q, K, A)")
+    """``"J"`` or ``"11"`` → 11 (``rules.cards.parse_rank``, numbers up to 14); :class:`RulesetError` else."""
+    try:
+        return parse_rank(text, digits_to=14)
+    except CardError:
+        raise RulesetError(f"not a level: {text!r} (levels are 2-10, J, Q, K, A)") from None
 
 
 # Option name -> (allowed values, or a type) and a one-line description.

@@ -7,15 +7,16 @@
   最小牌), on equal rank the one with fewest cards; the rest goes back to the hand.  Lead 9 88 44:
   someone holds J → 9; someone holds QQ (which beats the 9, the 88 and the 44) or 55 → 44.  RULES.md
   says "fewest cards, then the lowest", which would give 9 against QQ: the seed's example wins.
-  The penalty (none / per card / per throw) is applied by :mod:`.rulings`.
+  The penalty (none / per card / per throw) is applied by :mod:`.penalties`.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .follow import Verdict, suit_name
+from .follow import suit_name
 from .shapes import count_groups, lowest_beating
 from .units import decompose
+from .verdict import Verdict
 
 __all__ = ["ThrowCheck", "check_throw", "is_throw", "check_lead"]
 

@@ -14,7 +14,7 @@ import sys
 import tempfile
 
 from ..cli.preset_args import add_preset_argument, preset_ruleset  # the demo command's options
-from ..rules.ruleset import level_text
+from ..rules.cards import level_text
 
 
 def add_arguments(parser):

@@ -13,12 +13,11 @@ import sys
 import time
 from typing import Optional
 
-from ..rules.ruleset import level_text
+from ..rules.cards import level_text, suit_symbol
 from ..table.controller import R
 
 __all__ = ["TableView"]
 
-_SUIT = {"S": "♠", "H": "♥", "C": "♣", "D": "♦", None: "NT"}
 _RGB = R.order_offsets("RGB")
 
 
@@ -104,7 +103,7 @@ class TableView:
         hand = m.hand
         lines = [f"\x1b[1m{self.title}\x1b[0m"]
         if hand is not None:
-            trump = _SUIT.get(hand.trump, "?") if hand.order is not None else "(drawing)"
+            trump = suit_symbol(hand.trump) if hand.order is not None else "(drawing)"
             lines.append(f"Hand {hand.number} · phase {hand.phase} · level {level_text(hand.level)} · trump {trump}"
                          f" · dealer {'?' if hand.dealer is None else hand.dealer}")
         lines.append("")

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from ..rules.cards import CardCopy, CardError, all_copies, parse_copy
 from .card_code import encode_card_code
 from .registry import DeckSet, Enrollment, RegistryError
-from .stations import Station, StationError, Tap
+from .stations import Station, StationError, StationTap
 
 __all__ = ["EnrollmentSession", "Accepted", "Refused", "partial_path", "load_order"]
 
@@ -173,7 +173,7 @@ class EnrollmentSession:
     def done(self) -> bool:
         return self.enrollment.done
 
-    def tap(self, tap: Tap):
+    def tap(self, tap: StationTap):
         """Enrol the tapped tag as the expected card; :class:`Accepted` or :class:`Refused`."""
         expected = self.expected
         if expected is None:

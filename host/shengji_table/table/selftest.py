@@ -37,8 +37,8 @@ from typing import Optional, Union
 
 from ..hardware.board import CENTRE, Board
 from . import protocol as P
-from .session import (Button, Hello, LinkDown, LinkUp, Log, Lost, ReaderStatus, Rebooted, Snapshot,
-                      Tap)
+from .session import (Button, Hello, LinkDown, LinkTap, LinkUp, Log, Lost, ReaderStatus, Rebooted,
+                      Snapshot)
 
 __all__ = ["SelfTest", "Prompt", "SetRing", "AskSnapshot", "Output", "Report", "PositionResult",
            "ReaderInfo", "SOLID", "WHITE", "BLUE", "GREEN", "RED", "describe_firmware", "position_name"]
@@ -302,7 +302,7 @@ class SelfTest:
                 self.notes.append(f"a READER report for index {event.reader}, which the board file does not have")
         elif isinstance(event, Snapshot):
             out += self._snapshot(event, now)
-        elif isinstance(event, Tap):
+        elif isinstance(event, LinkTap):
             out += self._tap(event, now)
         elif isinstance(event, Button):
             if event.kind == P.PRESS:
@@ -444,7 +444,7 @@ class SelfTest:
         self._asking = None
         return self._leave(now)
 
-    def _tap(self, e: Tap, now: float) -> list:
+    def _tap(self, e: LinkTap, now: float) -> list:
         if self.phase != WALK or self._asking is None:
             self.notes.append(f"a tap on reader {e.reader} outside the walk (ignored)")
             return []

@@ -25,8 +25,8 @@ from typing import Callable, Optional
 from ..store.log import EventLog
 from .controller import Controller, Outcome
 from .serial_link import Disconnected, Reconnected, SerialLink
-from .session import (Button, Hello, LinkDown, LinkPosition, LinkUp, Log, Lost, ReaderStatus, Rebooted,
-                      Snapshot, Tap)
+from .session import (Button, Hello, LinkDown, LinkPosition, LinkTap, LinkUp, Log, Lost, ReaderStatus,
+                      Rebooted, Snapshot)
 
 __all__ = ["TableService", "last_position", "controller_state", "ServiceStats"]
 
@@ -60,7 +60,7 @@ class ServiceStats:
 
 
 def _physical_json(e) -> dict:
-    if isinstance(e, Tap):
+    if isinstance(e, LinkTap):
         return {"type": "tap", "reader": e.reader, "uid": e.uid.hex(), "code": e.code.hex() if e.code else None}
     if isinstance(e, Button):
         return {"type": "button", "seat": e.seat, "kind": e.kind_name}
@@ -151,7 +151,7 @@ class TableService:
 
     def handle(self, e, t0: float = 0.0) -> Outcome:
         c = self.controller
-        if isinstance(e, Tap):
+        if isinstance(e, LinkTap):
             out = c.on_tap(e.reader, e.uid, e.code)
         elif isinstance(e, Button):
             out = c.on_button(e.seat, e.kind)

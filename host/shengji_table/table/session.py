@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from . import protocol as P
 
-__all__ = ["HostSession", "LinkPosition", "Hello", "Tap", "Button", "ReaderStatus", "Log",
+__all__ = ["HostSession", "LinkPosition", "Hello", "LinkTap", "Tap", "Button", "ReaderStatus", "Log",
            "Snapshot", "Lost", "Rebooted", "LinkUp", "LinkDown", "Event", "BUTTON_KINDS"]
 
 BUTTON_KINDS = {P.PRESS: "press", P.LONG_PRESS: "long-press", P.RELEASE: "release"}
@@ -55,13 +55,17 @@ class Hello:
 
 
 @dataclass(frozen=True)
-class Tap:
+class LinkTap:
     """A card arrived on ``reader``; ``code`` is the card code from NTAG user memory, if read."""
     boot_id: int
     seq: int
     reader: int
     uid: bytes
     code: bytes | None
+
+
+# Deprecated: the old name, kept while sim/players.py imports it; use LinkTap.
+Tap = LinkTap
 
 
 @dataclass(frozen=True)
@@ -134,7 +138,7 @@ class LinkDown:
     """Nothing valid heard from the Pico for ``silence_ms``."""
 
 
-Event = Hello | Tap | Button | ReaderStatus | Log | Snapshot | Lost | Rebooted | LinkUp | LinkDown
+Event = Hello | LinkTap | Button | ReaderStatus | Log | Snapshot | Lost | Rebooted | LinkUp | LinkDown
 
 MAX_EARLY = 256      # how far ahead of a gap events are held (the Pico's queue is far shorter)
 
@@ -377,7 +381,7 @@ class HostSession:
         assert boot is not None          # events are delivered only once a boot is joined
         if typ == P.TAP:
             reader, uid, code = P.decode_tap(p)
-            return Tap(boot, u, reader, uid, code)
+            return LinkTap(boot, u, reader, uid, code)
         if typ == P.BUTTON:
             seat, kind = P.decode_button(p)
             return Button(boot, u, seat, kind)

@@ -1,6 +1,6 @@
 """Enrolment stations: where the enrol and deck-check commands get their taps from.
 
-A station reports what a person does with cards — a :class:`Tap` (a tag's UID and, when the tag
+A station reports what a person does with cards — a :class:`StationTap` (a tag's UID and, when the tag
 holds one, the 16 bytes of its card code) — and, if it can, writes a card code into a tag.  Three
 kinds:
 
@@ -11,7 +11,7 @@ kinds:
 * :class:`TapsFileStation`: a text file, one UID a line (``uid[,codehex]``), ``u`` to undo; for
   tests and scripts, and for taps captured elsewhere.
 
-All three answer :meth:`Station.poll`: a :class:`Tap`, :data:`UNDO`, ``None`` (nothing yet) or
+All three answer :meth:`Station.poll`: a :class:`StationTap`, :data:`UNDO`, ``None`` (nothing yet) or
 :data:`END` (no more will come), so the commands' loop is the same for each and can still read the
 keyboard between polls.
 """
@@ -28,7 +28,7 @@ from typing import Any, Callable, Iterable, Iterator
 from .card_code import CODE_BYTES, CardCodeError, decode_card_code
 from .registry import RegistryError, uid_hex
 
-__all__ = ["Tap", "UNDO", "END", "StationError", "Station", "TapsFileStation", "TableStation",
+__all__ = ["StationTap", "UNDO", "END", "StationError", "Station", "TapsFileStation", "TableStation",
            "BlinkaStation", "open_blinka_station", "link_taps", "parse_taps", "CODE_FIRST_PAGE"]
 
 CODE_FIRST_PAGE = 4          # NTAG21x user memory starts at page 4; the code fills pages 4..7
@@ -40,7 +40,7 @@ class StationError(RuntimeError):
 
 
 @dataclass(frozen=True)
-class Tap:
+class StationTap:
     """A tag arrived.  ``uid`` is canonical hex; ``code`` the raw 16 bytes of pages 4–7 if read."""
 
     uid: str
@@ -76,7 +76,7 @@ class Station:
     can_write = False
 
     def poll(self, timeout: float):
-        """Wait up to ``timeout`` s for the next thing: :class:`Tap`, :data:`UNDO`, ``None`` or :data:`END`."""
+        """Wait up to ``timeout`` s for the next thing: :class:`StationTap`, :data:`UNDO`, ``None`` or :data:`END`."""
         raise NotImplementedError
 
     def write_code(self, uid: str, code: bytes) -> None:
@@ -127,7 +127,7 @@ def parse_taps(text: str, source: str = "taps file") -> list:
                 raise StationError(f"{source} line {n}: the card code after ',' is hex, not {code_text.strip()!r}") from None
             if len(code) != CODE_BYTES:
                 raise StationError(f"{source} line {n}: a card code is {CODE_BYTES} bytes of hex, not {len(code)}")
-        items.append(Tap(uid, code))
+        items.append(StationTap(uid, code))
     return items
 
 
@@ -182,7 +182,7 @@ class TableStation(Station):
                 if self.reader is not None and reader != self.reader:
                     continue
                 code = bytes(code[:CODE_BYTES]) if code is not None and len(code) >= CODE_BYTES else None
-                self._queue.put(Tap(uid_hex(uid), code, reader))
+                self._queue.put(StationTap(uid_hex(uid), code, reader))
         except BaseException as exc:  # handed to the reading thread; a thread must not die silently
             self._error = exc
         self._queue.put(END)
@@ -212,7 +212,7 @@ def link_taps(link, *, stop: threading.Event | None = None, idle_s: float = 0.0)
     handed on: an enrolment keeps its own progress file, and a tap lost in a crash is simply tapped
     again.  Other events (buttons, heartbeats, reconnects) are skipped.  Ends when ``stop`` is set,
     closing the link from the thread that uses it (a link is not shared between threads)."""
-    from .session import Tap as LinkTap
+    from .session import LinkTap
     try:
         while stop is None or not stop.is_set():
             events = link.poll()
@@ -317,7 +317,7 @@ class BlinkaStation(Station):
             return None
         self.errors = 0
         self._present = uid
-        return Tap(uid, code)
+        return StationTap(uid, code)
 
     def write_code(self, uid: str, code: bytes) -> None:
         """Write the code into pages 4–7 of tag ``uid`` and verify by reading it back.

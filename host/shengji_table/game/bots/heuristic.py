@@ -1,6 +1,6 @@
 """The heuristic bot: plays sensibly, so that a simulated table is a fair opponent and a partner.
 
-It answers every decision of :mod:`shengji_table.game.view` from what the seat may know, and
+It answers every decision of :mod:`shengji_table.game.decisions` from what the seat may know, and
 delegates to one policy module per kind of decision:
 
 * card play (lead, follow) — :mod:`.play_policy`: keeps pairs and tractors whole, leads
@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..view import Bid, Bury, CallFriend, Declare, FriendCall, NameTrump, Pass, PlayCards, SeatView
+from ..decisions import Bid, Bury, CallFriend, Declare, FriendCall, NameTrump, Pass, PlayCards
+from ..view import SeatView
 from . import call_policy, kitty_policy, play_policy
 from .knowledge import known_voids, unseen_cards
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 import random
 
 from ...rules.cards import SUITS, Card
-from ..view import Bid, Bury, CallFriend, Declare, FriendCall, NameTrump, Pass, PlayCards, SeatView
+from ..decisions import Bid, Bury, CallFriend, Declare, FriendCall, NameTrump, Pass, PlayCards
+from ..view import SeatView
 from .sampling import random_follow, random_lead
 
 __all__ = ["RandomLegalBot"]

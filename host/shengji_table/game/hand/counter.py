@@ -18,7 +18,7 @@ from .. import events as ev
 from ..effects import Announce, Ring
 from ..phase import Phase
 from .shown import refuse_shown
-from .words import SUIT_NAME
+from ...rules.cards import suit_word
 
 if TYPE_CHECKING:
     from .core import Hand
@@ -70,14 +70,14 @@ def counter(hand: Hand, e: ev.Declare) -> list:
     hand.order = TrumpOrder(hand.ruleset, hand.level, hand.trump)
     if e.seat == hand.dealer:
         return [Announce("declare", f"The dealer, seat {e.seat}, answers with {format_cards(faces)}: trump is "
-                                    f"{SUIT_NAME[hand.trump]}. {res.reason}", COUNTER_RULE),
+                                    f"{suit_word(hand.trump)}. {res.reason}", COUNTER_RULE),
                 Ring(e.seat, "declarer")]
     hand.phase = Phase.EXCHANGE
     hand.turn = e.seat
     hand.exchange = Exchange(e.seat)
     swap = hand.knowledge.swap_count(hand)
     return [Announce("declare", f"Seat {e.seat} counter-declares with {format_cards(faces)}: trump is "
-                                f"{SUIT_NAME[hand.trump]}. {res.reason} Seat {e.seat} now swaps {swap} "
+                                f"{suit_word(hand.trump)}. {res.reason} Seat {e.seat} now swaps {swap} "
                                 f"cards drawn at random from the kitty.", COUNTER_RULE),
             Ring(e.seat, "declarer")]
 

@@ -6,17 +6,21 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from ...rules.cards import JOKER, all_copies, format_cards
-from ...rules.declare import (Declaration, check_declaration, declaration_strength, default_trump,
-                              first_dealer, run_declarations)
-from ...rules.ruleset import level_text
+from ...rules.cards import JOKER, all_copies, format_cards, level_text, suit_word
+from ...rules.declare import (
+    Declaration,
+    check_declaration,
+    declaration_strength,
+    default_trump,
+    first_dealer,
+    run_declarations,
+)
 from .. import events as ev
 from ..effects import Announce, Ring
 from ..phase import Phase
 from .counter import may_counter
 from .kitty import start_kitty
 from .shown import refuse_shown
-from .words import SUIT_NAME
 
 if TYPE_CHECKING:
     from .core import Hand
@@ -119,7 +123,7 @@ def close_declarations(hand: Hand, e: ev.CloseDeclarations) -> list:
         if hand.dealer is None:
             hand.dealer = hand.first_seat
             out.append(Announce("declare", f"Nobody declared: seat {hand.dealer}, who drew first, deals.", "R-6.6"))
-        out.append(Announce("trump", f"Nobody declared: {SUIT_NAME[hand.trump]} (R-6.4).", "R-6.4"))
+        out.append(Announce("trump", f"Nobody declared: {suit_word(hand.trump)} (R-6.4).", "R-6.4"))
     hand.level = hand.levels[hand.dealer]
     return out + start_kitty(hand)
 

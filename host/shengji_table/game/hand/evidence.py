@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from ...rules.cards import format_cards
 from ...rules.follow import check_follow
-from ...rules.rulings import check_kitty_size
+from ...rules.penalties import check_kitty_size
 from ...rules.throw import check_throw
 from .. import events as ev
 from ..effects import Announce

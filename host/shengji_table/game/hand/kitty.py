@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...rules.cards import level_text, suit_word
 from ...rules.order import TrumpOrder
-from ...rules.ruleset import level_text
 from .. import events as ev
 from ..effects import Announce, Ring
 from ..phase import Phase
 from .friend_call import after_burial
-from .words import SUIT_NAME
 
 if TYPE_CHECKING:
     from .core import Hand
@@ -21,7 +20,7 @@ __all__ = ["start_kitty", "take_kitty", "bury", "bury_tap", "take_back_buried", 
 def start_kitty(hand: Hand) -> list:
     """Trump is fixed: the order is set and the dealer is to take the kitty (if there is one)."""
     hand.order = TrumpOrder(hand.ruleset, hand.level, hand.trump)
-    out = [Announce("trump", f"Trump: {SUIT_NAME[hand.trump]}, level {level_text(hand.level)}; "
+    out = [Announce("trump", f"Trump: {suit_word(hand.trump)}, level {level_text(hand.level)}; "
                              f"seat {hand.dealer} deals.")]
     if hand.ruleset.kitty_size:
         hand.phase = Phase.KITTY

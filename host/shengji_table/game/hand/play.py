@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...rules.cards import format_cards
-from ...rules.rulings import throw_penalty
+from ...rules.penalties import throw_penalty
 from ...rules.throw import is_throw
 from .. import events as ev
 from ..effects import Announce, Ring

@@ -4,7 +4,7 @@
   a declarer is at fault, taken off them when an attacker is (the sign follows the sides as they
   stand at the settlement, so a find-a-friend penalty lands on the right side).
 * :func:`end_hand` — end the hand by ruling under R-10.2 (revoke) or R-10.3 (wrong count) against
-  the side of the seat at fault (``rules.rulings.revoke`` / ``wrong_count``).
+  the side of the seat at fault (``rules.penalties.revoke`` / ``wrong_count``).
 * :func:`undo_last_play` — only with the ruleset option ``referee_undo`` (R-10.4): the last committed
   play, and any cards entered after it, are undone by rebuilding the hand from its own accepted
   events up to where that play's entry began (:meth:`Hand.rebuild`); penalties awarded since are
@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...rules.cards import format_cards
-from ...rules.rulings import undo_policy
+from ...rules.penalties import undo_policy
 from .. import events as ev
 from ..effects import Announce, Ring
 from ..phase import Phase

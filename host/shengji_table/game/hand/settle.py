@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...rules.kitty import kitty_bonus, kitty_multiplier
-from ...rules.rulings import revoke, wrong_count
+from ...rules.penalties import revoke, wrong_count
 from ...rules.settle import Settlement, settle as settle_points
 from ..effects import Announce
 from ..phase import Phase

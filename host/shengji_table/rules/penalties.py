@@ -14,8 +14,9 @@ from dataclasses import dataclass
 
 from .ruleset import Ruleset
 from .settle import Settlement
+from .verdict import Verdict
 
-__all__ = ["Penalty", "Verdict", "throw_penalty", "revoke", "wrong_count", "check_kitty_size",
+__all__ = ["Penalty", "throw_penalty", "revoke", "wrong_count", "check_kitty_size",
            "check_hand_size", "undo_policy"]
 
 
@@ -24,13 +25,6 @@ class Penalty:
     """``points`` is added to the attackers' points (negative when an attacker is at fault)."""
 
     points: int
-    rule: str
-    reason: str
-
-
-@dataclass(frozen=True)
-class Verdict:
-    ok: bool
     rule: str
     reason: str
 

@@ -1,0 +1,73 @@
+"""What a bot answers: one decision per :class:`~.view.Expect` (the table in :mod:`.view`).
+
+These are a bot's answers, not game events: the driver (``game/driver.py``) turns each into the
+events a physical table produces.  Several share a name with an event of :mod:`.events`
+(``Declare``, ``Bid``, ``NameTrump``, ``CallFriend``) — the module says which is meant.  Cards are
+faces (:class:`~shengji_table.rules.cards.Card`); the driver picks the copies.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Union
+
+from ..rules.cards import Card
+
+__all__ = ["Decision", "PlayCards", "Bury", "Declare", "Pass", "Bid", "NameTrump", "CallFriend", "FriendCall"]
+
+
+@dataclass(frozen=True)
+class PlayCards:
+    """Lead or follow with these cards (faces)."""
+
+    cards: tuple
+
+
+@dataclass(frozen=True)
+class Bury:
+    """Bury these cards (exactly ``expect.count`` of them) as the new kitty (R-7.2)."""
+
+    cards: tuple
+
+
+@dataclass(frozen=True)
+class Declare:
+    """Show these level cards / jokers to declare or overcall trump (R-6)."""
+
+    cards: tuple
+
+
+@dataclass(frozen=True)
+class Pass:
+    """Do nothing now: no declaration, no bid."""
+
+
+@dataclass(frozen=True)
+class Bid:
+    """Bid a points target for the attackers (three-player bidding, §9); lower than the standing bid."""
+
+    points: int
+
+
+@dataclass(frozen=True)
+class NameTrump:
+    """The bidding winner names the trump suit ('S','H','C','D', or None for no-trump)."""
+
+    suit: Optional[str]
+
+
+@dataclass(frozen=True)
+class FriendCall:
+    """"The ``nth`` copy of ``card`` to be played" — e.g. ``FriendCall(HA, 2)``: the second ♥A."""
+
+    card: Card
+    nth: int
+
+
+@dataclass(frozen=True)
+class CallFriend:
+    """Find-a-friend: the dealer's calls, one :class:`FriendCall` per friend sought."""
+
+    calls: tuple
+
+
+Decision = Union[PlayCards, Bury, Declare, Pass, Bid, NameTrump, CallFriend]
