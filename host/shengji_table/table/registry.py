@@ -75,7 +75,7 @@ class DeckSet:
     def __post_init__(self):
         if not 1 <= self.decks <= 4:
             raise RegistryError(f"a deck set has 1 to 4 decks, not {self.decks}")
-        self._by_copy = {}
+        self._by_copy: dict[CardCopy, str] = {}   # copy -> uid hex
         for uid, copy in self.cards.items():
             if copy in self._by_copy:
                 raise RegistryError(f"{copy} is registered twice (tags {self._by_copy[copy]} and {uid})")
