@@ -15,11 +15,13 @@ and caches), golden fixtures included: the ids they record are cited too.
 from __future__ import annotations
 
 import re
-import subprocess
+import sys
 from collections import defaultdict
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).parent))
+from repo_files import REPO_ROOT, repository_texts  # noqa: E402
+
 RULES_DOC = REPO_ROOT / "docs" / "rules.md"
 
 _NUM = r"\d+(?:\.\d+)*"
@@ -29,7 +31,6 @@ _RANGE = rf"(?:{_DASH}(?:R-)?(?P<last>{_NUM}(?:[a-z](?![A-Za-z]))?))?"
 _MORE = rf"(?P<more>(?:/(?:R-)?{_NUM}(?:[a-z](?![A-Za-z]))?)*)"
 CITATION = re.compile(rf"(?<![A-Za-z0-9]){_ONE}{_RANGE}{_MORE}")
 DEFINITION = re.compile(rf"^(?:#{{2,4}} +|- \*\*)R-({_NUM}[a-z]?)(?=\*\*|\s|$)")
-SKIP_DIRS = {".git", ".venv", "__pycache__", ".pytest_cache", ".mypy_cache", "build", "dist"}
 
 
 def _key(rule_id: str) -> tuple:
@@ -73,28 +74,6 @@ def definitions(text: str) -> dict[str, list[int]]:
     return found
 
 
-def tracked_files(root: Path = REPO_ROOT) -> list[Path]:
-    try:
-        out = subprocess.run(["git", "ls-files", "-z"], cwd=root, capture_output=True, check=True).stdout
-        return [root / p for p in out.decode("utf-8").split("\0") if p]
-    except (OSError, subprocess.CalledProcessError):
-        return [p for p in root.rglob("*") if p.is_file() and not SKIP_DIRS & set(p.relative_to(root).parts)]
-
-
-def read_text(path: Path) -> str | None:
-    """The file as text, or ``None`` for a binary, unreadable or missing file."""
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return None
-    if b"\0" in data:
-        return None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-
-
 def undefined_citations(files: dict[str, str], defined) -> list[str]:
     """``"file:line: citation"`` for every citation in ``files`` (name → text) naming an id that
     is not in ``defined``, or a range that cannot be read."""
@@ -108,15 +87,6 @@ def undefined_citations(files: dict[str, str], defined) -> list[str]:
             if missing:
                 problems.append(f"{name}:{lineno}: {cited!r} cites {', '.join(missing)}, not defined")
     return problems
-
-
-def repository_texts() -> dict[str, str]:
-    texts = {}
-    for path in tracked_files():
-        text = read_text(path)
-        if text is not None:
-            texts[path.relative_to(REPO_ROOT).as_posix()] = text
-    return texts
 
 
 def test_every_cited_rule_id_is_defined_in_docs_rules_md():
