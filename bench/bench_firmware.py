@@ -14,7 +14,7 @@ PN532s, LEDs and buttons standing in for the hardware:
   step's end is its peak).  Importing is reported apart: the bytes it allocates with the collector
   off (an upper bound of its peak; for sources that is mostly the compiler's working memory);
 * the scan cycle's time budget per reader, computed from the PN532 timings the driver uses
-  (pn532.py: ACK gap, ACK/reply timeouts, status poll interval, MaxRetries) and the SPI clock of
+  (pn532.py: the wait before the ACK, ACK/reply timeouts, status poll interval, MaxRetries) and the SPI clock of
   the board file: typical (chip answers at its first chance) and worst case (every timeout).
 
 The unix port is 64-bit (8-byte words and pointers, 32-byte GC blocks against the Pico's 4-byte
@@ -274,7 +274,7 @@ def kb(n: int) -> str:
 CHIP_ATTEMPT_MS = 1.0
 CHIP_NTAG_READ_MS = 1.0
 CHIP_COMMAND_MS = 0.5
-WS2812_US_PER_LED = 30          # HARDWARE-NOTES: neopixel.write with interrupts off
+WS2812_US_PER_LED = 30          # docs/hardware-notes.md: neopixel.write with interrupts off
 FRAME_MS = 40                   # scan._FRAME_MS
 
 
@@ -285,14 +285,14 @@ def command(name, nparams, reply_len, chip_ms, t, baud):
     status = 2 * byte_ms                            # prefix 0x02 + status byte
     ack = 7 * byte_ms                               # prefix 0x03 + 00 00 FF 00 FF 00
     reply = (1 + 6 + reply_len + 1) * byte_ms       # prefix + head + (LEN - 1 + DCS + 00) ... + TFI
-    gap = t["ACK_GAP_MS"]
+    ack_wait = t["ACK_GAP_MS"]
     poll = t["POLL_INTERVAL_MS"]
-    # Typical: ACK ready at the first status read after the gap; the reply after the chip's time,
+    # Typical: ACK ready at the first status read after that wait; the reply after the chip's time,
     # seen at the next status poll (polls every POLL_INTERVAL_MS).
     import math
     waits = math.ceil(chip_ms / poll)
-    typical = send + gap + status + ack + status + waits * (poll + status) + reply
-    worst = send + gap + t["ACK_TIMEOUT_MS"] + ack + t["REPLY_TIMEOUT_MS"] + reply
+    typical = send + ack_wait + status + ack + status + waits * (poll + status) + reply
+    worst = send + ack_wait + t["ACK_TIMEOUT_MS"] + ack + t["REPLY_TIMEOUT_MS"] + reply
     return name, typical, worst
 
 

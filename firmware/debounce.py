@@ -62,7 +62,7 @@ class TapDebounce:
             n = UID_MAX
         if self.held and self._same(uid, n):
             return NONE
-        # A new card (or a different one swapped in without a visible gap).
+        # A new card (or a different one swapped in without a poll that missed it).
         u = self.uid
         for i in range(n):
             u[i] = uid[i]

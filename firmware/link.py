@@ -33,7 +33,7 @@ Reliability: every event gets a seq (1..65535, 0 skipped) and stays in a bounded
 queue (at most ``queue`` events, their frames back to back in an ``arena`` of bytes) until the
 host's cumulative ACK covers it; the whole queue is resent in order every ``resend_ms`` with the
 SAME seqs (go-back-N: a serial line never reorders; the host delivers only the next seq, holds
-later ones until a gap is filled, and re-ACKs duplicates). A repeated ACK for the seq just before
+later ones until the missing one arrives, and re-ACKs duplicates). A repeated ACK for the seq just before
 the oldest pending one means the host holds later events but lost that one: the oldest frame is
 resent at once (fast retransmit, at most every ``resend_ms // 4``), so one lost frame does not
 hold the queue until the next full resend while new events pile up. While the host is silent the queue is
@@ -42,7 +42,7 @@ open but unread can wait for its transmit timeout. When the queue is full (``que
 room left in the arena for the new frame) the OLDEST events are dropped, as few as make room, and
 counted (``dropped``, sent in every HEARTBEAT and SNAPSHOT): a full queue means the host has been
 away for many events, and what it needs on return is the present (the card on a reader now, the
-last button) plus the knowledge that it missed something — it then sees the gap (``base`` in the
+last button) plus the knowledge that it missed something — it then sees what it missed (``base`` in the
 heartbeat jumped past what it got) and asks for a SNAPSHOT. Dropping the newest instead would
 keep stale history and lose exactly the events that describe the table as it is.
 

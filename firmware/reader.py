@@ -159,7 +159,7 @@ class Reader:
                     except PN532CommandError:
                         pass  # not an NTAG (e.g. MIFARE Classic), or lifted mid-read: UID only
                 # Releasing halts the tag; polling it again un-released makes some tags drop out
-                # every second poll (see HARDWARE-NOTES, InListPassiveTarget quirk).
+                # every second poll (docs/hardware-notes.md, PN532: the InListPassiveTarget quirk).
                 pn.release()
             if self.field_off:
                 pn.rf_field(False)

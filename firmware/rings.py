@@ -113,7 +113,7 @@ def _put(buf, i, ro, go, bo, r, g, b, level):
 
 
 def _breath(t, period, lo):
-    # A triangle wave between lo and FULL (no floats, no tables).
+    # A triangle ramp up and down between lo and FULL (no floats, no tables).
     half = period >> 1
     ph = t % period
     if ph >= half:

@@ -1,6 +1,6 @@
 """shengji-table: the host side of an RFID card table for Shengji (升级 / Tractor / 80分).
 
-Layers, dependencies pointing downwards only (see docs/ and shared ARCHITECTURE.md):
+Layers, dependencies pointing downwards only (README.md "Layout"; one page per subsystem in docs/):
 
 1. ``rules``  — pure rules: cards, trump order, units, throws, following, tricks, declarations,
    kitty bonus, settlement, presets.  No I/O, no clock, no randomness.

@@ -1,6 +1,6 @@
 """firmware/pn532.py against the simulated PN532 (sim/pn532_model.py) through the fake machine.SPI.
 
-Frames are checked byte for byte against the frames listed in shared/HARDWARE-NOTES.md (computed
+Frames are checked byte for byte against the frames listed in docs/hardware-notes.md (computed
 from UM0701-02 §6.2.1 and matching public captures); the wire bytes are checked to be the
 bit-reversed frames, as rp2's MSB-first SPI must send them to an LSB-first chip.
 """
@@ -16,7 +16,7 @@ if str(FIRMWARE_DIR) not in sys.path:
     sys.path.append(str(FIRMWARE_DIR))
 import pn532  # noqa: E402  (firmware/pn532.py)
 
-# From shared/HARDWARE-NOTES.md ("Frames computed here").
+# From docs/hardware-notes.md ("PN532 frames").
 FRAME_GET_FIRMWARE_VERSION = "0000ff02fed4022a00"
 FRAME_IN_LIST_PASSIVE_TARGET = "0000ff04fcd44a0100e100"
 FRAME_SAM_CONFIGURATION = "0000ff05fbd4140114010200"
@@ -225,7 +225,7 @@ def test_pn532_ack_loss_raises_no_ack(pn, chip):
 
 def test_pn532_gap_before_status_poll_keeps_ack(chip):
     chip.ack_gap_us = 500  # a board that loses the ACK when polled sooner than 0.5 ms
-    d = make_driver()  # default ~1 ms gap
+    d = make_driver()  # default: ~1 ms before the status poll
     assert d.begin() == 0x32010607
     assert chip.last_ack_gap_us >= 500
     hasty = make_driver(ack_gap_ms=0)

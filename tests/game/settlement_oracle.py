@@ -1,4 +1,4 @@
-"""Test helper (not a test): the settlement tables of RULES.md written out again, independently of
+"""Test helper (not a test): the settlement tables of docs/rules.md written out again, independently of
 ``rules/settle.py``, for the tests that recompute every hand's settlement (R-8.1, R-8.2, R-8.3 and
 the three-player bidding table of §9)."""
 

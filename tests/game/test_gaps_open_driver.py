@@ -83,7 +83,7 @@ class OpenChecks:
 
 @pytest.mark.parametrize("preset", sorted(PRESETS_OPEN))
 def test_gaps_open_play_random_bots_conserve_cards_and_points(preset):
-    """Issue 3 / R-1.4 / R-8: random-legal bots play open-play hands through the real card entry."""
+    """R-1.4 / R-8: random-legal bots play open-play hands through the real card entry."""
     rs = Ruleset.from_preset(preset)
     match = Match(rs, "open")
     checks = OpenChecks(rs)

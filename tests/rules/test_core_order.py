@@ -18,7 +18,7 @@ def ladder(o, text):
         assert len(tier_ranks) == 1, f"cards of one tier must rank equal: {tiers}"
     flat = [next(iter(r)) for r in ranks]
     assert flat == sorted(flat, reverse=True), flat
-    # adjacent in the list → adjacent positions (difference 1): the gaps close
+    # adjacent in the list → adjacent positions (difference 1): taking ranks out joins their neighbours
     assert all(a - b == 1 for a, b in zip(flat, flat[1:])), flat
 
 

@@ -1,4 +1,4 @@
-"""Property tests on random deals for every preset (issue 2, "What must show").
+"""Property tests on random deals for every preset.
 
 * a follower always has at least one legal play (R-4.4);
 * every play called legal meets R-4.4 (count; the led suit while any);
@@ -147,7 +147,7 @@ class _RankTable:
     identities that rank equal (R-2.2: the level cards of the other suits; the other 2s with
     permanent twos).  An identity is what R-3.1 calls identical faces (with two colours, R-2.5, the
     suit is the colour: ♥K ♦K are identical).  ``where[identity] = (suit, position)``: adjacent
-    positions are adjacent in the order (R-3.2: removing r and the permanent 2s closes the gap),
+    positions are adjacent in the order (R-3.2: taking out r and the permanent 2s joins their neighbours),
     equal-ranked identities share a position.
     """
 
@@ -304,7 +304,7 @@ def test_R4_2_most_checked_throws_stand_and_some_fail(preset):
 
 
 def test_R2_rank_table_of_the_throw_tests_matches_the_rules_examples():
-    """The test's own R-2 table, checked on RULES.md's examples (R-3.2–R-3.4: level 10, trump ♠;
+    """The test's own R-2 table, checked on docs/rules.md's examples (R-3.2–R-3.4: level 10, trump ♠;
     permanent twos; two colours) so that the brute force stands on something checked."""
     t = _RankTable(Ruleset.from_preset("classic"), 10, "S")
     pos = lambda text: t.pos(Card.parse(text))        # noqa: E731

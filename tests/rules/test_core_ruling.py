@@ -1,4 +1,4 @@
-"""rule_trick: the judge's ruling on a trick (issue 2 contract), with and without hands."""
+"""rule_trick: the judge's ruling on a trick (the contract of docs/judge.md), with and without hands."""
 from shengji_table.rules.cards import parse_cards
 from shengji_table.rules.ruleset import Ruleset
 from shengji_table.rules.trick_ruling import rule_trick

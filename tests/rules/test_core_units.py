@@ -29,7 +29,7 @@ def test_R3_1_one_deck_has_no_pairs_except_two_colours():
 
 @pytest.mark.parametrize("text", ["HK HK HQ HQ", "HJ HJ H9 H9", "H5 H5 H4 H4 H3 H3"])
 def test_R3_2_tractors_seed_examples(text):
-    # seed 000: K K Q Q, J J 9 9 (level 10 closes the gap), 5 5 4 4 3 3
+    # seed 000: K K Q Q, J J 9 9 (taking out level 10 joins J and 9), 5 5 4 4 3 3
     units = decompose(parse_cards(text), order(level=10, trump="S"))
     assert len(units) == 1 and units[0].kind == "tractor" and units[0].width == 2
     assert units[0].length == len(text.split()) // 2

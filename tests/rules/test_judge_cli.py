@@ -1,5 +1,5 @@
 """`shengji-table judge` run as a user runs it: the installed console script, in a subprocess, on
-files, on stdin and with --lines (issue 2: malformed input → {"error": …} and exit status 2)."""
+files, on stdin and with --lines (docs/judge.md: malformed input → {"error": …} and exit status 2)."""
 import json
 import subprocess
 import sys
@@ -74,7 +74,7 @@ def test_cli_output_keeps_chinese_terms_readable():
     ('{"level": "10", "trump": "S", "trick": [{"seat": 0, "cards": ["SA"]}], "x": NaN}', ["bad JSON"]),
 ])
 def test_cli_malformed_input_error_object_and_exit_2(text, words):
-    """Issue 2: malformed input prints {"error": …} and exits 2."""
+    """docs/judge.md: malformed input prints {"error": …} and exits 2."""
     rc, out, _ = cli(stdin=text)
     assert rc == 2
     err = one(out)

@@ -1,4 +1,4 @@
-"""The pure judge (issue 2 contract): the three queries, and every malformed-input case raising
+"""The pure judge (the contract of docs/judge.md): the three queries, and every malformed-input case raising
 SituationError with a clear message."""
 import copy
 import json
@@ -66,7 +66,7 @@ def test_ruff_seed_cannot_ruff_aa_55_44_r5_2():
 
 
 def test_card_not_in_hand_is_a_ruling_not_malformed():
-    """Issue 2: a card played that is not in the given hand is a ruling (legal false, rule 'hand')."""
+    """a card played that is not in the given hand is a ruling (legal false, rule 'hand')."""
     sit = example("trick")
     sit["trick"][1]["cards"] = ["H9", "H5"]
     r = judge(sit)
@@ -97,7 +97,7 @@ def test_declare_nobody_r6_4_defaults():
 
 
 def test_example_settlement_issue_numbers_r7_3_r8_1():
-    """R-7.3 + R-8.1 + R-8.5 (issue 2 example): 85 + 10×4 = 125 → attackers +1, next dealer 1."""
+    """R-7.3 + R-8.1 + R-8.5 (docs/judge.md example): 85 + 10×4 = 125 → attackers +1, next dealer 1."""
     r = judge(example("settle"))
     assert {k: r[k] for k in ("kitty_multiplier", "attackers_total", "declarers_levels",
                               "attackers_levels", "next_dealer")} == \
@@ -140,7 +140,7 @@ def test_settle_wrong_kitty_size_is_noted_r10_3():
     assert any("R-10.3" in n for n in judge(sit)["notes"])
 
 
-# ---- malformed input: every case of issue 2 ----------------------------------------------------
+# ---- malformed input: every case of docs/judge.md ---------------------------------------------
 
 def bad(sit, *words):
     with pytest.raises(SituationError) as exc:
@@ -157,7 +157,7 @@ def test_malformed_not_an_object():
 
 
 def test_malformed_unknown_card_in_trick_hands_declaration_kitty():
-    """Issue 2: an unknown card is malformed, wherever it is."""
+    """an unknown card is malformed, wherever it is."""
     sit = example("trick")
     sit["trick"][0]["cards"] = ["HK", "XZ"]
     bad(sit, "trick[0].cards", "XZ")
@@ -171,7 +171,7 @@ def test_malformed_unknown_card_in_trick_hands_declaration_kitty():
 
 
 def test_malformed_card_more_often_than_the_decks_hold():
-    """Issue 2: a face more often than d copies, counted across the hands and the trick."""
+    """a face more often than d copies, counted across the hands and the trick."""
     sit = example("trick")
     sit["hands"]["2"] = ["HK"]                 # seat 0 holds HK HK: a third ♥K in two decks
     bad(sit, "HK", "3 times")
@@ -190,7 +190,7 @@ def test_a_card_in_the_hand_and_played_counts_once():
 
 
 def test_malformed_seat_that_does_not_exist():
-    """Issue 2: seats are 0..players-1 (4 for classic, 5 and 6 for the larger presets)."""
+    """seats are 0..players-1 (4 for classic, 5 and 6 for the larger presets)."""
     sit = example("trick")
     sit["trick"][1]["seat"] = 4
     bad(sit, "no seat 4")
@@ -216,7 +216,7 @@ def test_malformed_seat_that_does_not_exist():
 
 
 def test_malformed_unknown_preset_or_option():
-    """Issue 2: an unknown preset or option is an error listing the valid names (RulesetError)."""
+    """an unknown preset or option is an error listing the valid names (RulesetError)."""
     sit = example("trick")
     sit["preset"] = "five-decks"
     bad(sit, "unknown preset", "classic", "three-players")
@@ -251,7 +251,7 @@ def test_malformed_unknown_preset_or_option():
     (lambda s: s.update(query="explain"), ["unknown query", "declare"]),
 ])
 def test_malformed_trick_structure(mutate, words):
-    """Issue 2: bad JSON structure gets a message saying what is wrong."""
+    """bad JSON structure gets a message saying what is wrong."""
     sit = copy.deepcopy(example("trick"))
     mutate(sit)
     bad(sit, *words)
@@ -267,7 +267,7 @@ def test_malformed_trick_structure(mutate, words):
     (lambda s: s.update(declarers=[0, 2]), ["find-a-friend"]),
 ])
 def test_malformed_settle_structure(mutate, words):
-    """Issue 2 settle query: missing or mistyped fields are malformed."""
+    """The settle query: missing or mistyped fields are malformed."""
     sit = copy.deepcopy(example("settle"))
     mutate(sit)
     bad(sit, *words)

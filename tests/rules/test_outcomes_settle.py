@@ -94,7 +94,7 @@ SEED_ROWS = [
     ("002-one-deck 40-79 不升級 輪換", "one-deck", {"scoring": "one-deck-hundred"}, 60, (0, 0, True), "R-8.3"),
     ("002-one-deck 80-95 升1", "one-deck", {"scoring": "one-deck-hundred"}, 95, (0, 1, True), "R-8.3"),
     ("002-one-deck 100 升2", "one-deck", {"scoring": "one-deck-hundred"}, 100, (0, 2, True), "R-8.3"),
-    # issue 2 example: 85 captured + 40 kitty bonus
+    # docs/judge.md example: 85 captured + 40 kitty bonus
     ("issue-2 settle example", "classic", {}, 125, (0, 1, True), "R-8.1"),
 ]
 

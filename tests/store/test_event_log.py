@@ -76,7 +76,7 @@ def _writer(path, ready):
 
 def test_rows_written_before_a_sigkill_survive_it(tmp_path):
     """A host killed mid-write loses nothing it had appended: every row read back is whole and the
-    numbering has no gaps."""
+    numbering has no holes."""
     path = str(tmp_path / "t.sqlite")
     ctx = multiprocessing.get_context("fork")
     ready = ctx.Event()

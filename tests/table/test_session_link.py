@@ -115,7 +115,7 @@ def test_a_frame_lost_on_the_way_is_recovered_in_order():
     t.run(100)
     t.pico.send_button(0, HP.PRESS)
     ev = t.step(10, drop_to_host=True)            # the first copy vanishes
-    t.pico.send_button(1, HP.PRESS)               # this one arrives first: held back until the gap fills
+    t.pico.send_button(1, HP.PRESS)               # this one arrives first: held back until the missing one arrives
     ev += t.step(10)
     assert physical(ev) == [] and t.host.stats.early == 1
     ev += t.run(1000)

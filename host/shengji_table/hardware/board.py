@@ -1,6 +1,6 @@
 """Board files (``boards/*.json``): load, validate and expose them as a frozen, typed value.
 
-The format is the agreed contract of ``helpers/BOARD-SCHEMA.md``: RP2040 GPIO numbers for the SPI
+The format is the contract written down in ``docs/board-schema.md``: RP2040 GPIO numbers for the SPI
 bus, one chip-select per PN532 reader (reset and IRQ where wired), one WS2812 chain with a ring per
 seat, one button per seat.  The host validates a board file before anything is flashed or wired, so
 the firmware's own loader (``firmware/board.py``) can trust it.

@@ -16,7 +16,7 @@ __all__ = ["SUPPLY_V", "READER_V", "DEFAULT_POWER", "PowerBudget", "budget", "Po
 
 SUPPLY_V = 5.0
 READER_V = 3.3
-# Figures used when a board file gives none (HARDWARE-NOTES: ~100 mA per PN532 with RF on, up to
+# Figures used when a board file gives none (docs/hardware-notes.md: ~100 mA per PN532 with RF on, up to
 # 60 mA per WS2812 at full white; the Pico draws ~25-50 mA running MicroPython).
 DEFAULT_POWER = Power(reader_ma=100, led_ma=60, pico_ma=50)
 # Margins: a regulator or supply is not run at its rating.

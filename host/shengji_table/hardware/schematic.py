@@ -38,7 +38,7 @@ GROUPS = ("power", "mcu", "readers", "leds", "buttons")
 
 
 class SchematicError(ValueError):
-    """The board file asks for wiring that cannot work (e.g. a gap in the LED chain)."""
+    """The board file asks for wiring that cannot work (e.g. unused pixels between two rings of the LED chain)."""
 
 
 def seat_label(seat: Seat) -> str:

@@ -1,4 +1,4 @@
-"""The rules engine: pure functions and values over RULES.md.  No I/O, no clock, no randomness.
+"""The rules engine: pure functions and values over the rules of docs/rules.md.  No I/O, no clock, no randomness.
 
 Vocabulary: :class:`Card` (a face) and :class:`CardCopy` (a physical card); :class:`Ruleset` (every
 option, from a preset); :class:`TrumpOrder` (trumps and card order for a level and trump suit);

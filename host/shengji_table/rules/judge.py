@@ -93,7 +93,7 @@ def _trump(sit: Mapping, ruleset: Ruleset, required: bool = True):
         raise SituationError(f"'trump' is one of S, H, C, D or NT, not {value!r}")
     if t == "NT":
         return None
-    if ruleset.two_colour:      # with two colours H/D mean red, S/C black (issue 2)
+    if ruleset.two_colour:      # with two colours H/D mean red, S/C black
         t = "H" if t in ("H", "D") else "S"
     return t
 

@@ -6,7 +6,7 @@ of the play is "any cards" of the led suit.  A follower who holds enough cards o
 play a structure from the first rung their cards of that suit can supply (any alternative of it).
 
 * Three and four decks: the seed's tables, one per lead shape, in the seed's order
-  (``seeds/000_…txt`` 三副牌 出牌規則 and 四副牌 §3.4.5).  Keys are lead shapes: the lead's
+  (seed 000 三副牌 出牌規則 and 四副牌 §3.4.5, docs/rules.md).  Keys are lead shapes: the lead's
   components, largest first (:func:`.units.shape_of`).
 * Every other lead shape: :func:`generic_ladder` — R-4.5 read literally: keep as much of the lead's
   tractor structure as possible, then as many grouped cards (pairs, triples …) as possible, up to

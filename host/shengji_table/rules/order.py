@@ -9,7 +9,7 @@ no-trump), three questions about every card face, all precomputed into tables in
   (♥♦) and ``'S'`` for black (♠♣).
 * ``rank_of(card)`` — the card's position within its effective suit, 0 for the lowest.  Equal-ranked
   cards (the level cards of the other suits, the off-suit permanent twos, R-2.2) share a position;
-  adjacent positions differ by exactly 1, so removing the level rank closes the gap (R-3.2).
+  adjacent positions differ by exactly 1, so taking the level rank out joins its neighbours (R-3.2).
 * ``group_of(card)`` — which cards are "identical" for pairs, triples and quads: the face itself, or
   with two colours the (colour, rank) so that ♥K♦K is a pair (R-2.5).
 """

@@ -1,4 +1,4 @@
-"""The ruleset: one typed, immutable value with every option of RULES.md (§9 presets + overrides).
+"""The ruleset: one typed, immutable value with every option of docs/rules.md (R-9 presets + overrides).
 
     >>> rs = Ruleset.from_preset("classic", throw_penalty="per-card")
     >>> rs.decks, rs.kitty_size, rs.step
@@ -63,7 +63,7 @@ class Ruleset:
     permanent_twos: bool = False          # R-2.1 2为常主
     two_colour: bool = False              # R-2.5 两色
     # §4 throws
-    throws: str = "allowed"               # "none": no throws at all (three-player bidding, R-§9)
+    throws: str = "allowed"               # "none": no throws at all (three-player bidding, R-9)
     throw_penalty: str = "none"           # R-4.3 none | per-card | per-throw
     throw_penalty_points: int = 10        # R-4.3 / R-10.1
     # §6 declarations
@@ -193,7 +193,7 @@ def _check_overrides(overrides: Mapping[str, Any]) -> dict:
     return out
 
 
-# The presets of RULES.md §9.  Kitty sizes "by deal" keep every hand the same size.
+# The presets of docs/rules.md, R-9.  Kitty sizes "by deal" keep every hand the same size.
 PRESETS: dict = {
     "classic": dict(players=4, decks=2, kitty_size=8),
     "one-deck": dict(players=4, decks=1, kitty_size=6, declare_ladder="one-deck"),

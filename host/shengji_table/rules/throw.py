@@ -5,8 +5,8 @@
   width and length; a wider group may be cut down) that ranks higher than the throw's unit.
 * R-4.3: a failed throw: the leader plays the lowest beatable unit (seed 000: 必須出欲聯出的牌中的
   最小牌), on equal rank the one with fewest cards; the rest goes back to the hand.  Lead 9 88 44:
-  someone holds J → 9; someone holds QQ (which beats the 9, the 88 and the 44) or 55 → 44.  RULES.md
-  says "fewest cards, then the lowest", which would give 9 against QQ: the seed's example wins.
+  someone holds J → 9; someone holds QQ (which beats the 9, the 88 and the 44) or 55 → 44.  "Fewest
+  cards, then the lowest" would give 9 against QQ: the seed's example wins (docs/rules.md, rulings).
   The penalty (none / per card / per throw) is applied by :mod:`.penalties`.
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The judge's ruling on a trick: is its last play legal, who wins, how many points (issue 2).
+"""The judge's ruling on a trick: is its last play legal, who wins, how many points (docs/judge.md).
 
 :func:`rule_trick` returns the ruling as plain JSON-ready data::
 

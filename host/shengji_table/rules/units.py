@@ -3,7 +3,7 @@
 A *unit* is a single, a pair, a triple, a quad (R-3.1) or a tractor: two or more groups of the same
 width at adjacent positions of one effective suit (R-3.2 pairs, R-3.5 triples = Titanic, R-3.6
 quads).  Adjacency is a difference of 1 in :meth:`TrumpOrder.rank_of`, so the level rank (and the
-permanent twos) closing the gap, the trump chain across level cards and jokers (R-3.3), "equal ranks
+permanent twos) joining their neighbours, the trump chain across level cards and jokers (R-3.3), "equal ranks
 are not adjacent" and "no wrap-around" (R-3.4) all follow from the order tables.
 
 :func:`decompose` is the canonical split used for throws, rulings and the kitty multiplier: widest

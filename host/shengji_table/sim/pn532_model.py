@@ -34,7 +34,7 @@ Tags follow the ISO/IEC 14443-3 type A state machine, reduced to IDLE / ACTIVE /
 activation attempt is a WUPA (wakes IDLE and HALT tags); an ACTIVE tag that receives it drops back
 to IDLE without answering; InRelease halts the released tag (HLTA); switching the field off, or
 lifting the tag, unpowers it (IDLE).  So polling a tag again without InRelease and with one
-activation attempt (MaxRetries 0) misses it every second poll, the quirk HARDWARE-NOTES reports.
+activation attempt (MaxRetries 0) misses it every second poll, the quirk docs/hardware-notes.md reports.
 
 Fault injection: ``alive = False`` (never drives MISO: the host reads the idle level), ``drop_acks``
 (the next n ACKs are lost and the reply takes their place), ``corrupt_replies`` (the next n replies
@@ -412,9 +412,9 @@ class SimPN532:
         """The status byte for one status-read clock: 0x01 when a frame is ready."""
         if self._gap_open:
             self._gap_open = False
-            gap = _ticks_diff(_ticks_us(), self._cmd_end)
-            self.last_ack_gap_us = gap
-            if self._ack_pending and gap < self.ack_gap_us:
+            waited = _ticks_diff(_ticks_us(), self._cmd_end)
+            self.last_ack_gap_us = waited
+            if self._ack_pending and waited < self.ack_gap_us:
                 self._ack_pending = False  # polled too soon: this board loses the ACK
         if self._pending:
             self._progress()

@@ -13,7 +13,7 @@ Layout (big-endian)::
 
 A CRC rather than a signature: the code guards against mis-reads and stray tags, not forgery (a
 referee's registry of UIDs is the trust anchor; NTAG originality signatures are static and can be
-replayed, see HARDWARE-NOTES).
+replayed, see docs/hardware-notes.md).
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The host's end of the serial link as a pure state machine: bytes in, events and frames out.
 
-No I/O and no clock of its own: the caller (the serial service, issue 5) passes every byte it read
+No I/O and no clock of its own: the caller (the serial service) passes every byte it read
 and the time, and writes what :meth:`HostSession.outgoing` returns::
 
     session = HostSession(resume=log.last_position())          # or None on a fresh log
@@ -11,9 +11,9 @@ and the time, and writes what :meth:`HostSession.outgoing` returns::
     session.set_ring(ring, pattern, r, g, b, count, arg)   # remembered and re-sent as needed
 
 Exactly once: the Pico resends unacknowledged events with their seq; the session delivers only the
-next seq of the current boot, keeps events that arrive after a missing one until the gap is filled
-by a resend (so a lossy line wastes less of each resend round), re-acknowledges duplicates (the
-ACK is cumulative: the last seq delivered in order), and learns from the Pico's
+next seq of the current boot, keeps events that arrive after a missing one until a resend brings
+it (so a lossy line wastes less of each resend round), re-acknowledges duplicates (the ACK is
+cumulative: the last seq delivered in order), and learns from the Pico's
 heartbeat ``base`` when events were dropped on its side (reported as :class:`Lost`, then a
 snapshot is requested). Each Pico boot has a random boot id carried in every frame; a new one
 means the Pico restarted and its seqs start again at 1 (reported as :class:`Rebooted`). The session
@@ -140,7 +140,7 @@ class LinkDown:
 
 Event = Hello | LinkTap | Button | ReaderStatus | Log | Snapshot | Lost | Rebooted | LinkUp | LinkDown
 
-MAX_EARLY = 256      # how far ahead of a gap events are held (the Pico's queue is far shorter)
+MAX_EARLY = 256      # how far past a missing event later ones are held (the Pico's queue is far shorter)
 
 
 def _wire(u: int) -> int:
@@ -153,7 +153,7 @@ class LinkStats:
     """Counters for the dashboard and the tests."""
     delivered: int = 0
     duplicates: int = 0      # events received again (resends, replays) and not redelivered
-    early: int = 0           # events after a missing one: held until the gap is filled
+    early: int = 0           # events after a missing one: held until it arrives
     lost: int = 0            # events the Pico reported dropped / lost in a reboot
     reboots: int = 0
     unsynced: int = 0        # events of a boot not followed yet: left for the resend
@@ -182,7 +182,7 @@ class HostSession:
         self._writer = P.Writer(host_id.to_bytes(4, "little"))
         self._positions: dict[int, int] = {resume.boot_id: resume.seq} if resume else {}
         self._heard: float | None = None          # last valid frame of the boot we follow
-        self._early: dict[int, tuple[int, bytes]] = {}   # wire seq -> frame, ahead of a gap
+        self._early: dict[int, tuple[int, bytes]] = {}   # wire seq -> frame, past a missing one
         self._frame = bytearray(P.MAX_FRAME)
         self._out = bytearray()
         self._host_seq = 0
@@ -398,10 +398,10 @@ class HostSession:
         never got (its queue overflowed): report them lost and resync with a snapshot."""
         expected = _wire(self._last + 1)
         if P.seq_after(base, expected):
-            gap = P.seq_distance(base, expected)
-            events.append(Lost(boot, self._last + 1, gap))
-            self.stats.lost += gap
-            self._last += gap
+            missed = P.seq_distance(base, expected)
+            events.append(Lost(boot, self._last + 1, missed))
+            self.stats.lost += missed
+            self._last += missed
             self._drain_early(events)
             self._want_snapshot(now_ms)
 

@@ -4,7 +4,7 @@ Runs under MicroPython (``sim/hw`` and ``sim`` first on ``MICROPYPATH``, so ``im
 the fake) and under CPython (``from shengji_table.sim.hw import world``).  There is one world per
 process; ``reset()`` empties it.
 
-Setting up a world from a board file (``boards/*.json``, see BOARD-SCHEMA.md)::
+Setting up a world from a board file (``boards/*.json``, see docs/board-schema.md)::
 
     import json, world                      # CPython: from shengji_table.sim.hw import world
     readers = world.setup_board(json.load(open("boards/table-4.json")))
