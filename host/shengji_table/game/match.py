@@ -26,6 +26,7 @@ from ..rules.settle import advance_level, dig_drop, lower_level, next_dealer, sh
 from . import events as ev
 from .effects import Announce, Refusal
 from .hand import MODES, Hand
+from .phase import Phase
 
 __all__ = ["Match", "HandSummary"]
 
@@ -76,7 +77,7 @@ class Match:
                 self.events.append(event)
             return out
         if isinstance(event, ev.Deal):
-            if self.hand is not None and self.hand.phase != "over":
+            if self.hand is not None and self.hand.phase != Phase.OVER:
                 return [Refusal(None, "deal", "table.phase", "the current hand is not over")]
             if self.hand is not None and self.hand.result is None:
                 return [Refusal(None, "deal", "table.phase", "the current hand is not settled yet (reveal the kitty)")]

@@ -78,8 +78,8 @@ class SeatView:
     """Everything seat ``seat`` may know at a decision point.  Immutable.
 
     * ``ruleset`` — the rules in force; ``players`` — number of seats (0 … players-1, playing order).
-    * ``phase`` — ``drawing`` | ``bidding`` | ``trump`` | ``kitty`` | ``exchange`` | ``burying`` |
-      ``friend`` | ``playing``.
+    * ``phase`` — a :class:`~shengji_table.game.phase.Phase` (a ``str``): ``DRAWING`` | ``BIDDING`` |
+      ``TRUMP`` | ``KITTY`` | ``EXCHANGE`` | ``BURYING`` | ``FRIEND`` | ``PLAYING``.
     * ``level`` — the rank being played (the dealer's level, R-2); ``levels`` — every seat's level.
     * ``trump`` — 'S','H','C','D', or None for no-trump; during the draw: the standing declaration.
     * ``order`` — the :class:`TrumpOrder` for ``level``/``trump`` (None while the draw is open).

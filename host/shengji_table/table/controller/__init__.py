@@ -37,7 +37,7 @@ from .core import Outcome, board_layout
 from .dispatch import Gestures
 from .rings import R, RingCommand, SUIT_COLOURS
 
-__all__ = ["Controller", "Outcome", "RingCommand", "SUIT_COLOURS", "board_layout"]
+__all__ = ["Controller", "Outcome", "RingCommand", "SUIT_COLOURS", "board_layout", "R"]
 
 
 class Controller(Gestures):
