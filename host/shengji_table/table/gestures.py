@@ -289,11 +289,13 @@ DOCS_END = "<!-- gestures: end -->"
 
 def markdown() -> str:
     """Every row as a Markdown table (docs/table.md), with its markers."""
-    lines = [DOCS_BEGIN, "", "| phase | gesture | when | game event | becomes |", "|---|---|---|---|---|"]
+    lines = [DOCS_BEGIN, "", "| phase | gesture | when | game event | becomes | step |",
+             "|---|---|---|---|---|---|"]
 
     def line(phase: str, r: Row) -> None:
         when = "" if r.when is ALWAYS else r.when.text
-        lines.append(f"| {phase} | {r.gesture} | {when} | {f'`{r.kind}`' if r.kind else ''} | {r.text} |")
+        kind = f"`{r.kind}`" if r.kind else ""
+        lines.append(f"| {phase} | {r.gesture} | {when} | {kind} | {r.text} | `{r.step}` |")
 
     for r in FIRST:
         line("every phase, first", r)
