@@ -1,6 +1,7 @@
-"""Decisions entered at the seat (table/controller.py): find-a-friend calls, three-player bids, the
-trump named by the bidding winner, the counter-declaration (反牌) and its draw from the kitty — with
-nothing but the seat's reader, its button and its ring, and the centre reader.
+"""Decisions entered at the seat (table/controller/entry.py, the rows of table/gestures.py):
+find-a-friend calls, three-player bids, the trump named by the bidding winner, the
+counter-declaration (反牌) and its draw from the kitty — with nothing but the seat's reader, its
+button and its ring, and the centre reader.
 
 A long press reaches the host as PRESS (at once), LONG_PRESS (800 ms later, firmware/debounce.py) and
 RELEASE; a short press as PRESS and RELEASE: both are sent here as the table sends them.  A step

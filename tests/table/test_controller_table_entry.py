@@ -1,4 +1,4 @@
-"""The controller (table/controller.py): taps and presses become the game's events; every refusal —
+"""The controller (table/controller/): taps and presses become the game's events; every refusal —
 unknown tag, foreign deck, the same physical card twice, a card of another seat's hand, a tap out
 of turn — shows REFUSED on that seat's ring, says why, logs a ruling and leaves the game as it was.
 """

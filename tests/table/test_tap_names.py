@@ -12,5 +12,5 @@ def test_tap_names_say_what_each_tap_is():
     assert "LinkTap" in session.__all__ and "StationTap" in stations.__all__
 
 
-def test_tap_old_link_name_is_a_deprecated_alias():
-    assert session.Tap is session.LinkTap                      # until sim/players.py imports LinkTap
+def test_tap_one_name_per_tap():
+    assert not hasattr(session, "Tap") and not hasattr(stations, "Tap")

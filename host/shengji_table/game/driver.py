@@ -26,10 +26,12 @@ from typing import Callable, Optional, Sequence
 
 from ..rules.cards import JOKER, all_copies
 from . import events as ev
+from . import decisions as dd
 from . import view as dv
 from .effects import Refusal
 from .hand import Hand
 from .match import Match
+from .phase import OPEN, Phase
 
 __all__ = ["Driver", "DriverError", "run_match"]
 
@@ -85,7 +87,7 @@ class Driver:
     @property
     def open(self) -> bool:
         """Whether the match is in open play (the driver keeps the hands)."""
-        return self.match.mode == "open"
+        return self.match.mode == OPEN
 
     def hidden_hand(self, seat: int) -> list:
         """Open play: the copies ``seat`` physically holds now (pending cards included)."""
@@ -100,7 +102,7 @@ class Driver:
             return v
         kitty = v.kitty
         if kitty is not None:              # the dealer: the kitty picked up, then the cards buried
-            kitty = tuple(c.card for c in (self._picked_up if hand.phase == "burying" else self.kitty))
+            kitty = tuple(c.card for c in (self._picked_up if hand.phase == Phase.BURYING else self.kitty))
         return dataclasses.replace(v, hand=tuple(c.card for c in sorted(self.hidden_hand(seat), key=hash)),
                                    kitty=kitty, shown_kitty=self._shown if self.match.ruleset.bidding else v.shown_kitty)
 
@@ -169,10 +171,10 @@ class Driver:
         if not opts:
             return False
         d = self._ask(seat, dv.Expect("declare", 0, opts))
-        if isinstance(d, dv.Declare):
+        if isinstance(d, dd.Declare):
             self.send(ev.Declare(seat, tuple(self._copies(seat, d.cards))))
             return True
-        if not isinstance(d, dv.Pass):
+        if not isinstance(d, dd.Pass):
             raise DriverError(f"seat {seat} answered {d!r} to a declare question")
         return False
 
@@ -200,10 +202,10 @@ class Driver:
         hand = self._hand()
         n = self.match.players
         seat, passes = hand.dealer, 0
-        while passes < n and hand.phase == "kitty":
+        while passes < n and hand.phase == Phase.KITTY:
             seat = (seat + 1) % n
             if self._offer_declaration(seat):
-                if hand.phase == "exchange":      # the dealer's answer to a counter has no swap
+                if hand.phase == Phase.EXCHANGE:  # the dealer's answer to a counter has no swap
                     self._exchange(seat)
                 passes = 0
             else:
@@ -223,7 +225,7 @@ class Driver:
             else:
                 self.send(ev.CounterDraw(seat, seed=self._rng.randrange(2 ** 31)))
         d = self._ask(seat)
-        if not isinstance(d, dv.Bury):
+        if not isinstance(d, dd.Bury):
             raise DriverError(f"seat {seat} answered {d!r} when laying cards back in the kitty")
         cards = self._copies(seat, d.cards)
         for c in cards:
@@ -235,76 +237,99 @@ class Driver:
         self.send(ev.Confirm(seat))
 
     def finish_hand(self):
-        """Play the current hand from wherever it is (after the draw) to its end."""
-        m = self.match
+        """Play the current hand from wherever it is (after the draw) to its end: each phase's
+        step (``_PHASES``) until the hand is over."""
         hand = self._hand()
-        self._countered = (not self.counter_declarations
-                           or hand.phase not in ("drawing", "bidding", "trump", "kitty"))
-        while hand.phase != "over":
-            ph = hand.phase
-            if ph == "bidding":
-                seat = hand.turn
-                d = self._ask(seat)
-                if isinstance(d, dv.Bid):
-                    self.send(ev.Bid(seat, d.points))
-                elif isinstance(d, dv.Pass):
-                    self.send(ev.Bid(seat, None))
-                else:
-                    raise DriverError(f"seat {seat} answered {d!r} to a bid question")
-            elif ph == "trump":
-                d = self._ask(hand.dealer)
-                if not isinstance(d, dv.NameTrump):
-                    raise DriverError(f"seat {hand.dealer} answered {d!r} when naming trump")
-                self.send(ev.NameTrump(hand.dealer, d.suit))
-            elif ph == "exchange" and hand.exchange is not None:   # three players: a counter-declarer's swap
-                self._exchange(hand.exchange.seat)
-            elif ph == "kitty":
-                if m.ruleset.bidding and not self._countered:
-                    self._countered = True
-                    self._counter_round()
-                    continue
-                if self.open:                     # the dealer picks the kitty up
-                    self._picked_up = tuple(self.kitty)
-                    self.held[hand.dealer].extend(self.kitty)
-                    self.kitty = []
-                self.send(ev.TakeKitty(hand.dealer))
-            elif ph == "burying":
-                seat = hand.dealer
-                d = self._ask(seat)
-                if not isinstance(d, dv.Bury):
-                    raise DriverError(f"seat {seat} answered {d!r} to a bury question")
-                cards = self._copies(seat, d.cards)
-                if self.scan_burial or not self.open:
-                    for c in cards:
-                        self.send(ev.Tap(seat, c))
-                if self.open:                     # laid face down: the kitty again
-                    for c in cards:
-                        self.held[seat].remove(c)
-                    self.kitty = list(cards)
-                self.send(ev.Confirm(seat))
-            elif ph == "friend":
-                seat = hand.dealer
-                d = self._ask(seat)
-                if not isinstance(d, dv.CallFriend):
-                    raise DriverError(f"seat {seat} answered {d!r} to a friend call")
-                self.send(ev.CallFriend(seat, tuple((c.card, c.nth) for c in d.calls)))
-            elif ph == "playing":
-                seat = hand.turn
-                leading = not hand.trick
-                d = self._ask(seat)
-                if not isinstance(d, dv.PlayCards):
-                    raise DriverError(f"seat {seat} answered {d!r} to a play question")
-                for c in self._copies(seat, d.cards):
-                    self.send(ev.Tap(seat, c))
-                if leading:
-                    self.send(ev.Confirm(seat))
-                    if self.open and hand.throw_window:
-                        self._challenge()
-            else:
-                raise DriverError(f"the driver does not know phase {ph!r}")
+        self._countered = not self.counter_declarations or hand.phase not in _BEFORE_KITTY
+        while hand.phase != Phase.OVER:
+            step = self._PHASES.get(hand.phase)
+            if step is None:
+                raise DriverError(_unknown(hand.phase))
+            step(self, hand)
         if self.open and hand.result is None:
             self._reveal_kitty()
         return hand
+
+    # ---- one step of each phase ------------------------------------------------------------------
+    def _on_bidding(self, hand):
+        seat = hand.turn
+        d = self._ask(seat)
+        if isinstance(d, dd.Bid):
+            self.send(ev.Bid(seat, d.points))
+        elif isinstance(d, dd.Pass):
+            self.send(ev.Bid(seat, None))
+        else:
+            raise DriverError(f"seat {seat} answered {d!r} to a bid question")
+
+    def _on_trump(self, hand):
+        d = self._ask(hand.dealer)
+        if not isinstance(d, dd.NameTrump):
+            raise DriverError(f"seat {hand.dealer} answered {d!r} when naming trump")
+        self.send(ev.NameTrump(hand.dealer, d.suit))
+
+    def _on_exchange(self, hand):
+        if hand.exchange is None:
+            raise DriverError(_unknown(hand.phase))
+        self._exchange(hand.exchange.seat)       # three players: a counter-declarer's swap
+
+    def _on_kitty(self, hand):
+        if self.match.ruleset.bidding and not self._countered:
+            self._countered = True
+            self._counter_round()
+            return
+        if self.open:                     # the dealer picks the kitty up
+            self._picked_up = tuple(self.kitty)
+            self.held[hand.dealer].extend(self.kitty)
+            self.kitty = []
+        self.send(ev.TakeKitty(hand.dealer))
+
+    def _on_burying(self, hand):
+        seat = hand.dealer
+        d = self._ask(seat)
+        if not isinstance(d, dd.Bury):
+            raise DriverError(f"seat {seat} answered {d!r} to a bury question")
+        cards = self._copies(seat, d.cards)
+        if self.scan_burial or not self.open:
+            for c in cards:
+                self.send(ev.Tap(seat, c))
+        if self.open:                     # laid face down: the kitty again
+            for c in cards:
+                self.held[seat].remove(c)
+            self.kitty = list(cards)
+        self.send(ev.Confirm(seat))
+
+    def _on_friend(self, hand):
+        seat = hand.dealer
+        d = self._ask(seat)
+        if not isinstance(d, dd.CallFriend):
+            raise DriverError(f"seat {seat} answered {d!r} to a friend call")
+        self.send(ev.CallFriend(seat, tuple((c.card, c.nth) for c in d.calls)))
+
+    def _on_playing(self, hand):
+        seat = hand.turn
+        leading = not hand.trick
+        d = self._ask(seat)
+        if not isinstance(d, dd.PlayCards):
+            raise DriverError(f"seat {seat} answered {d!r} to a play question")
+        for c in self._copies(seat, d.cards):
+            self.send(ev.Tap(seat, c))
+        if leading:
+            self.send(ev.Confirm(seat))
+            if self.open and hand.throw_window:
+                self._challenge()
+
+    # the step of each phase finish_hand plays (the draw is play_hand's)
+    _PHASES: dict = {Phase.BIDDING: _on_bidding, Phase.TRUMP: _on_trump, Phase.EXCHANGE: _on_exchange,
+                     Phase.KITTY: _on_kitty, Phase.BURYING: _on_burying, Phase.FRIEND: _on_friend,
+                     Phase.PLAYING: _on_playing}
+
+
+# the phases before the kitty is taken: finish_hand from there still offers the counter-declarations
+_BEFORE_KITTY = (Phase.DRAWING, Phase.BIDDING, Phase.TRUMP, Phase.KITTY)
+
+
+def _unknown(phase) -> str:
+    return f"the driver does not know phase {str(phase)!r}"
 
 
 def run_match(match: Match, bots: Sequence, seeds, on_event=None, check=None) -> Match:

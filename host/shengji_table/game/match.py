@@ -30,6 +30,7 @@ from ..rules.settle import (TRANSFER_RULE, DugKitty, LevelGift, TransferWindow, 
 from . import events as ev
 from .effects import Announce, Refusal
 from .hand import MODES, Hand
+from .phase import Phase
 
 __all__ = ["Match", "HandSummary", "TRANSFER_RULE"]
 
@@ -71,7 +72,7 @@ class Match:
                 self.events.append(event)
             return out
         if isinstance(event, ev.Deal):
-            if self.hand is not None and self.hand.phase != "over":
+            if self.hand is not None and self.hand.phase != Phase.OVER:
                 return [Refusal(None, "deal", "table.phase", "the current hand is not over")]
             if self.hand is not None and self.hand.result is None:
                 return [Refusal(None, "deal", "table.phase", "the current hand is not settled yet (reveal the kitty)")]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 
-__all__ = ["Phase", "DECIDING"]
+__all__ = ["Phase", "DECIDING", "SCANNED", "OPEN"]
 
 
 class Phase(enum.StrEnum):
@@ -30,3 +30,8 @@ class Phase(enum.StrEnum):
 
 # The phases in which one seat enters a decision with taps and presses (bid, trump, friend call).
 DECIDING = frozenset({Phase.BIDDING, Phase.TRUMP, Phase.FRIEND})
+
+# The two ways to know the hands (``Match.mode``, ``game.hand.MODES``): every card scanned as it is
+# drawn, or open play (the hands are not scanned).
+SCANNED = "scanned"
+OPEN = "open"

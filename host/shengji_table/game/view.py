@@ -35,16 +35,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Optional, Protocol
 
 from ..rules.ruleset import Ruleset
-# The decisions are game/decisions.py's; re-exported here while game/driver.py reads them as view.*.
-from .decisions import Bid, Bury, CallFriend, Declare, Decision, FriendCall, NameTrump, Pass, PlayCards  # noqa: F401
 
 if TYPE_CHECKING:  # the rules layer's order and play types; imported lazily to keep this light
+    from .decisions import Decision
     from ..rules.order import TrumpOrder
     from ..rules.trick import Play
 
 __all__ = [
     "SeatView", "Expect", "TrickView",
-    "Decision", "PlayCards", "Bury", "Declare", "Pass", "Bid", "NameTrump", "CallFriend", "FriendCall",
     "Bot",
 ]
 
@@ -79,8 +77,8 @@ class SeatView:
     """Everything seat ``seat`` may know at a decision point.  Immutable.
 
     * ``ruleset`` — the rules in force; ``players`` — number of seats (0 … players-1, playing order).
-    * ``phase`` — ``drawing`` | ``bidding`` | ``trump`` | ``kitty`` | ``exchange`` | ``burying`` |
-      ``friend`` | ``playing``.
+    * ``phase`` — a :class:`~shengji_table.game.phase.Phase` (a ``str``): ``DRAWING`` | ``BIDDING`` |
+      ``TRUMP`` | ``KITTY`` | ``EXCHANGE`` | ``BURYING`` | ``FRIEND`` | ``PLAYING``.
     * ``level`` — the rank being played (the dealer's level, R-2); ``levels`` — every seat's level.
     * ``trump`` — 'S','H','C','D', or None for no-trump; during the draw: the standing declaration.
     * ``order`` — the :class:`TrumpOrder` for ``level``/``trump`` (None while the draw is open).

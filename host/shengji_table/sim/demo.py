@@ -49,7 +49,7 @@ def run(args) -> int:
         if problem:
             print(f"error: {problem}", file=sys.stderr)
             return 2
-    # bids, trump and friend calls are entered at the seats (table/controller.py); a preset with
+    # bids, trump and friend calls are entered at the seats (table/gestures.py); a preset with
     # fewer players than the board's seats leaves the last seats empty
     board_path = next((b for b in BOARDS if json.loads(b.read_text())["seats"] >= ruleset.players), None)
     if board_path is None:

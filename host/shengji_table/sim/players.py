@@ -5,29 +5,17 @@ the game layer.
 The plan of a hand is what the game layer's own driver (``game/driver.py``) does with the same bots
 and the same seed: :func:`plan_hand` runs it on a scratch copy of the match.  :class:`TablePlayers`
 then *performs* that plan at the table, one physical action at a time — the next planned game event
-is the first one the real match (rebuilt by the host from the table's taps) does not have yet:
+is the first one the real match (rebuilt by the host from the table's taps) does not have yet.
 
-=================================  ==========================================================
-planned game event                 done at the table
-=================================  ==========================================================
-``draw`` / ``tap``                 the card on the seat's reader (then picked up again)
-``declare``                        each card shown on the seat's reader, then the seat's button
-``close_declarations``             a button with nothing shown (the seat that drew first)
-``confirm``                        the seat's button
-``reveal_kitty`` (open play)       each kitty card on the centre reader, then the dealer's button
-``bid``                            presses until the seat's ring shows the bid, then a long press
-                                   (the button held until the firmware reports it); a pass: a
-                                   tap of a card of the seat's hand
-``name_trump``                     a card of the suit (a joker: no trump) on the seat's reader,
-                                   then a long press
-``call_friend``                    per call: a card of the face (one the dealer holds, else the
-                                   first deck's copy), a press per copy, a long press
-``counter_draw``                   scanned: each drawn kitty card on the centre reader (the
-                                   driver reports the draw as its cards, :class:`ScanningDriver`);
-                                   open play: the counter-declarer's button
-``take_kitty``                     three players: the dealer's button; otherwise the host makes it
-``deal``                           nothing: the host makes it
-=================================  ==========================================================
+How to perform it is the gesture table (``table/gestures.py``) read backwards (:func:`next_action`):
+the rows that make that event kind in the hand's phase, taps that enter it before the presses that
+send it, and the first whose part is still to do — e.g. for a ``declare`` each card shown on the
+seat's reader, then the seat's button; for a ``bid`` presses until the seat's ring shows it, then a
+long press (a pass: a tap of a card of the seat's hand).  Per step, the players know only which
+seat and which card do it (``_HOW``): a card of the suit for the trump, of the face for a friend
+call (one the dealer holds, else the first deck's copy), the kitty cards a counter-declarer drew
+(scanned: the driver reports the draw as its cards, :class:`ScanningDriver`).  ``deal`` and, but
+for three players, ``take_kitty`` are the host's own.
 
 Because the next action is always derived from the host's state, a restarted host, a rebooted Pico
 or a pulled cable lose nothing: the players wait until the link has heard the table out
@@ -48,14 +36,16 @@ from ..game.bots import make_bot
 from ..game.driver import Driver
 from ..game.hand import COUNTER_SWAP
 from ..game.match import Match
+from ..game.phase import SCANNED, Phase
 from ..rules.cards import JOKER, CardCopy, parse_card
 from ..table import protocol as P
-from ..table.session import Button, Lost, Rebooted, Tap
+from ..table.gestures import Gesture, Step, performing, phase_of
+from ..table.session import Button, LinkTap, Lost, Rebooted
 from ..table.serial_link import Disconnected, Reconnected
 from .virtual_table import SIM_DECK_SET_ID, sim_pages, sim_uid
 
 __all__ = ["hand_seeds", "make_bots", "ScanningDriver", "play_direct", "plan_hand", "deal_for",
-           "TablePlayers", "PlanMismatch"]
+           "TablePlayers", "PlanMismatch", "next_action"]
 
 LIFT_SETTLE_S = 0.03        # a lifted card must be missed on 2 polls of its reader (debounce)
 RELEASE_SETTLE_S = 0.03     # a button must stay up 20 ms before the next press counts
@@ -86,7 +76,7 @@ def deal_for(mode: str, seeds: list):
     def deal(number: int):
         if number > len(seeds):
             return None
-        return ev.Deal(seed=seeds[number - 1]) if mode == "scanned" else ev.Deal()
+        return ev.Deal(seed=seeds[number - 1]) if mode == SCANNED else ev.Deal()
     return deal
 
 
@@ -105,7 +95,7 @@ class ScanningDriver(Driver):
 
 
 def _driver(match: Match, bots, on_event=None):
-    if match.mode == "scanned":
+    if match.mode == SCANNED:
         return ScanningDriver(match, bots, on_event)
     # open play: the game layer's driver keeps the hands apart.  Dealt a kitty (no bidding), the
     # dealer lays the burial down unscanned (only the button; the engine learns it at the reveal);
@@ -131,6 +121,121 @@ def plan_hand(ruleset, mode: str, before: list, seed: int, bots) -> list:
     planned: list = []
     _driver(scratch, bots, lambda e, effects: planned.append(e)).play_hand(seed)
     return planned
+
+
+# ---- the gesture table read backwards -----------------------------------------------------------
+# For each step of table/gestures.py that performs a game event: the seat (None: the centre) and the
+# card (None: the button) that do it for the planned event ``e`` — or None when that part is done
+# (or is not how ``e`` is made), so the next row of ``performing`` is tried.
+
+def _shows(shown: list, e, what: str):
+    if shown != list(e.cards[:len(shown)]):
+        raise PlanMismatch(f"seat {e.seat} shows {[str(x) for x in shown]}; the plan {what} "
+                           f"{[str(x) for x in e.cards]}")
+    return (e.seat, e.cards[len(shown)]) if len(shown) < len(e.cards) else None
+
+
+def _kitty_draw(c, hand, e):
+    if e.copies is None:                      # open play: the draw is not scanned
+        return None
+    for card in e.copies:
+        if card not in c.kitty_drawn:
+            return (None, card)
+    raise PlanMismatch(f"every card of {e.to_json()} is tapped and no counter_draw came")
+
+
+def _pass(c, hand, e):
+    if e.points is not None:
+        return None
+    copies = hand.hand_copies(e.seat)          # a tap passes: any card will do
+    return (e.seat, copies[0] if copies else CardCopy(parse_card("SA"), 1))
+
+
+def _suit(c, hand, e):
+    if c.entry_state().get("suit") == ("NT" if e.suit is None else e.suit):
+        return None
+    face = parse_card("BJ") if e.suit is None else parse_card(e.suit + "A")
+    held = [x for x in hand.hand_copies(e.seat)
+            if (x.card.suit == JOKER if e.suit is None else x.card.suit == e.suit)]
+    return (e.seat, held[0] if held else CardCopy(face, 1))
+
+
+def _call(e, entry: dict) -> tuple:
+    return e.calls[len(entry.get("calls", []))]
+
+
+def _face(c, hand, e):
+    face, _ = _call(e, c.entry_state())
+    if c.entry_state().get("face") == str(face):
+        return None
+    held = [x for x in hand.hand_copies(e.seat) if x.card is face]
+    # a physical card of the face: one the seat holds when it has one (a scanned hand), otherwise
+    # the first deck's copy (whoever holds it lends it)
+    return (e.seat, held[0] if held else CardCopy(face, 1))
+
+
+def _copy(c, hand, e):
+    entry = c.entry_state()
+    return None if entry.get("nth") == _call(e, entry)[1] else (e.seat, None)
+
+
+def _button(c, hand, e):
+    return (e.seat, None)                     # the event's seat presses
+
+
+_HOW = {
+    Step.DRAW: lambda c, hand, e: (e.seat, e.copy),
+    Step.TAP: lambda c, hand, e: (e.seat, e.copy),
+    Step.BURY: lambda c, hand, e: (None, e.copy),      # a card buried on the centre reader
+    Step.SHOW: lambda c, hand, e: _shows(c.shown.get(e.seat, []), e, "declares"),
+    Step.SHOW_CHALLENGE: lambda c, hand, e: _shows(c.challenge.get(e.seat, []), e, "challenges with"),
+    Step.DECLARE: _button,
+    Step.CHALLENGE: _button,
+    Step.CLOSE: lambda c, hand, e: (next(s for s in range(c.seats) if not c.shown.get(s)), None),
+    Step.CONFIRM: _button,
+    Step.REVEAL: lambda c, hand, e: next(((None, x) for x in e.cards if x not in c.revealed), None),
+    Step.REVEAL_KITTY: lambda c, hand, e: (hand.dealer, None),
+    Step.TAKE_KITTY: _button,                 # three players: the dealer's button ends 反牌
+    Step.KITTY_DRAW: _kitty_draw,
+    Step.COUNTER_DRAW: lambda c, hand, e: (e.seat, None) if e.copies is None else None,
+    Step.PASS: _pass,
+    Step.NEXT_BID: lambda c, hand, e: None if c.entry_state().get("bid") == e.points else (e.seat, None),
+    Step.BID: _button,
+    Step.CHOOSE_SUIT: _suit,
+    Step.TRUMP_STEP: lambda c, hand, e: None,
+    Step.NAME_TRUMP: _button,
+    Step.CHOOSE_FACE: _face,
+    Step.NEXT_COPY: _copy,
+    Step.CALL: _button,
+}
+_ACTION = {Gesture.SEAT_TAP: "tap", Gesture.CENTRE_TAP: "tap", Gesture.PRESS: "press",
+           Gesture.RELEASE: "press", Gesture.LONG_PRESS: "long"}
+
+
+def next_action(c, e):
+    """The next physical action that performs the planned game event ``e`` at controller ``c``'s
+    table: ``("tap", reader, copy)``, ``("press", seat)`` (a short press) or ``("long", seat)``.
+
+    The gesture table read backwards: of the rows that perform ``e`` in the hand's phase
+    (:func:`~shengji_table.table.gestures.performing`: taps that enter it before the presses that
+    send it), the first whose part is still to do."""
+    hand = c.match.hand
+    for row in performing(phase_of(hand), e.type):
+        how = _HOW.get(row.step)
+        at = how(c, hand, e) if how is not None else None
+        if at is None:
+            continue
+        seat, copy = at
+        kind = _ACTION[row.gesture]
+        if kind == "tap":
+            # a tap is taken as the table's row says, or not at all (a press's row depends on the
+            # state at its release, so it is not checked ahead)
+            if c.gesture_row(row.gesture, seat, copy) != row:
+                raise PlanMismatch(f"the plan's next event {e.to_json()} is not made at the table: "
+                                   f"a {row.gesture} of {copy} there is not a {row.step}")
+            return ("tap", c.centre if seat is None else seat, copy)
+        return (kind, seat)
+    raise PlanMismatch(f"the plan's next event {e.to_json()} is not made at the table")
 
 
 class TablePlayers:
@@ -170,7 +275,7 @@ class TablePlayers:
 
     # ---- from the service --------------------------------------------------------------------
     def on_outcome(self, e, outcome) -> None:
-        if isinstance(e, Tap):
+        if isinstance(e, LinkTap):
             # the card was read: pick it up again (it goes to the hand / onto the table)
             self.link.session.sim_lift(e.reader)
             self.on_reader.pop(e.reader, None)
@@ -199,7 +304,7 @@ class TablePlayers:
         if m.over:
             return True
         hand = m.hand
-        return (hand is not None and hand.phase == "over" and hand.result is not None
+        return (hand is not None and hand.phase == Phase.OVER and hand.result is not None
                 and len(m.summaries) >= len(self.seeds))
 
     def step(self) -> None:
@@ -278,67 +383,7 @@ class TablePlayers:
                                f"{next(i for i, (a, b) in enumerate(zip(done, plan)) if a != b) if len(done) <= len(plan) else len(plan)}")
         if len(done) >= len(plan):
             return None
-        e = plan[len(done)]
-        c = self.controller
-        if isinstance(e, (ev.Draw, ev.Tap)):
-            return ("tap", e.seat, e.copy)
-        if isinstance(e, ev.Declare):
-            shown = c.shown.get(e.seat, [])
-            if shown != list(e.cards[:len(shown)]):
-                raise PlanMismatch(f"seat {e.seat} shows {[str(x) for x in shown]}; the plan declares "
-                                   f"{[str(x) for x in e.cards]}")
-            if len(shown) < len(e.cards):
-                return ("tap", e.seat, e.cards[len(shown)])
-            return ("press", e.seat)
-        if isinstance(e, ev.CloseDeclarations):
-            seat = next(s for s in range(c.seats) if not c.shown.get(s))
-            return ("press", seat)
-        if isinstance(e, ev.Confirm):
-            return ("press", e.seat)
-        if isinstance(e, ev.RevealKitty):
-            for card in e.cards:
-                if card not in c.revealed:
-                    return ("tap", c.centre, card)
-            return ("press", m.hand.dealer)
-        if isinstance(e, ev.TakeKitty):               # three players: the dealer's button ends 反牌
-            return ("press", e.seat)
-        if isinstance(e, ev.CounterDraw):
-            if e.copies is None:                      # open play: the draw is not scanned
-                return ("press", e.seat)
-            for card in e.copies:
-                if card not in c.kitty_drawn:
-                    return ("tap", c.centre, card)
-            raise PlanMismatch(f"every card of {e.to_json()} is tapped and no counter_draw came")
-        if isinstance(e, (ev.Bid, ev.NameTrump, ev.CallFriend)):
-            return self._decision_action(m.hand, e, c.entry_state())
-        raise PlanMismatch(f"the plan's next event {e.to_json()} is not made at the table")
-
-    def _card_of(self, hand, seat: int, face) -> CardCopy:
-        """A physical card of ``face`` to tap at ``seat``: one the seat holds when it has one (a
-        scanned hand), otherwise the first deck's copy (whoever holds it lends it)."""
-        held = [x for x in hand.hand_copies(seat) if x.card is face]
-        return held[0] if held else CardCopy(face, 1)
-
-    def _decision_action(self, hand, e, entry: dict):
-        """A bid, the trump or a friend call entered by taps and presses (controller docstring)."""
-        if isinstance(e, ev.Bid):
-            if e.points is None:                       # a tap passes: any card will do
-                copies = hand.hand_copies(e.seat)
-                return ("tap", e.seat, copies[0] if copies else CardCopy(parse_card("SA"), 1))
-            return ("long", e.seat) if entry.get("bid") == e.points else ("press", e.seat)
-        if isinstance(e, ev.NameTrump):
-            want = "NT" if e.suit is None else e.suit
-            if entry.get("suit") == want:
-                return ("long", e.seat)
-            face = parse_card("BJ") if e.suit is None else parse_card(e.suit + "A")
-            held = [x for x in hand.hand_copies(e.seat)
-                    if (x.card.suit == JOKER if e.suit is None else x.card.suit == e.suit)]
-            return ("tap", e.seat, held[0] if held else CardCopy(face, 1))
-        done = entry.get("calls", [])
-        face, nth = e.calls[len(done)]
-        if entry.get("face") != str(face):
-            return ("tap", e.seat, self._card_of(hand, e.seat, face))
-        return ("long", e.seat) if entry.get("nth") == nth else ("press", e.seat)
+        return next_action(self.controller, plan[len(done)])
 
     def _perform(self, action, now: float) -> None:
         s = self.link.session

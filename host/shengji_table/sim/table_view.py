@@ -13,6 +13,7 @@ import sys
 import time
 from typing import Optional
 
+from ..game.phase import Phase
 from ..rules.cards import level_text, suit_symbol
 from ..table.controller import R
 
@@ -108,7 +109,7 @@ class TableView:
                          f" · dealer {'?' if hand.dealer is None else hand.dealer}")
         lines.append("")
         for seat in range(c.seats):
-            turn = "▶" if hand is not None and hand.turn == seat and hand.phase == "playing" else " "
+            turn = "▶" if hand is not None and hand.turn == seat and hand.phase == Phase.PLAYING else " "
             lvl = m.levels[seat]
             lines.append(f" {turn} seat {seat}  level {level_text(lvl) if lvl <= 14 else 'won'}  "
                          f"{self._ring_text(seat, now)}")

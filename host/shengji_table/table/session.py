@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from . import protocol as P
 
-__all__ = ["HostSession", "LinkPosition", "Hello", "LinkTap", "Tap", "Button", "ReaderStatus", "Log",
+__all__ = ["HostSession", "LinkPosition", "Hello", "LinkTap", "Button", "ReaderStatus", "Log",
            "Snapshot", "Lost", "Rebooted", "LinkUp", "LinkDown", "Event", "BUTTON_KINDS"]
 
 BUTTON_KINDS = {P.PRESS: "press", P.LONG_PRESS: "long-press", P.RELEASE: "release"}
@@ -63,9 +63,6 @@ class LinkTap:
     uid: bytes
     code: bytes | None
 
-
-# Deprecated: the old name, kept while sim/players.py imports it; use LinkTap.
-Tap = LinkTap
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..decisions import Bid, Bury, CallFriend, Declare, FriendCall, NameTrump, Pass, PlayCards
+from ..phase import Phase
 from ..view import SeatView
 from . import call_policy, kitty_policy, play_policy
 from .knowledge import known_voids, unseen_cards
@@ -57,7 +58,7 @@ def seen_cards(view: SeatView, include_kitty: bool = True) -> list:
     kitty it holds or buried."""
     seen = [c for t in view.tricks for p in t.plays for c in p.cards]
     seen.extend(c for p in view.trick for c in p.cards)
-    if include_kitty and view.kitty is not None and view.phase == "playing":
+    if include_kitty and view.kitty is not None and view.phase == Phase.PLAYING:
         seen.extend(view.kitty)
     return seen
 

@@ -13,6 +13,7 @@ from ...rules.cards import full_deck, parse_cards
 from ...rules.order import TrumpOrder
 from ...rules.ruleset import Ruleset
 from ...rules.trick import Play
+from ..phase import Phase
 from ..view import Expect, SeatView, TrickView
 
 __all__ = ["random_deal", "play_view", "bury_view"]
@@ -47,7 +48,7 @@ def play_view(ruleset: Ruleset, level: int, trump: Optional[str], seat: int, han
                      if ruleset.teams == "fixed" else [dealer])
     expect = Expect("follow", len(plays[0].cards)) if plays else Expect("lead")
     return SeatView(
-        ruleset=ruleset, seat=seat, players=ruleset.players, phase="playing", level=level,
+        ruleset=ruleset, seat=seat, players=ruleset.players, phase=Phase.PLAYING, level=level,
         levels=tuple(level for _ in range(ruleset.players)), trump=trump, order=order, hand=hand,
         trick=plays, leader=plays[0].seat if plays else seat, tricks=tuple(tricks),
         points=tuple(0 for _ in range(ruleset.players)), attackers_points=0, dealer=dealer,
@@ -58,4 +59,4 @@ def play_view(ruleset: Ruleset, level: int, trump: Optional[str], seat: int, han
 def bury_view(ruleset: Ruleset, level: int, trump: Optional[str], seat: int, hand_with_kitty) -> SeatView:
     """The dealer's view when it must bury ``ruleset.kitty_size`` cards (R-7.2)."""
     view = play_view(ruleset, level, trump, seat, hand_with_kitty, dealer=seat)
-    return dataclasses.replace(view, phase="kitty", expect=Expect("bury", ruleset.kitty_size))
+    return dataclasses.replace(view, phase=Phase.KITTY, expect=Expect("bury", ruleset.kitty_size))

@@ -19,7 +19,7 @@ from ...rules.trick import Play
 from .. import events as ev
 from ..effects import Refusal, Ring
 from ..friend import FriendSearch
-from ..phase import Phase
+from ..phase import SCANNED, Phase
 from ..view import Expect, SeatView, TrickView
 from . import bidding, draw, evidence
 from .counter import Exchange, may_counter
@@ -39,7 +39,7 @@ class Hand:
     """
 
     # long: the whole state of a hand, declared once and grouped by phase
-    def __init__(self, ruleset: Ruleset, *, mode: str = "scanned", dealer: Optional[int] = None,
+    def __init__(self, ruleset: Ruleset, *, mode: str = SCANNED, dealer: Optional[int] = None,
                  levels: Optional[tuple[int, ...]] = None, first_seat: int = 0, number: int = 1):
         if mode not in MODES:
             raise ValueError(f"mode is one of {', '.join(MODES)}, not {mode!r}")

@@ -18,7 +18,7 @@ from ...rules.cards import CardCopy, all_copies, format_cards
 from ...rules.follow import check_follow
 from ...rules.throw import check_throw
 from ..effects import Announce
-from ..phase import Phase
+from ..phase import OPEN, SCANNED, Phase
 from . import evidence, settle
 from .counter import COUNTER_RULE
 from .play import pick, throw_failed
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Knowledge", "ScannedHands", "OpenHands", "KNOWLEDGE", "MODES", "COUNTER_SWAP"]
 
-MODES = ("scanned", "open")
+MODES = (SCANNED, OPEN)
 # Three players (seed 000 三人打法): 反牌者只能從底牌中隨機換6張 — the counter-declarer swaps 6.
 COUNTER_SWAP = 6
 
@@ -99,7 +99,7 @@ class Knowledge:
 
 
 class ScannedHands(Knowledge):
-    mode = "scanned"
+    mode = SCANNED
     scanned = True
 
     def missing(self, hand, seat, copies):
@@ -169,7 +169,7 @@ class ScannedHands(Knowledge):
 
 
 class OpenHands(Knowledge):
-    mode = "open"
+    mode = OPEN
 
     def close_draw(self, hand):
         hand.counts = [hand.ruleset.hand_size] * hand.players
@@ -197,4 +197,4 @@ class OpenHands(Knowledge):
         return hand.kitty_revealed
 
 
-KNOWLEDGE: dict[str, Knowledge] = {"scanned": ScannedHands(), "open": OpenHands()}
+KNOWLEDGE: dict[str, Knowledge] = {SCANNED: ScannedHands(), OPEN: OpenHands()}

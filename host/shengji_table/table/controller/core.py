@@ -1,0 +1,193 @@
+"""The controller's core: its state, its persistence, the automatic steps, game events in and effects out.
+
+Pure: no I/O, no clock.  The service (``service.py``) persists everything an :class:`Outcome`
+lists before it shows a ring or acknowledges the Pico.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from ...game import events as ev
+from ...game.effects import Announce, Refusal
+from ...game.match import Match
+from ...game.phase import Phase
+from ...rules.cards import parse_copy
+from ...rules.ruleset import Ruleset
+from ..gestures import decider
+from ..registry import DeckSet
+from .rings import REFUSED_COLOUR, REFUSED_MS, TURN_COLOUR, R, RingCommand, Rings
+
+__all__ = ["Core", "Outcome", "board_layout"]
+
+
+@dataclass
+class Outcome:
+    """What one physical event (or an automatic step) led to, in order.
+
+    ``rows``: ``(kind, payload)`` for the event log (``game``, ``ruling``, ``effect``); ``rings``:
+    the ring commands to show *after* the rows are durable; ``texts``: sentences for the screen and
+    the voice; ``refusals``: every refusal (the game's and the controller's).
+    """
+    rows: list = field(default_factory=list)
+    rings: list = field(default_factory=list)
+    texts: list = field(default_factory=list)
+    refusals: list = field(default_factory=list)
+    game_events: list = field(default_factory=list)
+
+
+def board_layout(board: dict) -> tuple:
+    """``(seats, centre index, {reader index: seat or 'centre'})`` from a board file dict; reader
+    and ring index ``s`` is seat ``s``, the centre is index ``seats`` (firmware/board.py)."""
+    seats = board["seats"]
+    readers = {}
+    for r in board["readers"]:
+        readers[seats if r["seat"] == "centre" else r["seat"]] = r["seat"]
+    return seats, seats, readers
+
+
+class Core(Rings):
+    """The controller's state and its way to the game (``Controller`` adds the gestures).
+
+    ``deal_for(number)`` gives the ``deal`` event of hand ``number`` (1-based), or None to stop
+    dealing (the demo's last hand was played).
+    """
+
+    def __init__(self, ruleset: Ruleset, mode: str, board: dict, deck_set: DeckSet,
+                 deal_for: Optional[Callable[[int], Optional[ev.Deal]]] = None):
+        self.ruleset = ruleset
+        self.mode = mode
+        self.match = Match(ruleset, mode)
+        self.deck_set = deck_set
+        board_seats, self.centre, self.readers = board_layout(board)
+        if board_seats < ruleset.players:
+            raise ValueError(f"board {board.get('name')!r} has {board_seats} seats; preset "
+                             f"{ruleset.preset!r} needs {ruleset.players}")
+        # a preset with fewer players than the board has seats leaves the last seats empty
+        # (three players at a four-seat table): their readers and buttons are refused
+        self.seats = ruleset.players
+        self.board_seats = board_seats
+        self.ring_sizes = {(board_seats if r["seat"] == "centre" else r["seat"]): r["count"]
+                           for r in board.get("leds", {}).get("rings", [])}
+        if deck_set.decks != ruleset.decks:
+            raise ValueError(f"deck set {deck_set.name!r} has {deck_set.decks} decks; preset "
+                             f"{ruleset.preset!r} plays with {ruleset.decks}")
+        self.deal_for = deal_for or (lambda number: ev.Deal())
+        # physical-entry state that is not (yet) a game event; saved in the log (state_json)
+        self.shown: dict = {}           # seat -> [copies shown to declare]
+        self.challenge: dict = {}       # seat -> [copies shown to challenge a throw]
+        self.revealed: list = []        # open play: kitty cards tapped on the centre reader
+        self.rings: dict = {}           # ring index -> RingCommand last commanded
+        # a decision being entered by taps and presses (bid, trump, friend call); see _entry()
+        self.entry: dict = {}
+        self.kitty_drawn: list = []     # three players, scanned: kitty cards the counter-declarer drew
+        self.held: set = set()          # seats whose button press became a long press (until released)
+
+    # ---- persistence ---------------------------------------------------------------------------
+    def state_json(self) -> dict:
+        """The controller's own state (pending shows, challenges, revealed kitty, rings)."""
+        return {"shown": {str(s): [str(c) for c in cs] for s, cs in self.shown.items() if cs},
+                "challenge": {str(s): [str(c) for c in cs] for s, cs in self.challenge.items() if cs},
+                "revealed": [str(c) for c in self.revealed],
+                "entry": dict(self.entry), "kitty_drawn": [str(c) for c in self.kitty_drawn],
+                "held": sorted(self.held),
+                "rings": {str(i): list(rc.state()) for i, rc in sorted(self.rings.items())}}
+
+    def restore(self, game_events: list, state: Optional[dict]) -> None:
+        """Rebuild from the log: replay ``game_events`` (JSON) into a fresh match, then take the
+        controller's last saved ``state``.  A game event the match refuses means the log does not
+        belong to this ruleset: ``ValueError``."""
+        self.match = Match(self.ruleset, self.mode)
+        for i, raw in enumerate(game_events):
+            e = ev.event_from_json(raw)
+            out = self.match.apply(e)
+            if out and isinstance(out[0], Refusal):
+                raise ValueError(f"logged game event {i} ({e.type}) does not replay: {out[0].reason}")
+        state = state or {}
+        self.shown = {int(s): [parse_copy(c) for c in cs] for s, cs in state.get("shown", {}).items()}
+        self.challenge = {int(s): [parse_copy(c) for c in cs] for s, cs in state.get("challenge", {}).items()}
+        self.revealed = [parse_copy(c) for c in state.get("revealed", [])]
+        self.entry = dict(state.get("entry", {}))
+        self.kitty_drawn = [parse_copy(c) for c in state.get("kitty_drawn", [])]
+        self.held = set(state.get("held", []))
+        self.rings = {int(i): RingCommand(int(i), *v) for i, v in state.get("rings", {}).items()}
+
+    # ---- automatic steps ------------------------------------------------------------------------
+    def start(self) -> Outcome:
+        """Deal the next hand when none is in play (and ``deal_for`` gives one)."""
+        out = Outcome()
+        self._auto(out)
+        return out
+
+    def _auto(self, out: Outcome) -> None:
+        m = self.match
+        for _ in range(3):
+            hand = m.hand
+            if m.over:
+                return
+            if hand is None or (hand.phase == Phase.OVER and hand.result is not None):
+                deal = self.deal_for(len(m.summaries) + 1)
+                if deal is None:
+                    return
+                self.shown, self.challenge, self.revealed = {}, {}, []
+                self.entry, self.kitty_drawn = {}, []
+                if not self._game(deal, out):
+                    return
+                self._set_all(out, R.OFF)
+                continue
+            # three players: the kitty waits for the counter-declarations (反牌); the dealer's
+            # button takes it up
+            if hand.phase == Phase.KITTY and hand.dealer is not None and not self.ruleset.bidding:
+                if not self._game(ev.TakeKitty(hand.dealer), out):
+                    return
+                continue
+            return
+
+    def _hand(self):
+        """The hand in play: a step of the gesture table that uses it is taken only while there is one."""
+        hand = self.match.hand
+        assert hand is not None
+        return hand
+
+    def on_reader(self, reader: int, alive: bool) -> Outcome:
+        out = Outcome()
+        if not alive:
+            where = self.readers.get(reader, reader)
+            text = f"Reader {where} stopped answering: check its cable."
+            out.texts.append(text)
+            out.rows.append(("effect", Announce("table", text).to_json()))
+        return out
+
+    # ---- game events and effects ------------------------------------------------------------------
+    def _game(self, event, out: Outcome, seat: Optional[int] = None) -> bool:
+        effects = self.match.apply(event)
+        if effects and isinstance(effects[0], Refusal):
+            r = effects[0]
+            who = r.seat if r.seat is not None else seat
+            self._refuse(out, who, r.event, r.rule, r.reason, payload_event=event.to_json())
+            return False
+        out.game_events.append(event)
+        out.rows.append(("game", event.to_json()))
+        for eff in effects:
+            out.rows.append(("effect", eff.to_json()))
+            self._show(eff, out)
+        hand = self.match.hand
+        if hand is not None and hand.phase in (Phase.BIDDING, Phase.TRUMP):
+            self._ring(out, decider(hand), R.TURN, TURN_COLOUR)     # whose decision it is
+        return True
+
+    def _refuse(self, out: Outcome, seat, event: str, rule: str, reason: str, ring: Optional[int] = None,
+                payload_event: Optional[dict] = None) -> None:
+        r = Refusal(seat, event, rule, reason)
+        out.refusals.append(r)
+        row = r.to_json()
+        if payload_event is not None:
+            row["attempted"] = payload_event
+        out.rows.append(("ruling", row))
+        where = f"Seat {seat}" if seat is not None else ("Centre" if ring == self.centre else "Table")
+        out.texts.append(f"{where}: refused — {reason} ({rule})")
+        target = ring if ring is not None else seat
+        if target is not None:
+            hand = self.match.hand
+            pending = len(hand.pending) if hand is not None and seat is not None and seat == hand.turn else 0
+            self._ring(out, target, R.REFUSED, REFUSED_COLOUR, pending, REFUSED_MS)
