@@ -307,13 +307,7 @@ def _judge_settle(sit: Mapping, ruleset: Ruleset) -> dict:
         raise SituationError("'dealer' is missing: the dealer's seat")
     points = _int(sit, "attackers_points")
     penalty = _int(sit, "penalty", required=False) or 0
-    bid = _int(sit, "bid", required=False)
-    if ruleset.bidding and bid is None:
-        raise SituationError("a bidding hand (three players) is settled against the winning bid: give 'bid'")
-    if not ruleset.bidding and bid is not None:
-        raise SituationError(f"preset {ruleset.preset!r} has no bidding: 'bid' does not apply")
-    if bid is not None and bid <= 0:
-        raise SituationError(f"'bid' is a positive number of points, not {bid}")
+    bid = _settle_bid(sit, ruleset)
     level = _level(sit, required=False, default=ruleset.start_level)
     trump = _trump(sit, ruleset, required=False)
     notes = []
@@ -321,31 +315,11 @@ def _judge_settle(sit: Mapping, ruleset: Ruleset) -> dict:
         notes.append(f"level {level_text(level)} and trump {trump_text(trump)} were used to find the units of "
                      "the last trick; give 'level' and 'trump' if they were otherwise")
     kitty = _cards(sit.get("kitty", []), "'kitty'")
-    last = None
-    if sit.get("last_trick") is not None:
-        lt = _seat_cards(sit["last_trick"], "'last_trick'",
-                         wrong="'last_trick' is {\"seat\": n, \"cards\": [...]}: the winning play of "
-                               "the last trick and its seat")
-        last = (_seat(lt["seat"], "last_trick.seat", ruleset), _cards(lt["cards"], "last_trick.cards"))
-        if not last[1]:
-            raise SituationError("last_trick.cards: the winning play has at least one card")
+    last = _settle_last_trick(sit, ruleset)
     _check_copies(ruleset, [kitty, last[1] if last else ()], "the kitty and the last trick")
     _check_captured(ruleset, points, kitty)
 
-    # Who declares: fixed sides alternate seats; find a friend names them; bidding: the dealer alone.
-    if ruleset.teams == "fixed":
-        if "declarers" in sit:
-            raise SituationError("'declarers' is only for find-a-friend; fixed sides follow from the dealer")
-        declarers = [s for s in range(ruleset.players) if (s - dealer) % 2 == 0]
-    elif ruleset.teams == "solo":
-        declarers = [dealer]
-    else:
-        raw = sit.get("declarers")
-        if not isinstance(raw, list) or not raw:
-            raise SituationError("find a friend: give 'declarers', the dealer first, then the friends found")
-        declarers = [_seat(s, "'declarers'", ruleset) for s in raw]
-        if declarers[0] != dealer or len(set(declarers)) != len(declarers):
-            raise SituationError("'declarers' lists the dealer first and each seat once")
+    declarers = _settle_declarers(sit, ruleset, dealer)
     attackers = [s for s in range(ruleset.players) if s not in declarers]
 
     bonus, mult = 0, 0
@@ -374,18 +348,65 @@ def _judge_settle(sit: Mapping, ruleset: Ruleset) -> dict:
         "kitty_reason": kitty_reason, "declarers": declarers, "attackers": attackers,
     }
     if ruleset.teams == "find-friend":
-        shares = share_levels(s, declarers, attackers, last_trick_seat=last[0] if last else None,
-                              split=_split(sit))
-        out["levels"] = {str(seat): n for seat, n in sorted(shares.levels.items())}
-        if shares.booty:
-            out["booty"] = {"levels": shares.booty, "seat": shares.booty_owner}
-        if last is not None and last[0] in attackers:
-            drop = dig_drop(ruleset, level, total, decompose(last[1], order), has_friend=len(declarers) > 1)
-            if drop is not None:
-                out["dig_drop"] = {"dealer": drop.dealer, "friend": drop.friend, "rule": drop.rule,
-                                   "reason": drop.reason}
+        out.update(_friend_shares(sit, ruleset, s, declarers, attackers, last, level, total, order))
     if notes:
         out["notes"] = notes
+    return out
+
+
+def _settle_bid(sit: Mapping, ruleset: Ruleset):
+    bid = _int(sit, "bid", required=False)
+    if ruleset.bidding and bid is None:
+        raise SituationError("a bidding hand (three players) is settled against the winning bid: give 'bid'")
+    if not ruleset.bidding and bid is not None:
+        raise SituationError(f"preset {ruleset.preset!r} has no bidding: 'bid' does not apply")
+    if bid is not None and bid <= 0:
+        raise SituationError(f"'bid' is a positive number of points, not {bid}")
+    return bid
+
+
+def _settle_last_trick(sit: Mapping, ruleset: Ruleset):
+    """``(seat, cards)`` of the last trick's winning play, or None when not given."""
+    if sit.get("last_trick") is None:
+        return None
+    lt = _seat_cards(sit["last_trick"], "'last_trick'",
+                     wrong="'last_trick' is {\"seat\": n, \"cards\": [...]}: the winning play of "
+                           "the last trick and its seat")
+    last = (_seat(lt["seat"], "last_trick.seat", ruleset), _cards(lt["cards"], "last_trick.cards"))
+    if not last[1]:
+        raise SituationError("last_trick.cards: the winning play has at least one card")
+    return last
+
+
+def _settle_declarers(sit: Mapping, ruleset: Ruleset, dealer: int) -> list:
+    """Who declares: fixed sides alternate seats; find a friend names them; bidding: the dealer alone."""
+    if ruleset.teams == "fixed":
+        if "declarers" in sit:
+            raise SituationError("'declarers' is only for find-a-friend; fixed sides follow from the dealer")
+        return [s for s in range(ruleset.players) if (s - dealer) % 2 == 0]
+    if ruleset.teams == "solo":
+        return [dealer]
+    raw = sit.get("declarers")
+    if not isinstance(raw, list) or not raw:
+        raise SituationError("find a friend: give 'declarers', the dealer first, then the friends found")
+    declarers = [_seat(s, "'declarers'", ruleset) for s in raw]
+    if declarers[0] != dealer or len(set(declarers)) != len(declarers):
+        raise SituationError("'declarers' lists the dealer first and each seat once")
+    return declarers
+
+
+def _friend_shares(sit, ruleset, s, declarers, attackers, last, level, total, order) -> dict:
+    """Find a friend: each seat's levels, the booty, and the dealer's drop when the kitty is dug."""
+    out: dict = {}
+    shares = share_levels(s, declarers, attackers, last_trick_seat=last[0] if last else None, split=_split(sit))
+    out["levels"] = {str(seat): n for seat, n in sorted(shares.levels.items())}
+    if shares.booty:
+        out["booty"] = {"levels": shares.booty, "seat": shares.booty_owner}
+    if last is not None and last[0] in attackers:
+        drop = dig_drop(ruleset, level, total, decompose(last[1], order), has_friend=len(declarers) > 1)
+        if drop is not None:
+            out["dig_drop"] = {"dealer": drop.dealer, "friend": drop.friend, "rule": drop.rule,
+                               "reason": drop.reason}
     return out
 
 

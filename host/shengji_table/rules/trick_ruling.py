@@ -28,6 +28,66 @@ def _as_play(p) -> Play:
     return Play(seat, tuple(cards))
 
 
+def _illegal(out: dict, rule: str, reason: str) -> None:
+    out["legal"], out["rule"], out["reason"] = False, rule, reason
+
+
+def _rule_lead(out: dict, unchecked: list, ruleset, order, last: Play, units, hands: dict) -> list | None:
+    """A lead: one suit (R-4.1) and, for a throw, the other hands (R-4.2, R-4.3).  Returns the plays
+    that count for the winner when a failed throw stands as its forced unit, else None."""
+    verdict = check_lead(last.cards, order)
+    if out["legal"]:
+        out["rule"], out["reason"] = verdict.rule, verdict.reason
+        if not verdict.ok:
+            out["legal"] = False
+    if not verdict.ok or len(units) <= 1:
+        return None
+    others = {s: cards for s, cards in hands.items() if s != last.seat}
+    seats_missing = [s for s in range(ruleset.players) if s != last.seat and s not in others]
+    if not others:
+        out["throw"] = {"ok": None, "forced": [], "beaten_by": None}
+        unchecked.append("the throw (the other hands are not given)")
+        if out["legal"]:
+            out["reason"] = "a throw of %d units; without the other hands it cannot be checked" % len(units)
+        return None
+    tc = check_throw(last.cards, others, order)
+    out["throw"] = {
+        "ok": tc.ok, "forced": [str(c) for c in tc.forced],
+        "beaten_by": None if tc.beaten_by is None else
+        {"seat": tc.beaten_by[0], "cards": [str(c) for c in tc.beaten_by[1]]},
+    }
+    if not tc.ok:
+        if out["legal"]:
+            _illegal(out, tc.rule, tc.reason)
+        return [Play(last.seat, tc.forced)] if tc.forced else None
+    if seats_missing:
+        out["throw"]["ok"] = None
+        unchecked.append("the throw against seat(s) " + ", ".join(map(str, seats_missing)))
+        if out["legal"]:
+            out["reason"] = "nobody among the given hands can beat the throw; the others were not given"
+    elif out["legal"]:
+        out["rule"], out["reason"] = tc.rule, tc.reason
+    return None
+
+
+def _rule_follow(out: dict, order, plays: list, hand) -> bool:
+    """A follow: the lead's count (R-4.4) and, with the hand, suit and shape (R-4.4–4.7).  Returns
+    whether the play stands."""
+    lead, last = plays[0].cards, plays[-1]
+    if len(last.cards) != len(lead):
+        if out["legal"]:
+            _illegal(out, "R-4.4", f"{len(lead)} cards were led, so play exactly {len(lead)}, not {len(last.cards)}")
+    elif out["legal"]:
+        if hand is not None:
+            v = check_follow(lead, last.cards, hand, order)
+            out["legal"], out["rule"], out["reason"] = v.ok, v.rule, v.reason
+        else:
+            out["rule"] = "R-4.4"
+            out["reason"] = (f"the count is right ({len(lead)} cards); suit and shape obligations "
+                             f"need the hand of seat {last.seat}")
+    return out["legal"]
+
+
 def rule_trick(ruleset, level, trump, plays, hands: dict | None = None) -> dict:
     """Rule on the last play of ``plays`` (lead first).  ``hands``: ``{seat: cards held before the trick}``.
 
@@ -46,65 +106,17 @@ def rule_trick(ruleset, level, trump, plays, hands: dict | None = None) -> dict:
     unchecked: list = []
     counted = list(plays)          # the plays that stand for the winner and the points
 
-    def illegal(rule, reason):
-        out["legal"], out["rule"], out["reason"] = False, rule, reason
-
     hand = hands.get(last.seat)
     if hand is not None:
         missing = missing_from_hand(last.cards, hand)
         if missing:
-            illegal("hand", f"seat {last.seat} does not hold {' '.join(map(str, missing))}")
+            _illegal(out, "hand", f"seat {last.seat} does not hold {' '.join(map(str, missing))}")
     else:
         unchecked.append(f"the hand of seat {last.seat}")
-
     if len(plays) == 1:
-        verdict = check_lead(last.cards, order)
-        if out["legal"]:
-            out["rule"], out["reason"] = verdict.rule, verdict.reason
-            if not verdict.ok:
-                out["legal"] = False
-        if verdict.ok and len(units) > 1:
-            others = {s: cards for s, cards in hands.items() if s != last.seat}
-            seats_missing = [s for s in range(ruleset.players) if s != last.seat and s not in others]
-            if not others:
-                out["throw"] = {"ok": None, "forced": [], "beaten_by": None}
-                unchecked.append("the throw (the other hands are not given)")
-                if out["legal"]:
-                    out["reason"] = "a throw of %d units; without the other hands it cannot be checked" % len(units)
-            else:
-                tc = check_throw(last.cards, others, order)
-                out["throw"] = {
-                    "ok": tc.ok, "forced": [str(c) for c in tc.forced],
-                    "beaten_by": None if tc.beaten_by is None else
-                    {"seat": tc.beaten_by[0], "cards": [str(c) for c in tc.beaten_by[1]]},
-                }
-                if not tc.ok:
-                    if out["legal"]:
-                        illegal(tc.rule, tc.reason)
-                    if tc.forced:
-                        counted = [Play(last.seat, tc.forced)]
-                elif seats_missing:
-                    out["throw"]["ok"] = None
-                    unchecked.append("the throw against seat(s) " + ", ".join(map(str, seats_missing)))
-                    if out["legal"]:
-                        out["reason"] = "nobody among the given hands can beat the throw; the others were not given"
-                elif out["legal"]:
-                    out["rule"], out["reason"] = tc.rule, tc.reason
-    else:
-        lead = plays[0].cards
-        if len(last.cards) != len(lead):
-            if out["legal"]:
-                illegal("R-4.4", f"{len(lead)} cards were led, so play exactly {len(lead)}, not {len(last.cards)}")
-        elif out["legal"]:
-            if hand is not None:
-                v = check_follow(lead, last.cards, hand, order)
-                out["legal"], out["rule"], out["reason"] = v.ok, v.rule, v.reason
-            else:
-                out["rule"] = "R-4.4"
-                out["reason"] = (f"the count is right ({len(lead)} cards); suit and shape obligations "
-                                 f"need the hand of seat {last.seat}")
-        if not out["legal"]:
-            counted = plays[:-1]
+        counted = _rule_lead(out, unchecked, ruleset, order, last, units, hands) or counted
+    elif not _rule_follow(out, order, plays, hand):
+        counted = plays[:-1]
 
     shape = TrickShape(counted[0].cards, order)
     idx = winning_index([p.cards for p in counted], order, shape)
