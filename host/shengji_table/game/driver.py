@@ -201,7 +201,7 @@ class Driver:
         last, so this ends."""
         hand = self._hand()
         n = self.match.players
-        seat, passes = hand.dealer, 0
+        seat, passes = hand.dealer_seat(), 0
         while passes < n and hand.phase == Phase.KITTY:
             seat = (seat + 1) % n
             if self._offer_declaration(seat):
