@@ -34,7 +34,7 @@ import tempfile
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "host"))
 
-from shengji_table.hardware.flash import SOURCE_ONLY, mpy_cross_binary  # noqa: E402
+from shengji_table.hardware.flash import HOST_ONLY, SOURCE_ONLY, mpy_cross_binary  # noqa: E402
 from shengji_table.sim.micropython import FIRMWARE_DIR, REPO_ROOT, run_micropython  # noqa: E402
 
 SIM = REPO_ROOT / "host" / "shengji_table" / "sim"
@@ -212,6 +212,8 @@ def compile_mpy(dest: pathlib.Path) -> None:
     """
     binary = mpy_cross_binary()
     for source in sorted(FIRMWARE_DIR.glob("*.py")):
+        if source.name in HOST_ONLY:
+            continue
         if source.name in SOURCE_ONLY:
             shutil.copyfile(source, dest / source.name)
             continue

@@ -15,7 +15,8 @@ from shengji_table.hardware.flash import (BUILD_MARKER, FlashError, build_firmwa
                                           mpy_cross_version)
 from shengji_table.sim.micropython import FIRMWARE_DIR, REPO_ROOT
 
-FIRMWARE_FILES = sorted(p.name for p in FIRMWARE_DIR.glob("*.py"))
+# The Pico's modules (``__init__.py`` only makes the folder the host's data package).
+FIRMWARE_FILES = sorted(p.name for p in FIRMWARE_DIR.glob("*.py") if p.name != "__init__.py")
 SITE = pathlib.Path(sysconfig.get_paths()["purelib"])
 RP2_STUBS = "micropython_rp2_rpi_pico_stubs"
 SIM_MODEL = REPO_ROOT / "host" / "shengji_table" / "sim" / "pn532_model.py"
@@ -80,8 +81,10 @@ def mypy_report(tmp_path_factory):
     if SIM_MODEL.exists():
         (extra / SIM_MODEL.name).symlink_to(SIM_MODEL)
     proc = subprocess.run(
+        # --explicit-package-bases: the modules are top-level ones, as on the Pico (the folder's
+        # __init__.py is the host's, firmware_src.py)
         [sys.executable, "-m", "mypy", "--custom-typeshed-dir", str(typeshed), "--no-site-packages",
-         "--python-version", "3.11", "--check-untyped-defs", "--follow-imports", "silent",
+         "--python-version", "3.11", "--check-untyped-defs", "--follow-imports", "silent", "--explicit-package-bases",
          "--cache-dir", str(tmp / "cache"), "--no-error-summary", "--show-error-codes", *FIRMWARE_FILES],
         cwd=FIRMWARE_DIR, capture_output=True, text=True, env={"MYPYPATH": str(extra), "PATH": "/usr/bin:/bin"})
     assert "error: Failed to find builtin module" not in proc.stdout + proc.stderr, proc.stdout + proc.stderr

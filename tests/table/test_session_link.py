@@ -1,7 +1,6 @@
 """The host's link state machine (shengji_table.table.session) against the real Pico link code
 (firmware/link.py, run here in CPython): exactly-once delivery across resends, a rebooted Pico, a
 restarted host, an overflowing Pico queue, silence and resync."""
-import os
 import pathlib
 import sys
 
@@ -291,9 +290,11 @@ def test_ring_state_is_validated_and_re_sent_after_a_pico_reboot():
 
 
 def test_the_host_package_imports_the_one_protocol_file():
+    """The host's protocol module is the firmware's own file, loaded (no copy, no symlink)."""
+    from shengji_table import firmware_src
     host_file = pathlib.Path(HP.__file__)
-    assert host_file.is_symlink()
-    assert os.readlink(host_file) == "../../../firmware/protocol.py"
+    assert not host_file.is_symlink()
+    assert host_file == firmware_src.FIRMWARE_DIR / "protocol.py"
     assert host_file.resolve() == (FIRMWARE_DIR / "protocol.py").resolve()
     import shengji_table.table.session as session
-    assert session.P is HP
+    assert session.P is HP is firmware_src.protocol

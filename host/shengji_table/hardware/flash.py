@@ -39,6 +39,7 @@ MICROPYTHON_VERSION = (1, 29)   # the firmware the Pico runs
 MPY_VERSION = "6.3"             # its .mpy format (v1.23 and later)
 ARCH = "armv6m"                 # RP2040: Cortex-M0+
 SOURCE_ONLY = ("main.py", "boot.py")
+HOST_ONLY = ("__init__.py",)    # makes the folder the host's data package; nothing of the Pico's
 SIM_ONLY = ("simboard.py",)     # the sim build's adapter to the device models
 # Device models a sim build runs on the Pico itself (from the host's sim package).
 SIM_MODULES = ("pn532_model.py",)
@@ -112,7 +113,7 @@ def build_firmware(board_path: str | os.PathLike[str], out: str | os.PathLike[st
     board = load_board(board_path)                     # BoardError before anything is written
     src = pathlib.Path(firmware_dir)
     sources = sorted(p for p in src.glob("*.py")
-                     if p.name not in SOURCE_ONLY and (sim or p.name not in SIM_ONLY))
+                     if p.name not in SOURCE_ONLY + HOST_ONLY and (sim or p.name not in SIM_ONLY))
     if not (src / "main.py").exists():
         raise FlashError(f"{src}/main.py is missing")
     extra = [SIM_DIR / name for name in SIM_MODULES] if sim else []
