@@ -6,7 +6,7 @@ import pathlib
 import pytest
 from hypothesis import given, strategies as st
 
-from shengji_table.hardware.board import CENTRE, PICO_PINS, Board, BoardError, load_board, parse_board
+from shengji_table.board import CENTRE, PICO_PINS, Board, BoardError, load_board, parse_board
 from shengji_table.sim.micropython import FIRMWARE_DIR, REPO_ROOT, run_micropython
 
 BOARDS = REPO_ROOT / "boards"

@@ -10,7 +10,7 @@ import sysconfig
 
 import pytest
 
-from shengji_table.hardware.board import BoardError
+from shengji_table.board import BoardError
 from shengji_table.hardware.flash import (BUILD_MARKER, FlashError, build_firmware, mpremote_commands, mpy_cross_binary,
                                           mpy_cross_version)
 from shengji_table.sim.micropython import FIRMWARE_DIR, REPO_ROOT

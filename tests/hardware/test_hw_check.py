@@ -6,7 +6,7 @@ import shutil
 import pytest
 
 from shengji_table.cli import main
-from shengji_table.hardware.board import load_board
+from shengji_table.board import load_board
 from shengji_table.hardware.build import BOARDS_DIR, SCHEMATICS_DIR
 from shengji_table.hardware.check import (PinMismatch, StaleOutput, board_roles, check_board, compare,
                                           firmware_dump, firmware_roles, schematic_roles)

@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from shengji_table.cli import main
-from shengji_table.hardware.board import load_board
+from shengji_table.board import load_board
 from shengji_table.hardware.build import BOARDS_DIR, REPO_ROOT, SCHEMATICS_DIR, all_boards, output_names
 from shengji_table.hardware.power import budget
 from shengji_table.hardware.wiring import board_section, doc_blocks, update_doc, DocError

@@ -2,7 +2,7 @@
 prints today for that table: seat 2's reader dead, everything else answering."""
 import re
 
-from shengji_table.hardware.board import load_board
+from shengji_table.board import load_board
 from shengji_table.hardware.build import BOARDS_DIR
 from shengji_table.sim.micropython import REPO_ROOT
 from shengji_table.table import protocol as P

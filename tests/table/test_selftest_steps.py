@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from shengji_table.hardware.board import load_board
+from shengji_table.board import load_board
 from shengji_table.hardware.build import BOARDS_DIR
 from shengji_table.sim.micropython import FIRMWARE_DIR
 from shengji_table.table import protocol as P

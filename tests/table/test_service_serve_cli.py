@@ -147,7 +147,7 @@ def _serve_refused(argv, tmp_path):
 
 @pytest.mark.parametrize("what", list(BAD_BOARDS))
 def test_serve_refuses_an_invalid_board_with_the_board_validator(what, tmp_path):
-    """serve reads the board with hardware.board.load_board, as flash and selftest do: a board of
+    """serve reads the board with board.load_board, as flash and selftest do: a board of
     the wrong types, or one that uses a pin twice or lacks its SPI bus, is refused (exit 2) before
     the match starts, and the log is not created."""
     deck = tmp_path / "deck.json"

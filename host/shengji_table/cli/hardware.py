@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from shengji_table.hardware.board import BoardError
+    from shengji_table.board import BoardError
     from shengji_table.hardware.build import ErcFailed
     from shengji_table.hardware.check import PinMismatch, StaleOutput, check_board
     from shengji_table.hardware.netlist import NetlistError
@@ -79,7 +79,7 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _build(args: argparse.Namespace) -> int:
-    from shengji_table.hardware.board import BoardError
+    from shengji_table.board import BoardError
     from shengji_table.hardware.build import ErcFailed, all_boards, write_outputs
     from shengji_table.hardware.netlist import NetlistError
     from shengji_table.hardware.power import PowerError
@@ -110,7 +110,7 @@ def _build(args: argparse.Namespace) -> int:
 
 
 def _docs(args: argparse.Namespace) -> int:
-    from shengji_table.hardware.board import BoardError, load_board
+    from shengji_table.board import BoardError, load_board
     from shengji_table.hardware.build import REPO_ROOT, all_boards
     from shengji_table.hardware.wiring import DocError, board_section, update_doc
 

@@ -49,7 +49,7 @@ def _device_problem(device: str) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from shengji_table.hardware.board import BoardError, load_board
+    from shengji_table.board import BoardError, load_board
     from shengji_table.table.discovery import DiscoveryError, find_table
     from shengji_table.table.selftest import SelfTest
     from shengji_table.table.serial_link import LinkError, SerialLink

@@ -12,7 +12,7 @@ import os
 import pathlib
 from dataclasses import dataclass
 
-from .board import Board, load_board
+from ..board import Board, load_board
 from .bom import bom_csv, bom_lines
 from .drawing import drawing_svg
 from .erc import ErcReport, run_erc

@@ -24,7 +24,7 @@ import sys
 from dataclasses import dataclass
 from typing import Mapping
 
-from .board import CENTRE, SPI_PINS, Board
+from ..board import CENTRE, SPI_PINS, Board
 from .netlist import Netlist
 from .parts import LEVEL_SHIFTER, PN532, gpio_of_pico_pin, pico_pin_of_gpio
 
@@ -367,7 +367,7 @@ def check_board(board_path: str | os.PathLike[str], schematic_path: str | os.Pat
     A bad board file raises :class:`~.board.BoardError`; a missing or unreadable netlist raises
     ``FileNotFoundError`` or :class:`~.netlist.NetlistError`.
     """
-    from .board import load_board
+    from ..board import load_board
     from .build import generate, output_names
     from .netlist import parse_netlist
 

