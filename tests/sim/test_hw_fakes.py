@@ -5,7 +5,8 @@ import pytest
 
 from shengji_table.sim.hw import machine, neopixel, rp2, world
 from shengji_table.sim.micropython import REPO_ROOT
-from shengji_table.sim.pn532_model import REV, SimNTAG
+from shengji_table.firmware_src import pn532_model
+REV, SimNTAG = pn532_model.REV, pn532_model.SimNTAG
 
 
 @pytest.fixture(autouse=True)

@@ -1,5 +1,5 @@
 """Just enough of Blinka's ``busio`` and ``digitalio`` for Adafruit's ``adafruit_pn532`` driver to
-talk to our :class:`~shengji_table.sim.pn532_model.SimPN532` over SPI, I2C or UART (HSU).
+talk to our ``SimPN532`` (``firmware/pn532_model.py``) over SPI, I2C or UART (HSU).
 
 These stand in for the host-side hardware of an enrolment station (e.g. an FT232H with a PN532).
 Adafruit's driver — which we did not write — is the independent witness that the chip model behaves
