@@ -8,6 +8,7 @@ Each run is compared with the same match played directly in the game layer: the 
 equal, event for event.
 """
 import json
+import pathlib
 import subprocess
 import sys
 
@@ -18,10 +19,11 @@ from shengji_table.game.match import Match
 from shengji_table.game.record import to_record
 from shengji_table.rules.ruleset import Ruleset
 from shengji_table.sim.match_runner import SimHost
-from shengji_table.sim.micropython import REPO_ROOT
 from shengji_table.sim.players import play_direct
 from shengji_table.sim.virtual_table import VirtualTable
 from shengji_table.store.log import EventLog
+
+REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.micropython
 

@@ -2,6 +2,7 @@
 bots, prints the announcements as plain text and exits when the hands are done, with the record
 equal to the game layer's."""
 import json
+import pathlib
 import subprocess
 import sys
 
@@ -9,8 +10,9 @@ import pytest
 
 from shengji_table.game.record import to_record
 from shengji_table.rules.ruleset import Ruleset
-from shengji_table.sim.micropython import REPO_ROOT
 from shengji_table.sim.players import play_direct
+
+REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.micropython
 

@@ -13,7 +13,9 @@ import pytest
 from shengji_table.board import BoardError
 from shengji_table.hardware.flash import (BUILD_MARKER, FlashError, build_firmware, mpremote_commands, mpy_cross_binary,
                                           mpy_cross_version)
-from shengji_table.sim.micropython import FIRMWARE_DIR, REPO_ROOT
+from shengji_table.firmware_src import FIRMWARE_DIR
+
+REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 # The Pico's modules (``__init__.py`` only makes the folder the host's data package).
 FIRMWARE_FILES = sorted(p.name for p in FIRMWARE_DIR.glob("*.py") if p.name != "__init__.py")

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from shengji_table.sim.hw import machine, world
-from shengji_table.sim.micropython import FIRMWARE_DIR
+from shengji_table.firmware_src import FIRMWARE_DIR
 from shengji_table.firmware_src import pn532_model
 SimNTAG, SimTag = pn532_model.SimNTAG, pn532_model.SimTag
 

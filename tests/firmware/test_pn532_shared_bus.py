@@ -2,13 +2,17 @@
 buffers and chunk views), which is safe because one transaction runs at a time.  Checked against
 the simulated PN532s (CPython) and, for allocation, under the real MicroPython interpreter."""
 import json
+import pathlib
 import sys
 
 import pytest
 
 from shengji_table.sim.hw import HW_DIR, machine, world
-from shengji_table.sim.micropython import FIRMWARE_DIR, REPO_ROOT, run_micropython
+from shengji_table.firmware_src import FIRMWARE_DIR
+from shengji_table.micropython import run_micropython
 from shengji_table.firmware_src import pn532_model
+
+REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
 SimNTAG, SimTag = pn532_model.SimNTAG, pn532_model.SimTag
 
 if str(FIRMWARE_DIR) not in sys.path:

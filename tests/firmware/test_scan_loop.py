@@ -2,13 +2,16 @@
 taps are debounced per reader, one RF field at a time, readers in turn, dead readers reported while
 the others keep working, buttons debounced, rings drawn from RING frames, snapshots answered."""
 import json
+import pathlib
 import sys
 
 import pytest
 
 from shengji_table.sim.hw import machine, neopixel, world
-from shengji_table.sim.micropython import FIRMWARE_DIR, REPO_ROOT
+from shengji_table.firmware_src import FIRMWARE_DIR
 from shengji_table.firmware_src import pn532_model
+
+REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
 SimNTAG, SimPN532 = pn532_model.SimNTAG, pn532_model.SimPN532
 
 # Appended, not prepended: firmware module names must not shadow installed packages (e.g. Blinka's `board`).

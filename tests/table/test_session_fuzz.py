@@ -15,7 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from shengji_table.sim.line_faults import FaultyLine
-from shengji_table.sim.micropython import FIRMWARE_DIR, spawn_micropython
+from shengji_table.firmware_src import FIRMWARE_DIR
+from shengji_table.micropython import spawn_micropython
 from shengji_table.table import protocol as P
 from shengji_table.table.session import Button, Hello, HostSession, Log, ReaderStatus, Tap
 

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from shengji_table.sim.line_faults import code_positions
-from shengji_table.sim.micropython import FIRMWARE_DIR
+from shengji_table.firmware_src import FIRMWARE_DIR
 from shengji_table.table import protocol as HP
 from shengji_table.table.session import (Button, Hello, HostSession, LinkDown, LinkPosition, LinkUp,
                                          Log, Lost, ReaderStatus, Rebooted, Snapshot, Tap)

@@ -26,14 +26,13 @@ import subprocess
 from dataclasses import dataclass
 from typing import Callable
 
-from ..sim.micropython import venv_tool
 from ..board import Board, load_board
+from ..firmware_src import FIRMWARE_DIR
+from ..micropython import venv_tool
 
 __all__ = ["BUILD_MARKER", "Build", "FlashError", "MICROPYTHON_VERSION", "MPY_VERSION", "build_firmware", "deploy",
            "mpremote_commands", "mpy_cross_binary", "mpy_cross_version", "SIM_MODULES"]
 
-REPO_ROOT = pathlib.Path(__file__).resolve().parents[3]
-FIRMWARE_DIR = REPO_ROOT / "firmware"
 
 MICROPYTHON_VERSION = (1, 29)   # the firmware the Pico runs
 MPY_VERSION = "6.3"             # its .mpy format (v1.23 and later)

@@ -33,7 +33,7 @@ def add_arguments(parser):
 def run(args) -> int:
     from ..game.record import dumps
     from .match_runner import SimHost
-    from .micropython import MicroPythonMissing
+    from ..micropython import MicroPythonMissing
     from .players import PlanMismatch
     from .table_view import TableView
     from .virtual_table import DEFAULT_BOARD, VirtualTable

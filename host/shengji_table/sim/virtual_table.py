@@ -32,17 +32,18 @@ import tempfile
 import threading
 from typing import Any, Iterable, Optional
 
+from ..board import DEFAULT_BOARD
+from ..firmware_src import FIRMWARE_DIR
+from ..micropython import spawn_micropython
 from ..rules.cards import CardCopy, all_copies
 from ..table.card_code import encode_card_code
 from ..table.registry import DeckSet
 from .hw import HW_DIR
 from . import pty_cable
 from .line_faults import FaultyLine
-from .micropython import FIRMWARE_DIR, REPO_ROOT, spawn_micropython
 
 __all__ = ["VirtualTable", "sim_deck_set", "sim_uid", "DEFAULT_BOARD", "SIM_DECK_SET_ID"]
 
-DEFAULT_BOARD = REPO_ROOT / "boards" / "table-4.json"
 SIM_DECK_SET_ID = 0x53494D31          # "SIM1"
 
 _FIRMWARE_SCRIPT = """
