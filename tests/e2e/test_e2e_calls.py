@@ -73,7 +73,7 @@ def test_e2e_three_player_hand_bid_named_and_countered_at_the_table(tmp_path):
 
 
 DEMO = ("import argparse, sys\n"
-        "from shengji_table.sim import demo\n"
+        "from shengji_table.cli import demo\n"
         "p = argparse.ArgumentParser(); demo.add_arguments(p)\n"
         "sys.exit(demo.run(p.parse_args(sys.argv[1:])))\n")
 
