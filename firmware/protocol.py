@@ -25,11 +25,7 @@ rejected frame by reason in ``Decoder.errors``. ``decode_*`` helpers turn a chec
 values (these allocate and are meant for the host; the Pico reads its few fields with ``u16``).
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):  # type: ignore[misc]
-        return x
+from compat import const
 
 from array import array
 
