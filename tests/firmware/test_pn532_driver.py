@@ -1,4 +1,4 @@
-"""firmware/pn532.py against the simulated PN532 (sim/pn532_model.py) through the fake machine.SPI.
+"""firmware/pn532.py against the simulated PN532 (firmware/pn532_model.py) through the fake machine.SPI.
 
 Frames are checked byte for byte against the frames listed in shared/HARDWARE-NOTES.md (computed
 from UM0701-02 §6.2.1 and matching public captures); the wire bytes are checked to be the

@@ -1,4 +1,4 @@
-"""The scan loop in CPython against simulated PN532s (sim/pn532_model behind the fake machine.SPI):
+"""The scan loop in CPython against simulated PN532s (pn532_model behind the fake machine.SPI):
 taps are debounced per reader, one RF field at a time, readers in turn, dead readers reported while
 the others keep working, buttons debounced, rings drawn from RING frames, snapshots answered."""
 import json
