@@ -27,6 +27,7 @@ import builtins
 import importlib.util
 import pathlib
 import sys
+import threading
 from importlib.resources import files
 from types import ModuleType
 from typing import Any
@@ -60,14 +61,21 @@ class FirmwareModules:
 
     def __init__(self, register: bool = False):
         self._register = register
-        self._modules: dict[str, ModuleType] = {}
+        self._modules: dict[str, ModuleType] = {}      # loaded
+        self._loading: dict[str, ModuleType] = {}      # being executed (by the thread holding the lock)
         self._builtins = dict(vars(builtins), __import__=self._import)
+        self._lock = threading.RLock()      # re-entered: a module's imports load its siblings
 
     def load(self, name: str) -> ModuleType:
         """The firmware module ``name`` (``protocol``, ``rings``, ``link``, …), loaded on first use."""
         module = self._modules.get(name)
         if module is not None:
             return module
+        with self._lock:
+            module = self._modules.get(name) or self._loading.get(name)
+            return module if module is not None else self._exec(name)
+
+    def _exec(self, name: str) -> ModuleType:
         if name not in MODULES:
             raise ImportError(f"no firmware module {name!r} in {FIRMWARE_DIR}", name=name)
         full = f"{FIRMWARE_PACKAGE}.{name}"
@@ -76,16 +84,18 @@ class FirmwareModules:
         module = importlib.util.module_from_spec(spec)
         # Every import statement in the module (functions' included) goes through self._import.
         module.__dict__["__builtins__"] = self._builtins
-        self._modules[name] = module
+        self._loading[name] = module
         if self._register:
             sys.modules[full] = module
         try:
             spec.loader.exec_module(module)
         except BaseException:
-            del self._modules[name]
             if self._register:
                 sys.modules.pop(full, None)
             raise
+        finally:
+            del self._loading[name]
+        self._modules[name] = module
         return module
 
     def _import(self, name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0) -> Any:
