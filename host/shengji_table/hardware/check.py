@@ -370,7 +370,7 @@ def check_board(board_path: str | os.PathLike[str], schematic_path: str | os.Pat
     4. the netlist (and the drawing and BOM beside it, where present) equal a fresh generation
        (:class:`StaleOutput`).
 
-    A bad board file raises :class:`~.board.BoardError`; a missing or unreadable netlist raises
+    A bad board file raises :class:`~shengji_table.board.BoardError`; a missing or unreadable netlist raises
     ``FileNotFoundError`` or :class:`~.netlist.NetlistError`.
     """
     from ..board import load_board
