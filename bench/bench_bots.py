@@ -1,22 +1,27 @@
 """How long a bot takes to decide, per preset: card plays of whole hands, bots only.
 
-The hands are played out without the game layer (views built by ``bots.scenario``), so the figures
-are the bots' own share of a simulated hand; ``bench_game`` measures whole hands per second.
+The hands are played out without the game layer (views built by ``tests/game/scenario.py``), so
+the figures are the bots' own share of a simulated hand; ``bench_game`` measures whole hands per
+second.
 The random bot must stay a small share of the game target (≥ 100 classic hands/s, ~100 plays a
 hand, so ≤ 100 µs a play in total for game and bot together).
 """
+import pathlib
 import random
 import statistics
+import sys
 import time
 
 from shengji_table.game.bots import make_bot
 from shengji_table.game.bots.sampling import take_cards
-from shengji_table.game.bots.scenario import bury_view, play_view, random_deal
 from shengji_table.game.view import TrickView
 from shengji_table.rules.order import TrumpOrder
 from shengji_table.rules.ruleset import PRESETS, Ruleset
 from shengji_table.rules.throw import check_throw
 from shengji_table.rules.trick import Play, trick_points, winning_index
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tests" / "game"))
+from scenario import bury_view, play_view, random_deal  # noqa: E402  (a test fixture: hands typed in)
 
 HANDS = 6
 

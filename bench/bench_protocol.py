@@ -4,7 +4,8 @@ allocated by the Pico link's idle loop (target 0)."""
 import sys
 import time
 
-from shengji_table.sim.micropython import FIRMWARE_DIR, run_micropython
+from shengji_table.firmware_src import FIRMWARE_DIR
+from shengji_table.micropython import run_micropython
 from shengji_table.table import protocol as P
 from shengji_table.table.session import HostSession
 

@@ -15,23 +15,19 @@ from __future__ import annotations
 import json
 import pathlib
 import statistics
-import sys
 import tempfile
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "host"))
-
-from shengji_table.game import events as ev  # noqa: E402
-from shengji_table.rules.ruleset import Ruleset  # noqa: E402
-from shengji_table.sim.cpython_pico import CPythonPico  # noqa: E402
-from shengji_table.sim.players import deal_for, hand_seeds, play_direct  # noqa: E402
-from shengji_table.sim.virtual_table import DEFAULT_BOARD, sim_deck_set, sim_pages, sim_uid  # noqa: E402
-from shengji_table.store.log import EventLog  # noqa: E402
-from shengji_table.table import protocol as P  # noqa: E402
-from shengji_table.table.controller import Controller  # noqa: E402
-from shengji_table.table.serial_link import SerialLink  # noqa: E402
-from shengji_table.table.service import TableService, last_position  # noqa: E402
+from shengji_table.game import events as ev
+from shengji_table.rules.ruleset import Ruleset
+from shengji_table.sim.cpython_pico import CPythonPico
+from shengji_table.sim.players import deal_for, hand_seeds, play_direct
+from shengji_table.sim.virtual_table import DEFAULT_BOARD, sim_deck_set, sim_pages, sim_uid
+from shengji_table.store.log import EventLog
+from shengji_table.table import protocol as P
+from shengji_table.table.controller import Controller
+from shengji_table.table.serial_link import SerialLink
+from shengji_table.table.service import TableService, last_position
 
 PRESET = "classic"
 HANDS = 2

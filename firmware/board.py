@@ -1,6 +1,6 @@
 """The board file on the Pico (``board.json``): pins, readers, rings and buttons.
 
-The host validated this file before flashing it (``shengji_table.hardware.board``), so this loader
+The host validated this file before flashing it (``shengji_table.board``), so this loader
 only decodes it into flat, index-addressed tables the scan loop reads without allocating.
 
 Index convention used across the firmware and the wire protocol: player seat ``s`` is index ``s``;

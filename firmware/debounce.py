@@ -7,17 +7,7 @@
 * :class:`ButtonDebounce` turns a sampled button level into PRESS, LONG (held ``long_ms``, once per
   press) and RELEASE, each only after the level has been stable for ``settle_ms``.
 """
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):  # type: ignore[misc]
-        return x
-
-try:
-    from time import ticks_diff
-except ImportError:  # CPython: the host's millisecond clock does not wrap
-    def ticks_diff(a, b):  # type: ignore[no-redef]
-        return a - b
+from compat import const, ticks_diff
 
 NONE = const(0)
 # Tap events

@@ -58,11 +58,7 @@ into the decoder's own buffer (under MicroPython, tests/firmware/test_link_micro
 events wrapping round and overflowing a full arena).
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):  # type: ignore[misc]
-        return x
+from compat import const
 
 from array import array
 

@@ -16,11 +16,7 @@ import json
 import sys
 import time
 
-try:
-    from micropython import const
-except ImportError:  # CPython (tests, the host's hardware check)
-    def const(x):  # type: ignore[misc]
-        return x
+from compat import const
 
 FIRMWARE = b"0.1.0"
 _WDT_MS = const(5000)    # RP2040 maximum is 8388 ms; one loop step takes a few tens of ms

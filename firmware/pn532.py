@@ -36,25 +36,7 @@ runs its command to the end (or raises) and copies what it returns out of the re
 before the next chip is selected.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):  # type: ignore[misc]
-        return x
-
-try:
-    from time import sleep_ms, ticks_diff, ticks_ms
-except ImportError:  # CPython: same names, same meaning
-    import time as _time
-
-    def ticks_ms():  # type: ignore[no-redef]
-        return int(_time.monotonic() * 1000)  # type: ignore[attr-defined]
-
-    def ticks_diff(a, b):  # type: ignore[no-redef]
-        return a - b
-
-    def sleep_ms(ms):  # type: ignore[no-redef,misc]
-        _time.sleep(ms / 1000)
+from compat import const, sleep_ms, ticks_diff, ticks_ms
 
 # Bit reversal of every byte value: REV[b] is b with bit 7..0 mirrored (LSB-first wire <-> MSB SPI).
 REV = (

@@ -1,7 +1,7 @@
 """The shengji-table wire protocol: ONE module, run by the Pico (MicroPython) and the host (CPython).
 
-The host package imports this very file (``shengji_table/table/protocol.py`` is a symlink to it), so
-the two ends can never disagree about a byte. It is written in the subset both interpreters run: no
+The host package imports this very file (``shengji_table.table.protocol`` is this module, loaded by
+``shengji_table.firmware_src``), so the two ends can never disagree about a byte. It is written in the subset both interpreters run: no
 annotations, no dataclasses, no f-string tricks, only ``array`` from the standard library.
 
 Frame layout (docs/protocol.md has a byte-level example of every message)::
@@ -25,11 +25,7 @@ rejected frame by reason in ``Decoder.errors``. ``decode_*`` helpers turn a chec
 values (these allocate and are meant for the host; the Pico reads its few fields with ``u16``).
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):  # type: ignore[misc]
-        return x
+from compat import const
 
 from array import array
 

@@ -25,25 +25,7 @@ once and shared by the readers of a bus, since the scan loop consumes a reader's
 polls the next reader.
 """
 
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):  # type: ignore[misc]
-        return x
-
-try:
-    from time import ticks_add, ticks_diff, ticks_ms
-except ImportError:  # CPython
-    import time as _time
-
-    def ticks_ms():  # type: ignore[no-redef]
-        return int(_time.monotonic() * 1000)  # type: ignore[attr-defined]
-
-    def ticks_add(a, b):  # type: ignore[no-redef,misc]
-        return a + b
-
-    def ticks_diff(a, b):  # type: ignore[no-redef]
-        return a - b
+from compat import const, ticks_add, ticks_diff, ticks_ms
 
 from pn532 import (FIRST_USER_PAGE, RESET_BOOT_MS, RESET_LOW_MS, PN532CommandError,
                    PN532Error)

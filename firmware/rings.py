@@ -27,11 +27,7 @@ LEVEL      7    level change: a rainbow spins for ``arg`` ms (default 3000), the
 SOLID      8    the whole ring in one colour (self-test, diagnostics)
 =========  ===  ===================================================================================
 """
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):  # type: ignore[misc]
-        return x
+from compat import const
 
 OFF = const(0)
 TURN = const(1)

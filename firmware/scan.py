@@ -15,17 +15,7 @@ the UID/code buffers belong to the readers, ring states and status bytes are pre
 
 Index convention (board.py): reader/ring index ``s`` is player seat ``s``; the centre is ``seats``.
 """
-try:
-    from micropython import const
-except ImportError:  # CPython
-    def const(x):  # type: ignore[misc]
-        return x
-
-try:
-    from time import ticks_diff
-except ImportError:  # CPython
-    def ticks_diff(a, b):  # type: ignore[no-redef]
-        return a - b
+from compat import const, ticks_diff
 
 import debounce
 import protocol as P

@@ -1,7 +1,7 @@
 """Sim build: the Pico simulates its own PN532 readers and buttons, driven by the link's SIM frames.
 
 A bare Pico (no readers wired), or the unix port, runs the real driver, reader health, debounce and
-scan loop against ``SimPN532`` device models (``pn532_model``, from the host's sim package, copied
+scan loop against ``SimPN532`` device models (``pn532_model``, a sim-only firmware module, copied
 to the Pico by ``shengji-table flash --sim``): :class:`SimBus` stands in for ``machine.SPI`` and
 hands each byte to the model whose :class:`SimSelect` chip-select is low, exactly as the wire
 would.  SIM_PLACE / SIM_LIFT put and take NTAG tags on a reader; SIM_BUTTON presses a seat button

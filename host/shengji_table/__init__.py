@@ -1,14 +1,23 @@
 """shengji-table: the host side of an RFID card table for Shengji (升级 / Tractor / 80分).
 
-Layers, dependencies pointing downwards only (README.md "Layout"; one page per subsystem in docs/):
+Layers, imports pointing down only (tests/test_layers.py checks every import):
 
-1. ``rules``  — pure rules: cards, trump order, units, throws, following, tricks, declarations,
+    rules → game → store → table / hardware → sim → cli
+
+1. ``rules``    — pure rules: cards, trump order, units, throws, following, tricks, declarations,
    kitty bonus, settlement, presets.  No I/O, no clock, no randomness.
-2. ``game``   — hand and match as event-sourced state machines; bots; records.
-3. ``table``  — serial link to the Pico, wire protocol, card registry, controller.
-4. ``store``  — the append-only SQLite event log.
-5. ``cli``    — the ``shengji-table`` command.
-6. ``sim``    — the virtual table (real firmware under real MicroPython, simulated PN532s).
+2. ``game``     — hand and match as event-sourced state machines; bots; records.
+3. ``store``    — the append-only SQLite event log.
+4. ``table``    — serial link to the Pico, wire protocol, card registry, controller, service,
+   self-test; and, beside it (neither imports the other), ``hardware`` — circuits as code,
+   drawings, BOM, the pin check, firmware builds.
+5. ``sim``      — the virtual table (real firmware under real MicroPython, simulated PN532s).
+6. ``cli``      — the ``shengji-table`` command.
+
+Below every layer, the package root's modules, which import only each other: ``board`` (board
+files: where they are, loading and validating one), ``firmware_src`` (the firmware's files,
+installed as package data, and the firmware modules the host shares: ``protocol``, ``rings``),
+``micropython`` (running the real MicroPython interpreter).
 """
 
 __version__ = "0.1.0"

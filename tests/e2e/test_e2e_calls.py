@@ -8,6 +8,7 @@ Each run is compared with the same match played directly in the game layer: the 
 equal, event for event.
 """
 import json
+import pathlib
 import subprocess
 import sys
 
@@ -18,10 +19,11 @@ from shengji_table.game.match import Match
 from shengji_table.game.record import to_record
 from shengji_table.rules.ruleset import Ruleset
 from shengji_table.sim.match_runner import SimHost
-from shengji_table.sim.micropython import REPO_ROOT
 from shengji_table.sim.players import play_direct
 from shengji_table.sim.virtual_table import VirtualTable
 from shengji_table.store.log import EventLog
+
+REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.micropython
 
@@ -71,7 +73,7 @@ def test_e2e_three_player_hand_bid_named_and_countered_at_the_table(tmp_path):
 
 
 DEMO = ("import argparse, sys\n"
-        "from shengji_table.sim import demo\n"
+        "from shengji_table.cli import demo\n"
         "p = argparse.ArgumentParser(); demo.add_arguments(p)\n"
         "sys.exit(demo.run(p.parse_args(sys.argv[1:])))\n")
 

@@ -1,7 +1,8 @@
-"""The demo (sim/demo.py) as a user runs it without a terminal: a virtual table plays the hands with
-bots, prints the announcements as plain text and exits when the hands are done, with the record
-equal to the game layer's."""
+"""The demo (cli/demo.py, played by sim/demo.py) as a user runs it without a terminal: a virtual
+table plays the hands with bots, prints the announcements as plain text and exits when the hands
+are done, with the record equal to the game layer's."""
 import json
+import pathlib
 import subprocess
 import sys
 
@@ -9,13 +10,14 @@ import pytest
 
 from shengji_table.game.record import to_record
 from shengji_table.rules.ruleset import Ruleset
-from shengji_table.sim.micropython import REPO_ROOT
 from shengji_table.sim.players import play_direct
+
+REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.micropython
 
 DEMO = ("import argparse, sys\n"
-        "from shengji_table.sim import demo\n"
+        "from shengji_table.cli import demo\n"
         "p = argparse.ArgumentParser(); demo.add_arguments(p)\n"
         "sys.exit(demo.run(p.parse_args(sys.argv[1:])))\n")
 

@@ -6,8 +6,11 @@ import pathlib
 import pytest
 from hypothesis import given, strategies as st
 
-from shengji_table.hardware.board import CENTRE, PICO_PINS, Board, BoardError, load_board, parse_board
-from shengji_table.sim.micropython import FIRMWARE_DIR, REPO_ROOT, run_micropython
+from shengji_table.board import CENTRE, PICO_PINS, Board, BoardError, load_board, parse_board
+from shengji_table.firmware_src import FIRMWARE_DIR
+from shengji_table.micropython import run_micropython
+
+REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 BOARDS = REPO_ROOT / "boards"
 SHIPPED = sorted(BOARDS.glob("*.json"))
@@ -232,7 +235,7 @@ def test_board_firmware_loader_reads_the_same_file_under_micropython():
         "print([r.cs for r in b.readers], [r.rst for r in b.readers])\n"
         "print(b.rings)\n"
         "print([(x.pin, x.active_low) for x in b.buttons])\n",
-        path=[FIRMWARE_DIR]).stdout.decode().splitlines()
+        path=[FIRMWARE_DIR], cwd=REPO_ROOT).stdout.decode().splitlines()
     host = load_board(BOARDS / "table-6.json")
     order = list(range(6)) + [CENTRE]
     assert out[0] == (f"6 0 {host.spi.sck} {host.spi.mosi} {host.spi.miso} {host.spi.baudrate} "

@@ -10,15 +10,17 @@ import sysconfig
 
 import pytest
 
-from shengji_table.hardware.board import BoardError
+from shengji_table.board import BoardError
 from shengji_table.hardware.flash import (BUILD_MARKER, FlashError, build_firmware, mpremote_commands, mpy_cross_binary,
                                           mpy_cross_version)
-from shengji_table.sim.micropython import FIRMWARE_DIR, REPO_ROOT
+from shengji_table.firmware_src import FIRMWARE_DIR
 
-FIRMWARE_FILES = sorted(p.name for p in FIRMWARE_DIR.glob("*.py"))
+REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+# The Pico's modules (``__init__.py`` only makes the folder the host's data package).
+FIRMWARE_FILES = sorted(p.name for p in FIRMWARE_DIR.glob("*.py") if p.name != "__init__.py")
 SITE = pathlib.Path(sysconfig.get_paths()["purelib"])
 RP2_STUBS = "micropython_rp2_rpi_pico_stubs"
-SIM_MODEL = REPO_ROOT / "host" / "shengji_table" / "sim" / "pn532_model.py"
 
 
 def test_build_firmware_folder_has_the_modules_we_expect():
@@ -75,15 +77,13 @@ def _typeshed(tmp: pathlib.Path) -> pathlib.Path:
 def mypy_report(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("mypy")
     typeshed = _typeshed(tmp)
-    extra = tmp / "path"          # modules the firmware imports from the host's sim (sim builds)
-    extra.mkdir()
-    if SIM_MODEL.exists():
-        (extra / SIM_MODEL.name).symlink_to(SIM_MODEL)
     proc = subprocess.run(
+        # --explicit-package-bases: the modules are top-level ones, as on the Pico (the folder's
+        # __init__.py is the host's, firmware_src.py)
         [sys.executable, "-m", "mypy", "--custom-typeshed-dir", str(typeshed), "--no-site-packages",
-         "--python-version", "3.11", "--check-untyped-defs", "--follow-imports", "silent",
+         "--python-version", "3.11", "--check-untyped-defs", "--follow-imports", "silent", "--explicit-package-bases",
          "--cache-dir", str(tmp / "cache"), "--no-error-summary", "--show-error-codes", *FIRMWARE_FILES],
-        cwd=FIRMWARE_DIR, capture_output=True, text=True, env={"MYPYPATH": str(extra), "PATH": "/usr/bin:/bin"})
+        cwd=FIRMWARE_DIR, capture_output=True, text=True, env={"PATH": "/usr/bin:/bin"})
     assert "error: Failed to find builtin module" not in proc.stdout + proc.stderr, proc.stdout + proc.stderr
     assert proc.returncode in (0, 1), proc.stderr
     errors: dict[str, list[str]] = {}
@@ -112,7 +112,8 @@ def test_build_mypy_setup_catches_a_wrong_call(tmp_path):
 def test_build_folder_for_a_board(tmp_path):
     build = build_firmware(REPO_ROOT / "boards" / "table-4.json", tmp_path / "out")
     names = sorted(p.name for p in build.folder.iterdir())
-    expected = sorted([n[:-3] + ".mpy" for n in FIRMWARE_FILES if n not in ("main.py", "boot.py", "simboard.py")]
+    sim_only = ("simboard.py", "pn532_model.py")
+    expected = sorted([n[:-3] + ".mpy" for n in FIRMWARE_FILES if n not in ("main.py", "boot.py") + sim_only]
                       + ["main.py", "board.json", "build.json", BUILD_MARKER])
     assert names == expected
     assert [p.name for p in build.files][-1] == "main.py"  # copied last
@@ -120,7 +121,6 @@ def test_build_folder_for_a_board(tmp_path):
     assert (build.folder / "board.json").read_bytes() == (REPO_ROOT / "boards" / "table-4.json").read_bytes()
 
 
-@pytest.mark.skipif(not SIM_MODEL.exists(), reason="the PN532 model (sim/pn532_model.py) has not landed")
 def test_build_sim_folder_carries_the_pn532_model(tmp_path):
     build = build_firmware(REPO_ROOT / "boards" / "table-6.json", tmp_path / "out", sim=True)
     assert {"pn532_model", "simboard"} <= set(build.compiled)

@@ -4,7 +4,7 @@ import sys
 
 from hypothesis import given, strategies as st
 
-from shengji_table.sim.micropython import FIRMWARE_DIR
+from shengji_table.firmware_src import FIRMWARE_DIR
 
 # Appended, not prepended: firmware module names must not shadow installed packages (e.g. Blinka's `board`).
 if str(FIRMWARE_DIR) not in sys.path:
@@ -139,7 +139,7 @@ def test_debounce_micropython_same_events_no_allocation():
     """Under the real MicroPython: the same event sequence as CPython, and no heap allocation."""
     import json
 
-    from shengji_table.sim.micropython import run_micropython
+    from shengji_table.micropython import run_micropython
     script = r'''
 import gc, json, debounce
 d = debounce.TapDebounce()

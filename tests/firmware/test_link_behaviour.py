@@ -2,37 +2,21 @@
 resend with the same seq, cumulative ACK, drop-oldest overflow, heartbeats, host silence,
 snapshots, idempotent ring states, sim frames."""
 import sys
+from pathlib import Path
 
 import pytest
 
-from shengji_table.sim.micropython import FIRMWARE_DIR
+from shengji_table.firmware_src import FIRMWARE_DIR
 
 sys.path.insert(0, str(FIRMWARE_DIR))
 import protocol as P  # noqa: E402
 from link import Link, elapsed  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from fakes import LinkPipe  # noqa: E402
+
 BOOT = b"\x10\x20\x30\x40"
 BOOT_ID = 0x40302010
-
-
-class Pipe:
-    """Both directions of the line as byte buffers; ``fail`` makes writes raise like a gone USB."""
-
-    def __init__(self):
-        self.inb = bytearray()
-        self.out = bytearray()
-        self.fail = False
-
-    def readinto(self, buf):
-        n = min(len(buf), len(self.inb))
-        buf[:n] = self.inb[:n]
-        del self.inb[:n]
-        return n
-
-    def write(self, buf, off, n):
-        if self.fail:
-            raise OSError(5, "EIO")
-        self.out += buf[off:off + n]
 
 
 class Host:
@@ -56,7 +40,7 @@ def rig():
         pass
     r = Rig()
     r.now = 0
-    r.pipe = Pipe()
+    r.pipe = LinkPipe()
     r.rings = []
     r.host = Host()
     r.link = Link(r.pipe, lambda: r.now, lambda *a: r.rings.append(a), firmware=b"0.1.0",
@@ -235,7 +219,7 @@ def test_a_failing_write_loses_no_event(rig):
 def test_timing_survives_the_ticks_ms_wrap():
     assert elapsed(5, (1 << 30) - 5) == 10
     now = [(1 << 30) - 100]
-    pipe = Pipe()
+    pipe = LinkPipe()
     link = Link(pipe, lambda: now[0], lambda *a: None, boot_id=BOOT, silent_resend_ms=500)
     pipe.out.clear()
     link.poll()                                       # heartbeat

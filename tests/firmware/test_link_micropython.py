@@ -8,7 +8,10 @@ import sys
 
 import pytest
 
-from shengji_table.sim.micropython import FIRMWARE_DIR, REPO_ROOT, run_micropython
+from shengji_table.firmware_src import FIRMWARE_DIR
+from shengji_table.micropython import run_micropython
+
+REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 sys.path.insert(0, str(FIRMWARE_DIR))
 import protocol as P  # noqa: E402

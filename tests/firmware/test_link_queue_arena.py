@@ -3,41 +3,25 @@ mixed sizes back to back, wrapping round to the arena's start, the oldest droppe
 when the arena has no room even though the event count is below ``queue``; resends still carry
 the same seqs in order, and under the real MicroPython interpreter none of it allocates."""
 import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shengji_table.sim.micropython import FIRMWARE_DIR, run_micropython
+from shengji_table.firmware_src import FIRMWARE_DIR
+from shengji_table.micropython import run_micropython
 
 sys.path.insert(0, str(FIRMWARE_DIR))
 import protocol as P  # noqa: E402
 from link import Link  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from fakes import LinkPipe  # noqa: E402
+
 BOOT = b"\x10\x20\x30\x40"
 UID = b"\x04\x01\x02\x03\x04\x05\x06"
 CODE = b"SJ01-card-code.."           # 16 bytes: the NTAG pages 4-7 the scan loop reads
-
-
-class Pipe:
-    """The line as byte buffers; every write is kept apart, so a test can see one write a frame."""
-
-    def __init__(self):
-        self.inb = bytearray()
-        self.writes = []
-
-    def readinto(self, buf):
-        n = min(len(buf), len(self.inb))
-        buf[:n] = self.inb[:n]
-        del self.inb[:n]
-        return n
-
-    def write(self, buf, off, n):
-        self.writes.append(bytes(buf[off:off + n]))
-
-    def take(self):
-        out, self.writes = self.writes, []
-        return out
 
 
 class Rig:
@@ -45,7 +29,7 @@ class Rig:
 
     def __init__(self, arena, queue=32):
         self.now = 0
-        self.pipe = Pipe()
+        self.pipe = LinkPipe(keep_writes=True)
         self.link = Link(self.pipe, lambda: self.now, lambda *a: None, firmware=b"0.1.0",
                          board=b"table4", boot_id=BOOT, queue=queue, arena=arena)
         self.w = P.Writer(b"\xaa\xbb\xcc\x01")
@@ -119,10 +103,10 @@ def frame_len(kind):
 def test_arena_must_hold_the_largest_frame_so_any_frame_fits_an_emptied_arena():
     """MAX_FRAME <= arena by construction: the default is larger, a smaller one is refused, and an
     arena of exactly MAX_FRAME bytes holds the largest frame the protocol can make."""
-    assert len(Link(Pipe(), lambda: 0, lambda *a: None, boot_id=BOOT)._arena) >= P.MAX_FRAME
+    assert len(Link(LinkPipe(keep_writes=True), lambda: 0, lambda *a: None, boot_id=BOOT)._arena) >= P.MAX_FRAME
     with pytest.raises(ValueError, match="MAX_FRAME"):
-        Link(Pipe(), lambda: 0, lambda *a: None, boot_id=BOOT, arena=P.MAX_FRAME - 1)
-    pipe = Pipe()
+        Link(LinkPipe(keep_writes=True), lambda: 0, lambda *a: None, boot_id=BOOT, arena=P.MAX_FRAME - 1)
+    pipe = LinkPipe(keep_writes=True)
     # HELLO with a 200-byte payload (protocol, two counted strings) is the longest frame there is
     link = Link(pipe, lambda: 0, lambda *a: None, boot_id=BOOT, arena=P.MAX_FRAME,
                 firmware=b"f" * 100, board=b"b" * (P.MAX_PAYLOAD - 3 - 100))

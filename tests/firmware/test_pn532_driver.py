@@ -1,4 +1,4 @@
-"""firmware/pn532.py against the simulated PN532 (sim/pn532_model.py) through the fake machine.SPI.
+"""firmware/pn532.py against the simulated PN532 (firmware/pn532_model.py) through the fake machine.SPI.
 
 Frames are checked byte for byte against the frames listed in docs/hardware-notes.md (computed
 from UM0701-02 §6.2.1 and matching public captures); the wire bytes are checked to be the
@@ -9,8 +9,9 @@ import sys
 import pytest
 
 from shengji_table.sim.hw import machine, world
-from shengji_table.sim.micropython import FIRMWARE_DIR
-from shengji_table.sim.pn532_model import SimNTAG, SimTag
+from shengji_table.firmware_src import FIRMWARE_DIR
+from shengji_table.firmware_src import pn532_model
+SimNTAG, SimTag = pn532_model.SimNTAG, pn532_model.SimTag
 
 if str(FIRMWARE_DIR) not in sys.path:
     sys.path.append(str(FIRMWARE_DIR))

@@ -1,15 +1,19 @@
 """The PN532 driver, the Reader and the PN532 model under the REAL MicroPython interpreter, with only
 ``machine``/``neopixel``/``rp2`` replaced by the fakes of sim/hw (first on MICROPYPATH)."""
 import json
+import pathlib
 
 import pytest
 
-from shengji_table.sim.hw import HW_DIR, SIM_DIR
-from shengji_table.sim.micropython import FIRMWARE_DIR, REPO_ROOT, run_micropython
+from shengji_table.sim.hw import HW_DIR
+from shengji_table.firmware_src import FIRMWARE_DIR
+from shengji_table.micropython import run_micropython
+
+REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.micropython
 
-PATH = [HW_DIR, SIM_DIR, FIRMWARE_DIR]
+PATH = [HW_DIR, FIRMWARE_DIR]
 
 PRELUDE = """
 import json, gc, binascii

@@ -6,8 +6,9 @@ import sys
 import pytest
 
 from shengji_table.sim.hw import machine, world
-from shengji_table.sim.micropython import FIRMWARE_DIR
-from shengji_table.sim.pn532_model import SimNTAG, SimPN532, SimTag
+from shengji_table.firmware_src import FIRMWARE_DIR
+from shengji_table.firmware_src import pn532_model
+SimNTAG, SimPN532, SimTag = pn532_model.SimNTAG, pn532_model.SimPN532, pn532_model.SimTag
 
 if str(FIRMWARE_DIR) not in sys.path:
     sys.path.append(str(FIRMWARE_DIR))

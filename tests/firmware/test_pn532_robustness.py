@@ -10,8 +10,9 @@ import sys
 from hypothesis import given, strategies as st
 
 from shengji_table.sim.hw import machine, world
-from shengji_table.sim.micropython import FIRMWARE_DIR
-from shengji_table.sim.pn532_model import REV, SimPN532
+from shengji_table.firmware_src import FIRMWARE_DIR
+from shengji_table.firmware_src import pn532_model
+REV, SimPN532 = pn532_model.REV, pn532_model.SimPN532
 
 if str(FIRMWARE_DIR) not in sys.path:
     sys.path.append(str(FIRMWARE_DIR))

@@ -2,13 +2,18 @@
 buffers and chunk views), which is safe because one transaction runs at a time.  Checked against
 the simulated PN532s (CPython) and, for allocation, under the real MicroPython interpreter."""
 import json
+import pathlib
 import sys
 
 import pytest
 
-from shengji_table.sim.hw import HW_DIR, SIM_DIR, machine, world
-from shengji_table.sim.micropython import FIRMWARE_DIR, REPO_ROOT, run_micropython
-from shengji_table.sim.pn532_model import SimNTAG, SimTag
+from shengji_table.sim.hw import HW_DIR, machine, world
+from shengji_table.firmware_src import FIRMWARE_DIR
+from shengji_table.micropython import run_micropython
+from shengji_table.firmware_src import pn532_model
+
+REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
+SimNTAG, SimTag = pn532_model.SimNTAG, pn532_model.SimTag
 
 if str(FIRMWARE_DIR) not in sys.path:
     sys.path.append(str(FIRMWARE_DIR))
@@ -185,7 +190,7 @@ print(json.dumps({"alloc": alloc, "seen": seen, "conflicts": world.spi_conflicts
 def test_pn532_shared_bus_micropython_polls_with_cards_allocate_nothing():
     """Under the real interpreter: two readers on one bus, cards arriving (the first card on each
     reader included) and leaving — not one byte allocated, and each reader saw its own card."""
-    proc = run_micropython(MP_SCRIPT, path=[HW_DIR, SIM_DIR, FIRMWARE_DIR], timeout=60)
+    proc = run_micropython(MP_SCRIPT, path=[HW_DIR, FIRMWARE_DIR], timeout=60)
     r = json.loads(proc.stdout.decode().strip().splitlines()[-1])
     assert r["alloc"] == 0
     assert r["seen"] == [["a", 7, UID_A.hex(), True], ["b", 7, "04112233445566", True],

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shengji_table.sim.micropython import FIRMWARE_DIR
+from shengji_table.firmware_src import FIRMWARE_DIR
 
 sys.path.insert(0, str(FIRMWARE_DIR))
 import protocol as P  # noqa: E402

@@ -1,12 +1,15 @@
 """docs/protocol.md: every byte-level example decodes to what the doc says, and encoding the fields
 it shows gives exactly its bytes; every message type has an example."""
 import ast
+import pathlib
 import re
 import sys
 
 import pytest
 
-from shengji_table.sim.micropython import FIRMWARE_DIR, REPO_ROOT
+from shengji_table.firmware_src import FIRMWARE_DIR
+
+REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 sys.path.insert(0, str(FIRMWARE_DIR))
 import protocol as P  # noqa: E402

@@ -1,13 +1,17 @@
 """The SAME protocol.py under the real MicroPython interpreter: byte-for-byte agreement with CPython
 in both directions, identical rejection of garbage, no allocation on the hot paths, mpy-cross."""
 import os
+import pathlib
 import random
 import subprocess
 import sys
 
 import pytest
 
-from shengji_table.sim.micropython import FIRMWARE_DIR, REPO_ROOT, run_micropython
+from shengji_table.firmware_src import FIRMWARE_DIR
+from shengji_table.micropython import run_micropython
+
+REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 sys.path.insert(0, str(FIRMWARE_DIR))
 import protocol as P  # noqa: E402

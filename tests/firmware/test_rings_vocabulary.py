@@ -4,7 +4,7 @@ import sys
 
 import pytest
 
-from shengji_table.sim.micropython import FIRMWARE_DIR
+from shengji_table.firmware_src import FIRMWARE_DIR
 
 # Appended, not prepended: firmware module names must not shadow installed packages (e.g. Blinka's `board`).
 if str(FIRMWARE_DIR) not in sys.path:
@@ -148,7 +148,7 @@ def test_rings_micropython_renders_the_same_bytes_without_allocating():
     once warm (the scan loop draws rings between reader polls and must not feed the GC)."""
     import json
 
-    from shengji_table.sim.micropython import run_micropython
+    from shengji_table.micropython import run_micropython
     script = r'''
 import gc, json, rings
 o = rings.order_offsets("GRB")

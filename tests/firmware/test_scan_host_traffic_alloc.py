@@ -1,12 +1,16 @@
 """The running firmware allocates nothing while the host talks to it: heartbeats, ring states and
 ACKs arriving during scan steps, under the real MicroPython interpreter with only the hardware
 faked (the fakes themselves allocate nothing per frame either, so the figure is the firmware's)."""
+import pathlib
 import pytest
 
-from shengji_table.sim.micropython import FIRMWARE_DIR, REPO_ROOT, run_micropython
+from shengji_table.firmware_src import FIRMWARE_DIR
+from shengji_table.micropython import run_micropython
+from shengji_table.sim.hw import HW_DIR
 from shengji_table.table import protocol as P
 
-SIM = REPO_ROOT / "host" / "shengji_table" / "sim"
+REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
+
 
 SCRIPT = r'''
 import gc, json, time, machine, world
@@ -71,7 +75,7 @@ def _frames(kind):
 def test_scan_steps_receiving_host_frames_allocate_nothing(kind):
     import json
     frames = _frames(kind)
-    proc = run_micropython(f"FRAMES = {frames!r}\n" + SCRIPT, path=[SIM / "hw", SIM, FIRMWARE_DIR])
+    proc = run_micropython(f"FRAMES = {frames!r}\n" + SCRIPT, path=[HW_DIR, FIRMWARE_DIR], cwd=REPO_ROOT)
     fig = json.loads(proc.stdout.decode().strip().splitlines()[-1])
     assert fig["delivered"] == len(frames)                # every frame reached the link
     if kind == "ring":

@@ -1,14 +1,18 @@
-"""The scan loop in CPython against simulated PN532s (sim/pn532_model behind the fake machine.SPI):
+"""The scan loop in CPython against simulated PN532s (pn532_model behind the fake machine.SPI):
 taps are debounced per reader, one RF field at a time, readers in turn, dead readers reported while
 the others keep working, buttons debounced, rings drawn from RING frames, snapshots answered."""
 import json
+import pathlib
 import sys
 
 import pytest
 
 from shengji_table.sim.hw import machine, neopixel, world
-from shengji_table.sim.micropython import FIRMWARE_DIR, REPO_ROOT
-from shengji_table.sim.pn532_model import SimNTAG, SimPN532
+from shengji_table.firmware_src import FIRMWARE_DIR
+from shengji_table.firmware_src import pn532_model
+
+REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
+SimNTAG, SimPN532 = pn532_model.SimNTAG, pn532_model.SimPN532
 
 # Appended, not prepended: firmware module names must not shadow installed packages (e.g. Blinka's `board`).
 if str(FIRMWARE_DIR) not in sys.path:
@@ -156,7 +160,8 @@ def test_scan_card_swap_on_one_reader_is_a_new_tap(table):
 
 
 def test_scan_tag_without_ntag_memory_sends_uid_only(table):
-    from shengji_table.sim.pn532_model import SimTag
+    from shengji_table.firmware_src import pn532_model
+    SimTag = pn532_model.SimTag
     world.place(table.names[3], SimTag(UID[:4]))
     table.run(5)
     assert table.wire.events("TAP") == [(3, UID[:4], None)]

@@ -3,15 +3,19 @@ replaced by the simulated devices: a card on reader 2 gives one TAP, lift and ta
 second; main.py boots, feeds its watchdog, honours the seat-0 REPL escape, and a sim build takes
 its cards from SIM frames on the link."""
 import json
+import pathlib
 
 import pytest
 
-from shengji_table.sim.micropython import FIRMWARE_DIR, REPO_ROOT, run_micropython
+from shengji_table.firmware_src import FIRMWARE_DIR
+from shengji_table.micropython import run_micropython
+from shengji_table.sim.hw import HW_DIR
+
+REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.micropython
 
-SIM = REPO_ROOT / "host" / "shengji_table" / "sim"
-PATH = [SIM / "hw", SIM, FIRMWARE_DIR]
+PATH = [HW_DIR, FIRMWARE_DIR]
 
 # Shared by the scripts below: a link stream that hands the firmware scripted host frames, one
 # batch per link poll, and keeps what the firmware writes; and a printer of the decoded frames.
@@ -110,7 +114,7 @@ def of(out, name):
 
 
 def test_scan_micropython_card_on_reader_2_taps_once_then_again():
-    out = frames(run_micropython(TAP_SCRIPT, path=PATH, timeout=60).stdout)
+    out = frames(run_micropython(TAP_SCRIPT, path=PATH, timeout=60, cwd=REPO_ROOT).stdout)
     taps = of(out, "TAP")
     code = (b"SJ01S-A1" + bytes(8)).hex()
     assert taps == [[2, "04a1b2c3d4e5f6", code], [2, "04a1b2c3d4e5f6", code]]
@@ -137,7 +141,7 @@ def run_main(tmp_path, *, sim=False, escape=False, steps=60, batches=()):
     build.write_text(json.dumps({"sim": sim, "board": "table-4"}))
     script = (f"ESCAPE = {escape}\nBUILD = {str(build)!r}\nSTEPS = {steps}\nBATCHES = {list(batches)!r}\n"
               + MAIN_SCRIPT)
-    return frames(run_micropython(script, path=PATH, timeout=60).stdout)
+    return frames(run_micropython(script, path=PATH, timeout=60, cwd=REPO_ROOT).stdout)
 
 
 def test_scan_micropython_main_boots_and_feeds_the_watchdog(tmp_path):
@@ -224,7 +228,7 @@ print(json.dumps(["idle", result[0], result[1]]))
 
 def test_scan_micropython_idle_steps_allocate_nothing():
     """The steady-state loop (7 readers polled, buttons sampled, heartbeats sent) never allocates."""
-    out = frames(run_micropython(IDLE_SCRIPT, path=PATH, timeout=60).stdout)
+    out = frames(run_micropython(IDLE_SCRIPT, path=PATH, timeout=60, cwd=REPO_ROOT).stdout)
     idle = next(rec for rec in out if rec[0] == "idle")
     assert idle[2] > 50                 # many full laps of the 7 readers were measured
     assert idle[1] == 0

@@ -4,13 +4,14 @@ Classic rules (two decks), level 2, spades trump unless said otherwise.  Seats p
 0 1 2 3; partners sit two apart (0 & 2, 1 & 3).  Every decision is also checked legal.
 """
 import dataclasses
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
 from shengji_table.game.bots import make_bot
 from shengji_table.game.bots.call_policy import choose_bid, choose_declaration
-from shengji_table.game.bots.scenario import bury_view, play_view
 from shengji_table.game.decisions import Bid, CallFriend, Declare, Pass, PlayCards
 from shengji_table.game.view import Expect, TrickView
 from shengji_table.rules.cards import Card, parse_card, parse_cards
@@ -19,6 +20,9 @@ from shengji_table.rules.order import TrumpOrder
 from shengji_table.rules.ruleset import Ruleset
 from shengji_table.rules.throw import check_lead, check_throw, is_throw
 from shengji_table.rules.units import is_single_unit
+
+sys.path.insert(0, str(Path(__file__).parent))
+from scenario import bury_view, play_view  # noqa: E402  (tests/game/scenario.py)
 
 CLASSIC = Ruleset.from_preset("classic")
 BOT = make_bot("heuristic", 0)

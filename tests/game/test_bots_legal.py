@@ -8,12 +8,13 @@ heuristic throw with ``check_throw`` against the real other hands: the heuristic
 cannot be beaten (R-4.2).  Burials are checked for count and membership (R-7.2).
 """
 import random
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import example, given, settings, strategies as st
 
 from shengji_table.game.bots import make_bot
-from shengji_table.game.bots.scenario import bury_view, play_view, random_deal
 from shengji_table.game.bots.sampling import take_cards
 from shengji_table.game.decisions import Bury, PlayCards
 from shengji_table.game.view import TrickView
@@ -23,6 +24,9 @@ from shengji_table.rules.order import TrumpOrder
 from shengji_table.rules.ruleset import PRESETS, Ruleset
 from shengji_table.rules.throw import check_lead, check_throw
 from shengji_table.rules.trick import Play, trick_points, winning_index
+
+sys.path.insert(0, str(Path(__file__).parent))
+from scenario import bury_view, play_view, random_deal  # noqa: E402  (tests/game/scenario.py)
 
 deals = st.fixed_dictionaries({
     "seed": st.integers(0, 2**32 - 1),

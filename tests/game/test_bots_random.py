@@ -4,15 +4,19 @@ Fixed seeds, so these counts are deterministic; the bounds (±15 % of the expect
 thousands of draws) would only be missed by a real bias.
 """
 import dataclasses
+import sys
 from collections import Counter
+from pathlib import Path
 
 from shengji_table.game.bots import RandomLegalBot
-from shengji_table.game.bots.scenario import play_view
 from shengji_table.game.decisions import Bid, Declare, Pass
 from shengji_table.game.view import Expect
 from shengji_table.rules.cards import parse_cards
 from shengji_table.rules.follow import legal_follows
 from shengji_table.rules.ruleset import Ruleset
+
+sys.path.insert(0, str(Path(__file__).parent))
+from scenario import play_view  # noqa: E402  (tests/game/scenario.py)
 
 CLASSIC = Ruleset.from_preset("classic")
 DRAWS = 4000

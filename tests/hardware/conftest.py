@@ -4,7 +4,7 @@ import pathlib
 
 import pytest
 
-from shengji_table.hardware.board import load_board
+from shengji_table.board import load_board
 from shengji_table.hardware.build import BOARDS_DIR, generate
 from shengji_table.hardware.netlist import parse_netlist
 

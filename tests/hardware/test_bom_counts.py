@@ -6,7 +6,7 @@ import io
 
 import pytest
 
-from shengji_table.hardware.board import load_board
+from shengji_table.board import load_board
 from shengji_table.hardware.bom import COLUMNS, bom_csv, bom_lines
 from shengji_table.hardware.build import BOARDS_DIR, generate
 from shengji_table.hardware.netlist import parse_netlist

@@ -6,7 +6,7 @@ import shutil
 import pytest
 
 from shengji_table.cli import main
-from shengji_table.hardware.board import load_board
+from shengji_table.board import load_board
 from shengji_table.hardware.build import BOARDS_DIR, SCHEMATICS_DIR
 from shengji_table.hardware.check import (PinMismatch, StaleOutput, board_roles, check_board, compare,
                                           firmware_dump, firmware_roles, schematic_roles)
@@ -152,7 +152,7 @@ def test_hw_check_passes_for_a_rebuilt_variant_board(board_copy, tmp_path):
 def test_hw_check_catches_a_firmware_that_opens_the_bus_wrongly(generated, tmp_path):
     """The firmware's view is what its own code configures: a copy of firmware/ whose main.py
     swaps MOSI and MISO when it opens the SPI bus disagrees at GP16 (MISO in the board file)."""
-    from shengji_table.sim.micropython import FIRMWARE_DIR
+    from shengji_table.firmware_src import FIRMWARE_DIR
     mutant = tmp_path / "firmware"
     shutil.copytree(FIRMWARE_DIR, mutant)
     main_py = mutant / "main.py"

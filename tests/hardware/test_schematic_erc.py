@@ -4,7 +4,7 @@ import re
 import pytest
 
 from shengji_table.hardware import eda
-from shengji_table.hardware.board import load_board
+from shengji_table.board import load_board
 from shengji_table.hardware.build import BOARDS_DIR, ErcFailed, generate
 from shengji_table.hardware.erc import ACCEPTED_ERC_WARNINGS, run_erc
 from shengji_table.hardware.netlist import ACCEPTED_NETLIST_WARNINGS

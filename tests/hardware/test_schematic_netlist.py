@@ -3,7 +3,7 @@ shared SPI lines to every reader, the rings in chain order behind the level shif
 and the power tree sized by the budget."""
 import pytest
 
-from shengji_table.hardware.board import CENTRE, load_board
+from shengji_table.board import CENTRE, load_board
 from shengji_table.hardware.build import BOARDS_DIR
 from shengji_table.hardware.check import led_chain_of_netlist
 from shengji_table.hardware.parts import PN532, pico_pin_of_gpio

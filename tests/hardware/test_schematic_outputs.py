@@ -1,15 +1,18 @@
 """The committed outputs in schematics/ and the generated blocks of docs/hardware.md are what the
 board files generate now; the drawing is a well-formed SVG showing every part and every net."""
+import pathlib
 import re
 import xml.etree.ElementTree as ET
 
 import pytest
 
 from shengji_table.cli import main
-from shengji_table.hardware.board import load_board
-from shengji_table.hardware.build import BOARDS_DIR, REPO_ROOT, SCHEMATICS_DIR, all_boards, output_names
+from shengji_table.board import load_board
+from shengji_table.hardware.build import BOARDS_DIR, SCHEMATICS_DIR, all_boards, output_names
 from shengji_table.hardware.power import budget
 from shengji_table.hardware.wiring import board_section, doc_blocks, update_doc, DocError
+
+REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 SVG = "{http://www.w3.org/2000/svg}"
 

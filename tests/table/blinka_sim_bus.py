@@ -10,8 +10,10 @@ from __future__ import annotations
 from adafruit_pn532.spi import PN532_SPI
 
 from shengji_table.sim.blinka_bus import SimChipSelect, SimI2CBus, SimSPIBus, SimUART  # noqa: F401
-from shengji_table.sim.pn532_model import SimNTAG, SimPN532
+from shengji_table.firmware_src import pn532_model
 from shengji_table.table.stations import BlinkaStation, Station
+
+SimNTAG, SimPN532 = pn532_model.SimNTAG, pn532_model.SimPN532
 
 
 def blinka_uart_station(name="enrol-uart"):

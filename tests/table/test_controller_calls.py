@@ -9,6 +9,7 @@ counts at the release of a short press, so a long press adds none.  Every wrong 
 its rule and reason on that seat's ring; the game state (the match snapshot) does not change.
 """
 import json
+import pathlib
 
 from shengji_table.game import events as ev
 from shengji_table.game.friend import RULE as FRIEND_RULE
@@ -16,11 +17,12 @@ from shengji_table.game.hand import COUNTER_RULE
 from shengji_table.game.match import Match
 from shengji_table.rules.cards import parse_card, parse_copy
 from shengji_table.rules.ruleset import Ruleset
-from shengji_table.sim.micropython import REPO_ROOT
 from shengji_table.sim.players import deal_for, hand_seeds, play_direct
 from shengji_table.sim.virtual_table import DEFAULT_BOARD, sim_deck_set, sim_pages, sim_uid
 from shengji_table.table import protocol as P
 from shengji_table.table.controller import Controller, Outcome, R
+
+REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 BOARD4 = json.loads(DEFAULT_BOARD.read_text())
 BOARD6 = json.loads((REPO_ROOT / "boards" / "table-6.json").read_text())

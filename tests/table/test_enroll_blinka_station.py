@@ -16,11 +16,13 @@ from blinka_sim_bus import HandStation, SimNTAG, blinka_station, ntag_uid  # noq
 
 from shengji_table.cli import enroll as enroll_cli  # noqa: E402
 from shengji_table.rules.cards import parse_copy  # noqa: E402
-from shengji_table.sim.pn532_model import SimTag  # noqa: E402
+from shengji_table.firmware_src import pn532_model  # noqa: E402
 from shengji_table.table.card_code import decode_card_code, encode_card_code  # noqa: E402
 from shengji_table.table.enrollment_session import Accepted, EnrollmentSession, Refused  # noqa: E402
 from shengji_table.table.registry import DeckCheck, DeckSet, standard_order, uid_hex  # noqa: E402
 from shengji_table.table.stations import StationTap  # noqa: E402
+
+SimTag = pn532_model.SimTag
 
 SET_ID = 0x5EED0002
 

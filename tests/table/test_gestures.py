@@ -16,7 +16,7 @@ from shengji_table.game import events as ev
 from shengji_table.game.phase import Phase
 from shengji_table.rules.ruleset import PRESETS, Ruleset
 from shengji_table.sim import players
-from shengji_table.sim.micropython import REPO_ROOT
+REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
 from shengji_table.sim.players import deal_for, hand_seeds, make_bots, next_action, plan_hand, play_direct
 from shengji_table.sim.virtual_table import sim_deck_set, sim_pages, sim_uid
 from shengji_table.table import gestures as G

@@ -2,6 +2,7 @@
 with the firmware's link code as the Pico), its errors, and the terminal view of the demo (rings
 in colour, no hidden information)."""
 import json
+import pathlib
 import select
 import signal
 import subprocess
@@ -15,8 +16,10 @@ from shengji_table.rules.ruleset import Ruleset
 from shengji_table.sim.cpython_pico import CPythonPico
 from shengji_table.sim.players import deal_for, hand_seeds, play_direct
 from shengji_table.sim.table_view import TableView
-from shengji_table.sim.virtual_table import DEFAULT_BOARD, REPO_ROOT, sim_deck_set
+from shengji_table.sim.virtual_table import DEFAULT_BOARD, sim_deck_set
 from shengji_table.table.controller import Controller
+
+REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 SERVE = [sys.executable, "-m", "shengji_table", "serve"]
 BOARD = json.loads(DEFAULT_BOARD.read_text())
@@ -147,7 +150,7 @@ def _serve_refused(argv, tmp_path):
 
 @pytest.mark.parametrize("what", list(BAD_BOARDS))
 def test_serve_refuses_an_invalid_board_with_the_board_validator(what, tmp_path):
-    """serve reads the board with hardware.board.load_board, as flash and selftest do: a board of
+    """serve reads the board with board.load_board, as flash and selftest do: a board of
     the wrong types, or one that uses a pin twice or lacks its SPI bus, is refused (exit 2) before
     the match starts, and the log is not created."""
     deck = tmp_path / "deck.json"

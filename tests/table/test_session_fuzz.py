@@ -15,9 +15,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from shengji_table.sim.line_faults import FaultyLine
-from shengji_table.sim.micropython import FIRMWARE_DIR, spawn_micropython
+from shengji_table.firmware_src import FIRMWARE_DIR
+from shengji_table.micropython import spawn_micropython
 from shengji_table.table import protocol as P
 from shengji_table.table.session import Button, Hello, HostSession, Log, ReaderStatus, LinkTap
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+from fakes import LinkPipe  # noqa: E402
 
 HERE = pathlib.Path(__file__).resolve().parent
 DRIVER_DIR = HERE.parent / "firmware"            # mp_link_driver.py: link.py stepped over pipes
@@ -72,19 +76,6 @@ class MicroPythonPico:
 class InProcessPico:
     """The same link code in CPython (fast enough for hypothesis to drive many runs)."""
 
-    class _Pipe:
-        def __init__(self):
-            self.inb, self.out = bytearray(), bytearray()
-
-        def readinto(self, buf):
-            n = min(len(buf), len(self.inb))
-            buf[:n] = self.inb[:n]
-            del self.inb[:n]
-            return n
-
-        def write(self, buf, off, n):
-            self.out += buf[off:off + n]
-
     def __init__(self, boot="11223344", queue=32):
         self.now = 0
         self.queue = queue
@@ -92,7 +83,7 @@ class InProcessPico:
 
     def reboot(self, boot):
         self.applied = 0
-        self.pipe = self._Pipe()
+        self.pipe = LinkPipe()
         queue = self.queue
         self.link = firmware_link.Link(self.pipe, lambda: self.now, self._ring, firmware=b"fuzz",
                                        board=b"table4", boot_id=bytes.fromhex(boot), queue=queue, rings=N_RINGS)

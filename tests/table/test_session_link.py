@@ -1,14 +1,13 @@
 """The host's link state machine (shengji_table.table.session) against the real Pico link code
 (firmware/link.py, run here in CPython): exactly-once delivery across resends, a rebooted Pico, a
 restarted host, an overflowing Pico queue, silence and resync."""
-import os
 import pathlib
 import sys
 
 import pytest
 
 from shengji_table.sim.line_faults import code_positions
-from shengji_table.sim.micropython import FIRMWARE_DIR
+from shengji_table.firmware_src import FIRMWARE_DIR
 from shengji_table.table import protocol as HP
 from shengji_table.table.session import (Button, Hello, HostSession, LinkDown, LinkPosition, LinkUp,
                                          Log, Lost, ReaderStatus, Rebooted, Snapshot, LinkTap)
@@ -16,22 +15,10 @@ from shengji_table.table.session import (Button, Hello, HostSession, LinkDown, L
 sys.path.insert(0, str(FIRMWARE_DIR))
 import link as firmware_link  # noqa: E402
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+from fakes import LinkPipe  # noqa: E402  (inb: towards the Pico; out: what it wrote, towards the host)
+
 UID = bytes.fromhex("04a1b2c3d4e5f6")
-
-
-class Pipe:
-    def __init__(self):
-        self.to_pico = bytearray()
-        self.to_host = bytearray()
-
-    def readinto(self, buf):
-        n = min(len(buf), len(self.to_pico))
-        buf[:n] = self.to_pico[:n]
-        del self.to_pico[:n]
-        return n
-
-    def write(self, buf, off, n):
-        self.to_host += buf[off:off + n]
 
 
 class Table:
@@ -39,7 +26,7 @@ class Table:
 
     def __init__(self, boot=b"\x01\x00\x00\x01", queue=16, session=None):
         self.now = 0
-        self.pipe = Pipe()
+        self.pipe = LinkPipe()
         self.rings = []
         self.boot = boot
         self.queue = queue
@@ -54,19 +41,19 @@ class Table:
         return p
 
     def reboot(self, boot):
-        self.pipe.to_pico.clear()
+        self.pipe.inb.clear()
         self.pico = self._pico(boot)
 
     def step(self, ms=10, drop_to_host=False, drop_to_pico=False):
         self.now += ms
         self.pico.poll()
-        data = bytes(self.pipe.to_host)
-        self.pipe.to_host.clear()
+        data = bytes(self.pipe.out)
+        self.pipe.out.clear()
         events = [] if (self.cut or drop_to_host) else self.host.feed(data, self.now)
         events += self.host.tick(self.now)
         out = self.host.outgoing()
         if not (self.cut or drop_to_pico):
-            self.pipe.to_pico += out
+            self.pipe.inb += out
         return events
 
     def run(self, ms, step=10):
@@ -141,7 +128,7 @@ def test_rebooted_pico_restarts_its_seqs_under_a_new_boot_id_and_old_replays_are
     assert Lost(0x01000001, 3, 1) in ev           # the button the old boot had sent, never acked
     assert physical(ev) == [Hello(new, 1, 1, "0.1.0", "table4")]
     stale = t.host.stats.stale                    # (the new boot's frames before it was followed)
-    t.pipe.to_host += replay                       # a replay from the dead boot
+    t.pipe.out += replay                       # a replay from the dead boot
     t.pico.send_button(1, HP.RELEASE)             # the new boot's seq 2
     ev = t.run(1000)
     assert physical(ev) == [Button(new, 2, 1, HP.RELEASE)]
@@ -171,7 +158,7 @@ def test_a_stray_frame_of_an_old_boot_cannot_hijack_a_resumed_host():
     out = bytearray(HP.MAX_FRAME)
     stray = bytes(out[:HP.encode_heartbeat(HP.Writer(b"\x0e\x0e\x0e\x0e"), out, 1, 9, 0, 0, 1)])
     t.host = HostSession(resume=t.host.position, host_id=0x99)
-    t.pipe.to_host[:0] = stray                   # heard before anything of the real Pico
+    t.pipe.out[:0] = stray                   # heard before anything of the real Pico
     t.pico.send_button(0, HP.PRESS)
     ev = t.run(2000)
     assert not any(isinstance(e, Rebooted) for e in ev) and t.host.stats.stale == 1
@@ -188,7 +175,7 @@ def test_wandering_to_another_boot_and_back_redelivers_nothing():
     t.run(2000)                                  # the real Pico unheard for 2 s
     t.cut = False
     out = bytearray(HP.MAX_FRAME)
-    t.pipe.to_host += out[:HP.encode_heartbeat(HP.Writer(b"\x0e\x0e\x0e\x0e"), out, 1, 1, 0, 0, 1)]
+    t.pipe.out += out[:HP.encode_heartbeat(HP.Writer(b"\x0e\x0e\x0e\x0e"), out, 1, 1, 0, 0, 1)]
     ev = t.step(1)
     assert Rebooted(0x01000001, 0x0E0E0E0E) in ev
     t.pico.send_button(2, HP.PRESS)
@@ -303,9 +290,11 @@ def test_ring_state_is_validated_and_re_sent_after_a_pico_reboot():
 
 
 def test_the_host_package_imports_the_one_protocol_file():
+    """The host's protocol module is the firmware's own file, loaded (no copy, no symlink)."""
+    from shengji_table import firmware_src
     host_file = pathlib.Path(HP.__file__)
-    assert host_file.is_symlink()
-    assert os.readlink(host_file) == "../../../firmware/protocol.py"
+    assert not host_file.is_symlink()
+    assert host_file == firmware_src.FIRMWARE_DIR / "protocol.py"
     assert host_file.resolve() == (FIRMWARE_DIR / "protocol.py").resolve()
     import shengji_table.table.session as session
-    assert session.P is HP
+    assert session.P is HP is firmware_src.protocol

@@ -1,8 +1,45 @@
 """``shengji-table demo``: the main job — a virtual table playing a match with bots.
 
+    shengji-table demo [--hands N] [--mode scanned|open] [--seed S] [--preset P] [--log FILE]
+
 The real firmware runs under the real MicroPython interpreter with simulated PN532 readers, rings
 and buttons; the host talks to it over a pseudo-terminal; bots play by laying cards on the
-simulated readers.  See :mod:`shengji_table.sim.demo` for the options.  (``shengji-table play`` is
-the same match in software only.)
+simulated readers (:func:`shengji_table.sim.demo.play_demo`).  Exits when the N hands are played
+(or the match ends), printing the levels.  (``shengji-table play`` is the same match in software
+only.)
 """
-from ..sim.demo import add_arguments, run  # noqa: F401  (the subcommand's interface)
+from __future__ import annotations
+
+import sys
+
+from .preset_args import add_preset_argument, preset_ruleset
+
+
+def add_arguments(parser):
+    parser.add_argument("--hands", type=int, default=2, help="hands to play (default 2)")
+    parser.add_argument("--mode", choices=("scanned", "open"), default="scanned",
+                        help="scanned hands (every drawn card tapped) or open play")
+    parser.add_argument("--seed", type=int, default=7, help="match seed: the deals and the bots follow from it")
+    add_preset_argument(parser)
+    parser.add_argument("--bots", default="heuristic", help="bot kind (heuristic, random)")
+    parser.add_argument("--log", metavar="FILE", help="keep the SQLite event log here (default: a temporary file)")
+    parser.add_argument("--record", metavar="FILE", help="write the JSON match record here")
+    parser.add_argument("--no-voice", action="store_true", help="do not speak announcements (espeak-ng)")
+    parser.add_argument("--plain", action="store_true", help="plain text even in a terminal")
+
+
+def run(args) -> int:
+    from ..sim.demo import play_demo
+    from .output_file import unwritable, write_atomically
+    ruleset = preset_ruleset(args)
+    if ruleset is None:
+        return 2
+    # before the match: a bad path must not cost the played hands
+    for path, what in ((args.record, "record"), (args.log, "log")):
+        problem = path and unwritable(path, what)
+        if problem:
+            print(f"error: {problem}", file=sys.stderr)
+            return 2
+    return play_demo(ruleset, preset=args.preset, mode=args.mode, seed=args.seed, hands=args.hands, bots=args.bots,
+                     log=args.log, record=args.record, plain=args.plain, voice=not args.no_voice,
+                     write_record=write_atomically)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import shlex
 
-from ..hardware.board import BoardError
+from ..board import BoardError
 from ..hardware.flash import FlashError, build_firmware, deploy, mpremote_commands
 
 
@@ -18,7 +18,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..hardware.board import load_board
+    from ..board import load_board
     try:
         folder = args.build_dir or f"build/firmware/{load_board(args.board).name}{'-sim' if args.sim else ''}"
         build = build_firmware(args.board, folder, sim=args.sim)

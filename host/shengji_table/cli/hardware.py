@@ -47,13 +47,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from shengji_table.hardware.board import BoardError
+    from shengji_table.board import BoardError
     from shengji_table.hardware.build import ErcFailed
     from shengji_table.hardware.check import PinMismatch, StaleOutput, check_board
     from shengji_table.hardware.netlist import NetlistError
     from shengji_table.hardware.power import PowerError
     from shengji_table.hardware.schematic import SchematicError
-    from shengji_table.sim.micropython import MicroPythonMissing
+    from shengji_table.micropython import MicroPythonMissing
 
     try:
         result = check_board(args.board, args.schematic, args.interpreter)
@@ -79,7 +79,7 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _build(args: argparse.Namespace) -> int:
-    from shengji_table.hardware.board import BoardError
+    from shengji_table.board import BoardError
     from shengji_table.hardware.build import ErcFailed, all_boards, write_outputs
     from shengji_table.hardware.netlist import NetlistError
     from shengji_table.hardware.power import PowerError
@@ -110,8 +110,8 @@ def _build(args: argparse.Namespace) -> int:
 
 
 def _docs(args: argparse.Namespace) -> int:
-    from shengji_table.hardware.board import BoardError, load_board
-    from shengji_table.hardware.build import REPO_ROOT, all_boards
+    from shengji_table.board import BoardError, load_board
+    from shengji_table.hardware.build import CHECKOUT, all_boards
     from shengji_table.hardware.wiring import DocError, board_section, update_doc
 
     try:
@@ -123,7 +123,13 @@ def _docs(args: argparse.Namespace) -> int:
         for board in boards:
             print(f"## {board.name}\n\n{board_section(board)}")
         return 0
-    page = args.page or str(REPO_ROOT / "docs" / "hardware.md")
+    page = args.page
+    if not page:
+        if CHECKOUT is None:
+            print("hardware docs: no docs/hardware.md here (an installed package, not the repository): "
+                  "give --page", file=sys.stderr)
+            return 2
+        page = str(CHECKOUT / "docs" / "hardware.md")
     try:
         with open(page, encoding="utf-8") as f:
             text = f.read()

@@ -19,15 +19,15 @@ import sys
 import time
 from typing import Callable
 
-from shengji_table.sim.micropython import REPO_ROOT
+from shengji_table.board import DEFAULT_BOARD as _DEFAULT_BOARD
 
-DEFAULT_BOARD = str(REPO_ROOT / "boards" / "table-4.json")
+DEFAULT_BOARD = str(_DEFAULT_BOARD)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--device", default="auto",
                         help="auto (find the Pico by USB id), a serial path or a pyserial URL")
-    parser.add_argument("--board", default=DEFAULT_BOARD, help="the table's board file (default: the repository's boards/table-4.json)")
+    parser.add_argument("--board", default=DEFAULT_BOARD, help="the table's board file (default: boards/table-4.json, installed with the host)")
     parser.add_argument("--timeout", type=float, default=30.0,
                         help="seconds allowed for each tap and each press (default 30)")
     parser.add_argument("--connect-timeout", type=float, default=10.0,
@@ -49,7 +49,7 @@ def _device_problem(device: str) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from shengji_table.hardware.board import BoardError, load_board
+    from shengji_table.board import BoardError, load_board
     from shengji_table.table.discovery import DiscoveryError, find_table
     from shengji_table.table.selftest import SelfTest
     from shengji_table.table.serial_link import LinkError, SerialLink

@@ -36,7 +36,7 @@ def _say(text: str) -> None:
 
 def run(args) -> int:
     from ..game import events as ev
-    from ..hardware.board import BoardError, load_board
+    from ..board import BoardError, load_board
     from ..store.log import EventLog, LogError
     from ..table.controller import Controller
     from ..table.registry import DeckSet, RegistryError

@@ -1,1 +1,2 @@
-"""The physical table as data: board files (pins, readers, rings, buttons) and firmware deployment."""
+"""The physical table's making: circuits as code, drawings, BOM, the pin check, firmware deployment
+(board files themselves: :mod:`shengji_table.board`)."""

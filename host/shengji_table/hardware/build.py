@@ -12,19 +12,29 @@ import os
 import pathlib
 from dataclasses import dataclass
 
-from .board import Board, load_board
+from ..board import BOARDS_DIR, Board, load_board
+from ..firmware_src import FIRMWARE_DIR
 from .bom import bom_csv, bom_lines
 from .drawing import drawing_svg
 from .erc import ErcReport, run_erc
 from .netlist import netlist_text, parse_netlist
 from .schematic import Schematic, build_schematic
 
-__all__ = ["REPO_ROOT", "BOARDS_DIR", "SCHEMATICS_DIR", "Outputs", "generate", "write_outputs", "output_names",
+__all__ = ["CHECKOUT", "BOARDS_DIR", "SCHEMATICS_DIR", "Outputs", "generate", "write_outputs", "output_names",
            "all_boards", "ErcFailed"]
 
-REPO_ROOT = pathlib.Path(__file__).resolve().parents[3]
-BOARDS_DIR = REPO_ROOT / "boards"
-SCHEMATICS_DIR = REPO_ROOT / "schematics"
+
+def _checkout() -> pathlib.Path | None:
+    """The repository the package runs from (``make venv``'s editable install reads the firmware from
+    its ``firmware/``), or None: an installed wheel carries no committed schematics and no docs."""
+    root = FIRMWARE_DIR.parent
+    return root if (root / "schematics").is_dir() and (root / "boards").is_dir() else None
+
+
+CHECKOUT = _checkout()
+# The committed outputs (``hardware check`` compares against them; ``hardware build --out schematics``
+# rewrites them): a checkout's only.
+SCHEMATICS_DIR = CHECKOUT / "schematics" if CHECKOUT is not None else None
 
 
 class ErcFailed(RuntimeError):

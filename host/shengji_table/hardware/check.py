@@ -24,7 +24,7 @@ import sys
 from dataclasses import dataclass
 from typing import Mapping
 
-from .board import CENTRE, SPI_PINS, Board
+from ..board import CENTRE, SPI_PINS, Board
 from .netlist import Netlist
 from .parts import LEVEL_SHIFTER, PN532, gpio_of_pico_pin, pico_pin_of_gpio
 
@@ -232,9 +232,10 @@ def firmware_dump(board_path: str, interpreter: str = "micropython",
     """What the firmware configures for the board file, as plain data (see the note above).
 
     ``interpreter`` is ``"micropython"`` (the real unix port, as on the Pico) or ``"cpython"``;
-    ``firmware_dir`` defaults to the repository's ``firmware/``.
+    ``firmware_dir`` defaults to the firmware installed with the host (``firmware_src``).
     """
-    from ..sim.micropython import FIRMWARE_DIR, run_micropython
+    from ..firmware_src import FIRMWARE_DIR
+    from ..micropython import run_micropython
     folder = pathlib.Path(firmware_dir) if firmware_dir is not None else FIRMWARE_DIR
     script = f"BOARD_PATH = {os.path.abspath(board_path)!r}\n" + _FIRMWARE_DUMP
     if interpreter == "micropython":
@@ -349,8 +350,13 @@ class CheckResult:
 
 
 def default_schematic(board: Board) -> pathlib.Path:
-    """Where the committed netlist of ``board`` lives: ``schematics/<name>.net``."""
+    """Where the committed netlist of ``board`` lives: ``schematics/<name>.net`` of the repository.
+
+    ``FileNotFoundError`` outside a checkout (an installed package has no committed schematics)."""
     from .build import SCHEMATICS_DIR, output_names
+    if SCHEMATICS_DIR is None:
+        raise FileNotFoundError("no committed schematics: this is an installed package, not the repository; "
+                                "give the netlist with --schematic")
     return SCHEMATICS_DIR / output_names(board.name)["netlist"]
 
 
@@ -364,10 +370,10 @@ def check_board(board_path: str | os.PathLike[str], schematic_path: str | os.Pat
     4. the netlist (and the drawing and BOM beside it, where present) equal a fresh generation
        (:class:`StaleOutput`).
 
-    A bad board file raises :class:`~.board.BoardError`; a missing or unreadable netlist raises
+    A bad board file raises :class:`~shengji_table.board.BoardError`; a missing or unreadable netlist raises
     ``FileNotFoundError`` or :class:`~.netlist.NetlistError`.
     """
-    from .board import load_board
+    from ..board import load_board
     from .build import generate, output_names
     from .netlist import parse_netlist
 

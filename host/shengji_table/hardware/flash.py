@@ -5,9 +5,10 @@ A build folder holds everything the Pico's flash gets:
 * every firmware module (``firmware/*.py`` except ``main.py``/``boot.py``) compiled to ``.mpy`` by
   the ``mpy-cross`` matching the MicroPython the Pico runs (v1.29, mpy format 6.3, Cortex-M0+);
 * ``main.py`` as source (MicroPython runs ``main.py`` only, never ``main.mpy``);
-* ``board.json``: the board file, validated first (:mod:`shengji_table.hardware.board`);
+* ``board.json``: the board file, validated first (:mod:`shengji_table.board`);
 * ``build.json``: the build's flags (``sim``) read by ``main.py``;
-* for a sim build only, ``simboard`` and the PN532 device model, so the Pico simulates its own readers.
+* for a sim build only, ``simboard`` and the PN532 device model (``pn532_model``, compiled last), so the
+  Pico simulates its own readers.
 
 Deploying is a list of ``mpremote`` invocations (see :func:`mpremote_commands`): remove stale ``.py``
 copies of compiled modules (a ``.py`` beside a ``.mpy`` would be imported instead), copy the files,
@@ -25,22 +26,21 @@ import subprocess
 from dataclasses import dataclass
 from typing import Callable
 
-from ..sim.micropython import venv_tool
-from .board import Board, load_board
+from ..board import Board, load_board
+from ..firmware_src import FIRMWARE_DIR
+from ..micropython import venv_tool
 
 __all__ = ["BUILD_MARKER", "Build", "FlashError", "MICROPYTHON_VERSION", "MPY_VERSION", "build_firmware", "deploy",
            "mpremote_commands", "mpy_cross_binary", "mpy_cross_version", "SIM_MODULES"]
 
-REPO_ROOT = pathlib.Path(__file__).resolve().parents[3]
-FIRMWARE_DIR = REPO_ROOT / "firmware"
-SIM_DIR = REPO_ROOT / "host" / "shengji_table" / "sim"
 
 MICROPYTHON_VERSION = (1, 29)   # the firmware the Pico runs
 MPY_VERSION = "6.3"             # its .mpy format (v1.23 and later)
 ARCH = "armv6m"                 # RP2040: Cortex-M0+
 SOURCE_ONLY = ("main.py", "boot.py")
+HOST_ONLY = ("__init__.py",)    # makes the folder the host's data package; nothing of the Pico's
 SIM_ONLY = ("simboard.py",)     # the sim build's adapter to the device models
-# Device models a sim build runs on the Pico itself (from the host's sim package).
+# Device models a sim build runs on the Pico itself (firmware modules, compiled after the others).
 SIM_MODULES = ("pn532_model.py",)
 # Written into every build folder (never copied to the Pico): only a folder holding it is ever
 # deleted by a later build, so a mistyped --build-dir cannot wipe a source tree.
@@ -112,10 +112,10 @@ def build_firmware(board_path: str | os.PathLike[str], out: str | os.PathLike[st
     board = load_board(board_path)                     # BoardError before anything is written
     src = pathlib.Path(firmware_dir)
     sources = sorted(p for p in src.glob("*.py")
-                     if p.name not in SOURCE_ONLY and (sim or p.name not in SIM_ONLY))
+                     if p.name not in SOURCE_ONLY + HOST_ONLY + SIM_MODULES and (sim or p.name not in SIM_ONLY))
     if not (src / "main.py").exists():
         raise FlashError(f"{src}/main.py is missing")
-    extra = [SIM_DIR / name for name in SIM_MODULES] if sim else []
+    extra = [src / name for name in SIM_MODULES] if sim else []
     for p in extra:
         if not p.exists():
             raise FlashError(f"a sim build needs {p}, which is missing")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .board import Board, Power
+from ..board import Board, Power
 from .parts import REGULATORS, Regulator
 
 __all__ = ["SUPPLY_V", "READER_V", "DEFAULT_POWER", "PowerBudget", "budget", "PowerError"]

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import eda
-from .board import CENTRE, Board, Seat
+from ..board import CENTRE, Board, Seat
 from .parts import (BUTTON, CAPACITOR, CAPACITOR_POLARISED, LED_RING, LEVEL_SHIFTER, PICO, PN532, POWER_IN,
                     RESISTOR, SCHOTTKY, PartSpec, pico_pin_of_gpio)
 from .power import PowerBudget, budget

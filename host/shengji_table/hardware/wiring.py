@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .board import CENTRE, Board, Seat
+from ..board import CENTRE, Board, Seat
 from .parts import pico_pin_of_gpio
 from .power import budget
 

@@ -1,9 +1,9 @@
 """Just enough of Blinka's ``busio`` and ``digitalio`` for Adafruit's ``adafruit_pn532`` driver to
-talk to our :class:`~shengji_table.sim.pn532_model.SimPN532` over SPI, I2C or UART (HSU).
+talk to our ``SimPN532`` (``firmware/pn532_model.py``) over SPI, I2C or UART (HSU).
 
 These stand in for the host-side hardware of an enrolment station (e.g. an FT232H with a PN532).
 Adafruit's driver — which we did not write — is the independent witness that the chip model behaves
-as real PN532s do (tests/firmware/test_sim_pn532_adafruit_witness.py), and the enrolment station is
+as real PN532s do (tests/sim/test_pn532_adafruit_witness.py), and the enrolment station is
 tested through the same driver and buses (tests/table/test_enroll_blinka_station.py).
 """
 from __future__ import annotations

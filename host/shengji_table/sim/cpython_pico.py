@@ -10,23 +10,24 @@ where the host side is what is measured and the Pico must answer at once.
 The link runs in its own thread; ``on_ring`` records every RING frame with its arrival time.
 ``version`` other than the protocol's makes it speak another protocol version (frames the host
 must refuse).
+
+The Pico's modules are its own (:class:`~shengji_table.firmware_src.FirmwareModules`), as a real
+Pico's are: what it does to its ``protocol`` never touches the host's.
 """
 from __future__ import annotations
 
 import os
-import sys
 import tempfile
 import threading
 import time
 from typing import Any, Optional
 
+from ..firmware_src import FirmwareModules
 from . import pty_cable
-from .micropython import FIRMWARE_DIR
 
-if str(FIRMWARE_DIR) not in sys.path:
-    sys.path.append(str(FIRMWARE_DIR))
-import link as firmware_link  # noqa: E402  (the firmware module, run by CPython)
-import protocol as firmware_protocol  # noqa: E402
+_PICO = FirmwareModules()
+firmware_link = _PICO.load("link")          # the firmware module, run by CPython
+firmware_protocol = _PICO.load("protocol")  # the one firmware_link imports
 
 __all__ = ["CPythonPico"]
 

@@ -7,7 +7,7 @@ interpreter, reached by the host through a pseudo-terminal, exactly as a Pico on
                          ▲ device: <workdir>/ttyTABLE (a symlink, like /dev/serial/by-id)
 
 The firmware runs with ``build.json`` ``{"sim": true}``: its PN532 readers are the simulated chips
-of ``pn532_model`` behind the real driver, scan loop and debounce; the host puts cards on them and
+of ``firmware/pn532_model.py`` behind the real driver, scan loop and debounce; the host puts cards on them and
 presses buttons with SIM frames over the same link (``HostSession.sim_place`` …).
 
 The relay between the pseudo-terminal and the firmware's pipes is where faults are made:
@@ -32,17 +32,18 @@ import tempfile
 import threading
 from typing import Any, Iterable, Optional
 
+from ..board import DEFAULT_BOARD
+from ..firmware_src import FIRMWARE_DIR
+from ..micropython import spawn_micropython
 from ..rules.cards import CardCopy, all_copies
 from ..table.card_code import encode_card_code
 from ..table.registry import DeckSet
-from .hw import HW_DIR, SIM_DIR
+from .hw import HW_DIR
 from . import pty_cable
 from .line_faults import FaultyLine
-from .micropython import FIRMWARE_DIR, REPO_ROOT, spawn_micropython
 
 __all__ = ["VirtualTable", "sim_deck_set", "sim_uid", "DEFAULT_BOARD", "SIM_DECK_SET_ID"]
 
-DEFAULT_BOARD = REPO_ROOT / "boards" / "table-4.json"
 SIM_DECK_SET_ID = 0x53494D31          # "SIM1"
 
 _FIRMWARE_SCRIPT = """
@@ -139,7 +140,7 @@ class VirtualTable:
     # ---- the firmware ------------------------------------------------------------------------
     def _spawn_firmware(self) -> None:
         script = _FIRMWARE_SCRIPT.format(board=str(self.board_path), build=str(self.build_path))
-        proc: Any = spawn_micropython(script, path=[HW_DIR, SIM_DIR, FIRMWARE_DIR], stdin=subprocess.PIPE,
+        proc: Any = spawn_micropython(script, path=[HW_DIR, FIRMWARE_DIR], stdin=subprocess.PIPE,
                                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0)
         os.set_blocking(proc.stdout.fileno(), False)
         with self._lock:

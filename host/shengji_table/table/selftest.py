@@ -35,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
-from ..hardware.board import CENTRE, Board
+from ..board import CENTRE, Board
 from . import protocol as P
 from .session import (Button, Hello, LinkDown, LinkTap, LinkUp, Log, Lost, ReaderStatus, Rebooted,
                       Snapshot)

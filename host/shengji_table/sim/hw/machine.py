@@ -15,8 +15,9 @@ except ImportError:  # MicroPython: sim/hw is on MICROPYPATH (mypy checks the pa
     import world  # type: ignore[import-not-found, no-redef]
 
 try:
-    from shengji_table.sim.pn532_model import REV
-except ImportError:  # MicroPython: sim/ is on MICROPYPATH
+    from shengji_table.firmware_src import pn532_model as _model  # CPython: the host's firmware modules
+    REV = _model.REV
+except ImportError:  # MicroPython: firmware/ is on MICROPYPATH
     from pn532_model import REV  # type: ignore[import-not-found, no-redef]
 
 MISO_IDLE = 0x00

@@ -1,7 +1,7 @@
 """The simulated table's hardware state, consulted by the fake ``machine``, ``neopixel`` and ``rp2``.
 
-Runs under MicroPython (``sim/hw`` and ``sim`` first on ``MICROPYPATH``, so ``import machine`` gets
-the fake) and under CPython (``from shengji_table.sim.hw import world``).  There is one world per
+Runs under MicroPython (``sim/hw`` first on ``MICROPYPATH``, then ``firmware/``, so ``import machine``
+gets the fake) and under CPython (``from shengji_table.sim.hw import world``).  There is one world per
 process; ``reset()`` empties it.
 
 Setting up a world from a board file (``boards/*.json``, see docs/board-schema.md)::
@@ -33,8 +33,10 @@ the fake WDT judges starvation by this clock (``wdt_fired`` becomes True when a 
 """
 
 try:
-    from shengji_table.sim.pn532_model import SimPN532, SimNTAG, SimTag  # CPython, package import
-except ImportError:  # MicroPython: sim/ is on MICROPYPATH
+    # CPython: the PN532 model (firmware/pn532_model.py) among the host's firmware modules
+    from shengji_table.firmware_src import pn532_model as _model
+    SimPN532, SimNTAG, SimTag = _model.SimPN532, _model.SimNTAG, _model.SimTag
+except ImportError:  # MicroPython: firmware/ is on MICROPYPATH
     # mypy checks the package import above; this name exists only on the MicroPython path.
     from pn532_model import SimPN532, SimNTAG, SimTag  # type: ignore[import-not-found, no-redef]  # noqa: F401
 
@@ -56,10 +58,11 @@ class MachineReset(Exception):
     """Raised by ``machine.reset()``: the firmware asked for a reboot."""
 
 
-# (Annotations are not evaluated by MicroPython, and name no typing module: it has none.)
-readers_by_cs: dict[int, SimPN532] = {}     # pin number -> SimPN532
-readers_by_rst: dict[int, SimPN532] = {}    # pin number -> SimPN532
-readers_by_name: dict[str, SimPN532] = {}   # board name -> SimPN532
+# (Annotations are not evaluated by MicroPython, and name no typing module: it has none.  The
+# model's classes come from a module loaded at run time, so the type checker cannot name them.)
+readers_by_cs: dict = {}       # pin number -> SimPN532
+readers_by_rst: dict = {}      # pin number -> SimPN532
+readers_by_name: dict = {}     # board name -> SimPN532
 pins: dict[int, int] = {}      # pin number -> level (0/1): inputs set by tests, outputs written by firmware
 buttons: dict[int, int] = {}   # pin number -> active level (0 = active low)
 irqs: dict[int, tuple] = {}    # pin number -> (handler, trigger, Pin object)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ... import firmware_src
 from ...game.effects import Announce, Ring
 from ...game.match import Match
 from ...game.phase import Phase
@@ -14,14 +15,7 @@ __all__ = ["R", "RingCommand", "SUIT_COLOURS", "Rings"]
 def _firmware_rings():
     """The firmware's ring vocabulary (``firmware/rings.py``): the pattern ids are the firmware's
     own, read from its file so the two can never disagree."""
-    import importlib.util
-    import pathlib
-    path = pathlib.Path(__file__).resolve().parents[4] / "firmware" / "rings.py"
-    spec = importlib.util.spec_from_file_location("shengji_firmware_rings", path)
-    assert spec is not None and spec.loader is not None, f"firmware ring vocabulary missing: {path}"
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return firmware_src.load("rings")
 
 
 R = _firmware_rings()

@@ -1,4 +1,10 @@
-"""Board files (``boards/*.json``): load, validate and expose them as a frozen, typed value.
+"""Board files (``boards/*.json``): where they are, and how to load, validate and expose one as a
+frozen, typed value.
+
+The repository's ``boards/`` is installed with the host as package data (``shengji_table._boards``,
+``pyproject.toml``): :data:`BOARDS_DIR` is that folder, :data:`DEFAULT_BOARD` its four-seat table.
+Board files are read by several layers — ``table`` (the self-test), ``hardware`` (circuits, flashing),
+``sim`` (the virtual table) and ``cli`` — so this module sits below all of them, at the package root.
 
 The format is the contract written down in ``docs/board-schema.md``: RP2040 GPIO numbers for the SPI
 bus, one chip-select per PN532 reader (reset and IRQ where wired), one WS2812 chain with a ring per
@@ -16,11 +22,24 @@ from __future__ import annotations
 
 import json
 import os
+import pathlib
 from dataclasses import dataclass
+from importlib.resources import files
 from typing import Any, Iterator, Literal, Union
 
-__all__ = ["Board", "BoardError", "Button", "CENTRE", "Leds", "PICO_PINS", "Power", "Reader", "Ring",
-           "SPI_PINS", "Seat", "SpiBus", "load_board", "parse_board"]
+__all__ = ["BOARDS_DIR", "Board", "BoardError", "Button", "CENTRE", "DEFAULT_BOARD", "Leds", "PICO_PINS", "Power",
+           "Reader", "Ring", "SPI_PINS", "Seat", "SpiBus", "load_board", "parse_board"]
+
+
+def _boards_dir() -> pathlib.Path:
+    root = files("shengji_table._boards")
+    if not isinstance(root, pathlib.Path):
+        raise RuntimeError(f"the board files are not a folder on disk ({root!r}): install shengji-table unzipped")
+    return root
+
+
+BOARDS_DIR = _boards_dir()
+DEFAULT_BOARD = BOARDS_DIR / "table-4.json"
 
 CENTRE: Literal["centre"] = "centre"
 Seat = Union[int, Literal["centre"]]

@@ -6,7 +6,9 @@ running one; MaxRetries; the card field; NTAG memory; RST and the ``alive`` swit
 """
 import pytest
 
-from shengji_table.sim.pn532_model import REV, SimNTAG, SimPN532, SimTag
+from shengji_table.firmware_src import pn532_model
+
+REV, SimNTAG, SimPN532, SimTag = pn532_model.REV, pn532_model.SimNTAG, pn532_model.SimPN532, pn532_model.SimTag
 
 ACK = bytes.fromhex("0000ff00ff00")
 ERROR = bytes.fromhex("0000ff01ff7f8100")

@@ -21,8 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from shengji_table.sim.virtual_table import REPO_ROOT, VirtualTable
+from shengji_table.sim.virtual_table import VirtualTable
 from shengji_table.table import protocol as P
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 EXE = Path(sys.executable).parent / "shengji-table"    # the venv's console script
 

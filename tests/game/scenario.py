@@ -1,7 +1,8 @@
-"""Constructed decision points: a :class:`SeatView` built from hands and a trick, without a game.
+"""Test helper (not a test): constructed decision points — a :class:`SeatView` built from hands
+and a trick, without a game.
 
-Used to ask a bot about one situation — by the bot tests, the bot benchmark, and anything that
-wants a bot's advice on a position typed in by hand (hands as card text).
+Used to ask a bot about one situation (hands as card text) by the bot tests (tests/game/test_bots_*)
+and the bot benchmark (bench/bench_bots.py), which put this folder on ``sys.path``.
 """
 from __future__ import annotations
 
@@ -9,12 +10,12 @@ import dataclasses
 import random
 from typing import Mapping, Optional, Sequence
 
-from ...rules.cards import full_deck, parse_cards
-from ...rules.order import TrumpOrder
-from ...rules.ruleset import Ruleset
-from ...rules.trick import Play
-from ..phase import Phase
-from ..view import Expect, SeatView, TrickView
+from shengji_table.game.phase import Phase
+from shengji_table.game.view import Expect, SeatView, TrickView
+from shengji_table.rules.cards import full_deck, parse_cards
+from shengji_table.rules.order import TrumpOrder
+from shengji_table.rules.ruleset import Ruleset
+from shengji_table.rules.trick import Play
 
 __all__ = ["random_deal", "play_view", "bury_view"]
 

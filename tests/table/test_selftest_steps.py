@@ -5,9 +5,9 @@ import re
 
 import pytest
 
-from shengji_table.hardware.board import load_board
+from shengji_table.board import load_board
 from shengji_table.hardware.build import BOARDS_DIR
-from shengji_table.sim.micropython import FIRMWARE_DIR
+from shengji_table.firmware_src import FIRMWARE_DIR
 from shengji_table.table import protocol as P
 from shengji_table.table import selftest as st
 from shengji_table.table.session import (Button, Hello, Log, Lost, ReaderStatus, Rebooted, Snapshot,

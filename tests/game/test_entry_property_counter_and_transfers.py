@@ -1,6 +1,7 @@
-"""The new events (three-player counter-declaration and swap, level transfers) obey the game's
-contract: any sequence is accepted or refused with a rule and a reason — never an exception — and a
-refused event changes nothing (the whole snapshot is compared)."""
+"""The three-player counter-declaration window (反牌 and the kitty swap, with bids and trump named
+around it) and the level transfers after a settlement (级数不浪费) obey the game's contract, as every
+other event does (test_entry_property.py): any sequence is accepted or refused with a rule and a
+reason — never an exception — and a refused event changes nothing (the whole snapshot is compared)."""
 from hypothesis import given, strategies as st
 
 from shengji_table.game import events as ev
@@ -48,7 +49,7 @@ def check(m, events):
 
 @given(st.lists(counter_events, max_size=40), st.sampled_from(["scanned", "open"]), st.sampled_from(["S", None]),
        st.booleans())
-def test_gaps_property_counter_window_events_refused_cleanly(events, mode, trump, countered):
+def test_entry_counter_window_events_refused_cleanly(events, mode, trump, countered):
     m = Match(THREE, mode)
     if mode == "scanned":
         m.apply(ev.Deal(order=stack_for(THREE, {1: "H2 H2 LJ LJ", 2: "C2 C2 BJ BJ"})))
@@ -82,7 +83,7 @@ transfer_events = st.one_of(
 
 
 @given(st.lists(transfer_events, max_size=25))
-def test_gaps_property_level_transfer_events_refused_cleanly(events):
+def test_entry_level_transfer_events_refused_cleanly(events):
     m = Match(FF)
     m.levels = [10, 5, 3, 8, 2]
     m.apply(ev.Deal(order=stack_for(FF, {0: "H10"})))

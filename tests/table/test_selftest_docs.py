@@ -1,13 +1,15 @@
 """The example report in docs/hardware.md ("Self-test of a freshly built table") is what the self-test
 prints today for that table: seat 2's reader dead, everything else answering."""
+import pathlib
 import re
 
-from shengji_table.hardware.board import load_board
+from shengji_table.board import load_board
 from shengji_table.hardware.build import BOARDS_DIR
-from shengji_table.sim.micropython import REPO_ROOT
 from shengji_table.table import protocol as P
 from shengji_table.table import selftest as st
 from shengji_table.table.session import Button, Hello, ReaderStatus, Snapshot, LinkTap
+
+REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 BOOT = 0x51F7
 

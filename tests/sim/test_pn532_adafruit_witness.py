@@ -12,7 +12,8 @@ pytest.importorskip("adafruit_pn532.spi")
 from adafruit_pn532.spi import PN532_SPI  # noqa: E402
 
 from shengji_table.sim.blinka_bus import SimChipSelect, SimSPIBus  # noqa: E402
-from shengji_table.sim.pn532_model import SimNTAG, SimPN532  # noqa: E402
+from shengji_table.firmware_src import pn532_model  # noqa: E402
+SimNTAG, SimPN532 = pn532_model.SimNTAG, pn532_model.SimPN532
 
 UID = bytes.fromhex("04a1b2c3d4e5f6")
 USER = b"SJ1:HA:0001\x00\x00\x00\x00\x00" + b"second row data!"

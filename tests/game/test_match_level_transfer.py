@@ -75,7 +75,7 @@ def dealer_alone_stopped_at_j(levels):
     return t
 
 
-def test_gaps_level_transfer_opponents_go_down_and_may_not_refuse():
+def test_level_transfer_opponents_go_down_and_may_not_refuse():
     t = dealer_alone_stopped_at_j([10, 5, 3, 8, 9])
     assert t.match.levels[0] == 11 and t.match.leftovers == {0: 3}
     # no more than the levels left over
@@ -97,14 +97,14 @@ def test_gaps_level_transfer_opponents_go_down_and_may_not_refuse():
     assert [g[:3] for g in s["transfers"]] == [[0, 1, 2], [0, 2, 1]]
 
 
-def test_gaps_level_transfer_several_opponents_at_once_not_below_2():
+def test_level_transfer_several_opponents_at_once_not_below_2():
     """例 4: 指定對方的任意一個或多個玩家須退相應級數（退至2後，無須再退）."""
     t = dealer_alone_stopped_at_j([10, 2, 4, 6, 9])
     t.ok(ev.PassLevels(0, ((1, 1), (2, 1), (4, 1))))
     assert t.match.levels == [11, 2, 3, 6, 8]
 
 
-def test_gaps_level_transfer_refusals_of_bad_choices():
+def test_level_transfer_refusals_of_bad_choices():
     t = dealer_alone_stopped_at_j([10, 5, 5, 5, 5])
     assert refused(t.send(ev.PassLevels(1, ((2, 1),))))               # seat 1 was not stopped
     assert refused(t.send(ev.PassLevels(0, ((0, 1),))))               # not to oneself
@@ -120,7 +120,7 @@ def test_gaps_level_transfer_refusals_of_bad_choices():
     assert refused(out, "table.phase")
 
 
-def test_gaps_level_transfer_not_with_fixed_partners(table):
+def test_level_transfer_not_with_fixed_partners(table):
     t = table("classic", {0: "H2"}, start_level="10", must_defend=["J"])
     t.draw(1)
     t.draw()
@@ -145,7 +145,7 @@ def friend_found_hand(levels):
     return t
 
 
-def test_gaps_level_transfer_team_mate_goes_up_and_may_refuse():
+def test_level_transfer_team_mate_goes_up_and_may_refuse():
     t = friend_found_hand([10, 4, 6, 4, 4])
     assert t.match.levels[:3] == [11, 4, 7] and t.match.leftovers == {0: 1}
     # a team-mate and an opponent at once: refused (或)
@@ -162,7 +162,7 @@ def test_gaps_level_transfer_team_mate_goes_up_and_may_refuse():
     assert t.match.summaries[-1]["levels_after"] == [11, 4, 7, 4, 3]
 
 
-def test_gaps_level_transfer_up_stops_at_a_must_play_level():
+def test_level_transfer_up_stops_at_a_must_play_level():
     """例 4: 升到必打的點數不能再升 — a team-mate already at J does not move."""
     t = friend_found_hand([10, 4, 10, 4, 4])
     assert t.match.levels[2] == 11 and t.match.leftovers == {0: 1}
@@ -171,7 +171,7 @@ def test_gaps_level_transfer_up_stops_at_a_must_play_level():
     assert any("stopped at a must-play level" in e.text for e in out if isinstance(e, Announce))
 
 
-def test_gaps_level_transfer_replays_from_the_record():
+def test_level_transfer_replays_from_the_record():
     t = friend_found_hand([10, 4, 6, 4, 4])
     t.ok(ev.PassLevels(0, ((2, 1),)))
     t.ok(ev.RefuseLevels(2, 0))
@@ -201,7 +201,7 @@ def dug_at_j(levels, seeds=range(600)):
     raise AssertionError("no hand dug the kitty with J in the seeds tried; widen the range")
 
 
-def test_gaps_dig_drop_leftover_named_attackers_drop_with_them():
+def test_dig_drop_leftover_named_attackers_drop_with_them():
     """變異打法 5: 如果朋友也陪降到2，則由莊家指定對方除摳底玩家外的任何玩家陪降相應級數 — and 陪降 is not
     refused."""
     m2 = dug_at_j([11, 3, 3, 3, 3])
@@ -221,7 +221,7 @@ def test_gaps_dig_drop_leftover_named_attackers_drop_with_them():
     assert m2.summaries[-1]["changes"]["0"][1] < 11                  # the dealer dropped from J
 
 
-def test_gaps_dig_drop_digger_drops_what_nobody_else_can():
+def test_dig_drop_digger_drops_what_nobody_else_can():
     """變異打法 5: 如果所有可指定的玩家都降到2，則由摳底的人降剩下的級數，直至降到2為止."""
     for start in range(0, 3000, 600):
         m = dug_at_j([11, 2, 2, 2, 2], seeds=range(start, start + 600))

@@ -1,11 +1,14 @@
 """The fake machine / neopixel / rp2 modules and their world (sim/hw), under CPython."""
 import json
+import pathlib
 
 import pytest
 
 from shengji_table.sim.hw import machine, neopixel, rp2, world
-from shengji_table.sim.micropython import REPO_ROOT
-from shengji_table.sim.pn532_model import REV, SimNTAG
+from shengji_table.firmware_src import pn532_model
+
+REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
+REV, SimNTAG = pn532_model.REV, pn532_model.SimNTAG
 
 
 @pytest.fixture(autouse=True)

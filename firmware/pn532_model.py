@@ -58,12 +58,12 @@ PDF here.  What the manual leaves open is marked "model choice".
 import time
 
 try:
-    # MicroPython's time; CPython's has neither (mypy checks against CPython's typeshed).
+    # MicroPython's time; CPython's has neither (mypy checks this file against the rp2 stubs).
     _ticks_us = time.ticks_us  # type: ignore[attr-defined]
     _ticks_diff = time.ticks_diff  # type: ignore[attr-defined]
 except AttributeError:  # CPython
     def _ticks_us():
-        return time.perf_counter_ns() // 1000
+        return time.perf_counter_ns() // 1000  # type: ignore[attr-defined]  # CPython's time
 
     def _ticks_diff(a, b):
         return a - b
@@ -477,7 +477,7 @@ class SimPN532:
         else:
             self._ack_pending = True
         self._gap_open = True
-        self._cmd_end = _ticks_us()
+        self._cmd_end = _ticks_us()  # type: ignore[assignment]  # a ticks value, kept as an int
         if length < 2 or buf[start] != 0xD4:
             self._error()
             return
