@@ -25,7 +25,8 @@ import os
 import pathlib
 from dataclasses import dataclass
 from importlib.resources import files
-from typing import Any, Iterator, Literal, Union
+from typing import Any, Literal, Union
+from collections.abc import Iterator
 
 __all__ = ["BOARDS_DIR", "Board", "BoardError", "Button", "CENTRE", "DEFAULT_BOARD", "Leds", "PICO_PINS", "Power",
            "Reader", "Ring", "SPI_PINS", "Seat", "SpiBus", "load_board", "parse_board"]

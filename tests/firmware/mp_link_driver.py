@@ -7,7 +7,6 @@
 # "quit" ends the loop.
 import sys
 
-import protocol as P
 from link import Link
 
 

@@ -18,7 +18,6 @@ SimNTAG, SimTag = pn532_model.SimNTAG, pn532_model.SimTag
 if str(FIRMWARE_DIR) not in sys.path:
     sys.path.append(str(FIRMWARE_DIR))
 import pn532  # noqa: E402
-import reader  # noqa: E402
 
 
 def _firmware_module(name):

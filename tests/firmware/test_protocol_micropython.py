@@ -110,7 +110,7 @@ def test_cpython_frames_decode_in_micropython_and_garbage_is_judged_identically(
     w = P.Writer(b"\x07\x00\x00\x80")
     out = bytearray(P.MAX_FRAME)
     streams = []
-    for k in range(120):
+    for _k in range(120):
         parts = []
         for _ in range(rng.randint(1, 5)):
             n = rng.choice([

@@ -61,7 +61,7 @@ class Wire:
     def events(self, typ):
         """Distinct reliable events of ``typ`` (a resend carries the same seq)."""
         seen = {}
-        for name, seq, fields in self.frames(typ):
+        for _name, seq, fields in self.frames(typ):
             seen.setdefault(seq, fields)
         return [seen[s] for s in sorted(seen)]
 

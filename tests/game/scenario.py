@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import Mapping, Optional, Sequence
+from collections.abc import Sequence
 
 from shengji_table.game.phase import Phase
-from shengji_table.game.view import Expect, SeatView, TrickView
+from shengji_table.game.view import Expect, SeatView
 from shengji_table.rules.cards import full_deck, parse_cards
 from shengji_table.rules.order import TrumpOrder
 from shengji_table.rules.ruleset import Ruleset
@@ -34,8 +34,8 @@ def _cards(x) -> tuple:
     return tuple(parse_cards(x)) if isinstance(x, str) else tuple(x)
 
 
-def play_view(ruleset: Ruleset, level: int, trump: Optional[str], seat: int, hand, trick: Sequence = (),
-              *, tricks: Sequence = (), dealer: int = 0, declarers: Optional[Sequence[int]] = None,
+def play_view(ruleset: Ruleset, level: int, trump: str | None, seat: int, hand, trick: Sequence = (),
+              *, tricks: Sequence = (), dealer: int = 0, declarers: Sequence[int] | None = None,
               kitty=None, order=None) -> SeatView:
     """The view of ``seat`` holding ``hand`` when it must lead (``trick`` empty) or follow the
     ``trick`` so far — a list of ``Play`` or of ``(seat, cards)``, cards as objects or text.
@@ -57,7 +57,7 @@ def play_view(ruleset: Ruleset, level: int, trump: Optional[str], seat: int, han
         shown_kitty=(), standing_bid=None, expect=expect)
 
 
-def bury_view(ruleset: Ruleset, level: int, trump: Optional[str], seat: int, hand_with_kitty) -> SeatView:
+def bury_view(ruleset: Ruleset, level: int, trump: str | None, seat: int, hand_with_kitty) -> SeatView:
     """The dealer's view when it must bury ``ruleset.kitty_size`` cards (R-7.2)."""
     view = play_view(ruleset, level, trump, seat, hand_with_kitty, dealer=seat)
     return dataclasses.replace(view, phase=Phase.KITTY, expect=Expect("bury", ruleset.kitty_size))

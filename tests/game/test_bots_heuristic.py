@@ -8,15 +8,13 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-import pytest
 
 from shengji_table.game.bots import make_bot
-from shengji_table.game.bots.call_policy import choose_bid, choose_declaration
-from shengji_table.game.decisions import Bid, CallFriend, Declare, Pass, PlayCards
+from shengji_table.game.bots.call_policy import choose_bid
+from shengji_table.game.decisions import CallFriend, Declare, Pass, PlayCards
 from shengji_table.game.view import Expect, TrickView
-from shengji_table.rules.cards import Card, parse_card, parse_cards
+from shengji_table.rules.cards import parse_card, parse_cards
 from shengji_table.rules.follow import check_follow
-from shengji_table.rules.order import TrumpOrder
 from shengji_table.rules.ruleset import Ruleset
 from shengji_table.rules.throw import check_lead, check_throw, is_throw
 from shengji_table.rules.units import is_single_unit

@@ -145,6 +145,6 @@ def test_open_play_revoke_proven_by_a_later_lead_r10_2(table):
     tap(t, 2, "H6#1")
     tap(t, 3, "H7#1")
     assert t.hand.tricks[-1][1] == 1
-    out = tap(t, 1, "HK#1", confirm=True)   # … and then leads a heart
+    tap(t, 1, "HK#1", confirm=True)   # … and then leads a heart
     res = t.hand.result
     assert res is not None and res.ruling == "R-10.2" and res.at_fault == 1

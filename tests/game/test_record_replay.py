@@ -12,7 +12,7 @@ from shengji_table.game.bots import make_bot
 from shengji_table.game.driver import run_match
 from shengji_table.game.export import export_text
 from shengji_table.game.match import Match
-from shengji_table.game.record import RecordError, dumps, from_record, loads, replay, to_record
+from shengji_table.game.record import RecordError, dumps, from_record, loads, to_record
 from shengji_table.rules.ruleset import Ruleset
 
 

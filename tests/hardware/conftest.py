@@ -1,6 +1,5 @@
 """Fixtures for the hardware tests: each board's circuit and netlist, built once per session."""
 import json
-import pathlib
 
 import pytest
 

@@ -1,6 +1,5 @@
 """`shengji-table hardware check`: the board file, the committed schematic and the firmware's view
 (firmware/board.py under the real MicroPython) agree pin by pin, and the first difference is named."""
-import json
 import shutil
 
 import pytest

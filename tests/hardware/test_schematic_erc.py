@@ -16,7 +16,7 @@ def test_schematic_erc_passes_with_no_unexplained_warning(generated, name):
     _, outputs, _ = generated[name]
     assert outputs.erc.problems == ()
     # Every accepted warning that did occur is one of the listed patterns, with its reason.
-    for text, why in outputs.erc.accepted:
+    for _text, why in outputs.erc.accepted:
         assert why in ACCEPTED_ERC_WARNINGS.values() and why.strip()
 
 

@@ -4,7 +4,6 @@ and the power tree sized by the budget."""
 import pytest
 
 from shengji_table.board import CENTRE, load_board
-from shengji_table.hardware.build import BOARDS_DIR
 from shengji_table.hardware.check import led_chain_of_netlist
 from shengji_table.hardware.parts import PN532, pico_pin_of_gpio
 from shengji_table.hardware.schematic import SchematicError, build_schematic, seat_label

@@ -5,8 +5,8 @@ import json
 import pytest
 
 from shengji_table.rules.ruleset import Ruleset
-from shengji_table.rules.settle import (TRANSFER_RULE, DugKitty, LevelGift, TransferWindow, check_refusal,
-                                        check_transfer, gift_level, levels_in_words)
+from shengji_table.rules.transfer import (TRANSFER_RULE, DugKitty, LevelGift, TransferWindow, check_refusal,
+                                          check_transfer, gift_level, levels_in_words)
 from shengji_table.rules.verdict import Verdict
 
 FF = Ruleset.from_preset("find-friend-5", must_defend=["J", "A"])

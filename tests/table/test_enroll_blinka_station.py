@@ -92,7 +92,7 @@ def test_enroll_blinka_tag_tapped_twice_is_refused_and_says_which_card_it_is(tmp
     chip.place(a)                              # the same card again
     again = session.tap(poll_until_tap(station))
     assert isinstance(again, Refused)
-    assert f"already enrolled as S2#1; still waiting for S3#1" in again.reason
+    assert "already enrolled as S2#1; still waiting for S3#1" in again.reason
     assert decode_card_code(a.user_memory()[:16]) == (1, parse_copy("S2#1"))   # untouched
     chip.lift(a)
     chip.place(b)

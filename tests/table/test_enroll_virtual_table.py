@@ -9,7 +9,6 @@ import sys
 import threading
 from pathlib import Path
 
-import pytest
 
 from shengji_table.rules.cards import parse_copy
 from shengji_table.sim.virtual_table import VirtualTable

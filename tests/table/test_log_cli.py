@@ -5,7 +5,6 @@ then one ``game`` row per event, physical rows in between); the exported record 
 record of the same match played directly in the game layer.
 """
 import json
-import os
 import select
 import sqlite3
 import subprocess
@@ -111,7 +110,7 @@ def test_log_cli_show_prints_one_readable_line_per_row_and_filters(logfile, matc
     assert "preset classic, mode scanned" in lines[0]
     deal = matches[0].events[0].to_json()
     assert lines[1].split()[3:] == ["friday-1", "physical", "reader=0", "tap=stand-in"]
-    assert lines[2].split()[3:] == ["friday-1", "game", "deal", f"order=null", f"seed={deal['seed']}"]
+    assert lines[2].split()[3:] == ["friday-1", "game", "deal", "order=null", f"seed={deal['seed']}"]
     r = shengji("log", "show", logfile, "--kind", "game", "--match", "friday-2")
     games = r.stdout.splitlines()
     assert len(games) == len(matches[1].events)

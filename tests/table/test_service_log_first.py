@@ -63,7 +63,7 @@ def test_service_logs_before_it_acknowledges_or_shows(tmp_path):
         dec = P.Decoder(P.TO_PICO)
 
         def write(data):
-            for typ, sender, seq, payload in dec.feed(data):
+            for typ, _sender, _seq, payload in dec.feed(data):
                 if typ == P.ACK:
                     acked = P.decode_ack(payload)
                     if not log.seen(svc.link.session.boot_id, acked):

@@ -11,7 +11,6 @@ import time
 
 import pytest
 
-from shengji_table.game import events as ev
 from shengji_table.rules.ruleset import Ruleset
 from shengji_table.sim.cpython_pico import CPythonPico
 from shengji_table.sim.players import deal_for, hand_seeds, play_direct

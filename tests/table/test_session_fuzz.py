@@ -4,7 +4,6 @@ hypothesis runs) and the host session (CPython), with host restarts resuming fro
 position. Neither end crashes, every bad frame is rejected and counted (exactly: the line knows how
 many it damaged), and every Pico event reaches the host once, in order.
 """
-import os
 import pathlib
 import random
 import subprocess

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from typing import Optional
 
 from ..rules.ruleset import PRESETS, Ruleset, RulesetError
 
@@ -13,7 +12,7 @@ def add_preset_argument(parser) -> None:
     parser.add_argument("--preset", default="classic", help=f"one of: {', '.join(PRESETS)}")
 
 
-def preset_ruleset(args, *, min_hands: Optional[int] = 1) -> Optional[Ruleset]:
+def preset_ruleset(args, *, min_hands: int | None = 1) -> Ruleset | None:
     """The ruleset ``args.preset`` names, with ``args.hands`` at least ``min_hands`` (``None``: not
     checked; ``serve`` passes 0, where 0 means "until the match ends").  On a bad option the error is
     printed on stderr and ``None`` returned: the command then exits with 2 (a bad option)."""

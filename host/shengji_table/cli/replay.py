@@ -14,13 +14,10 @@ def add_arguments(parser):
 
 
 def run(args) -> int:
-    from ..game.effects import Refusal
-    from ..game.events import EventError, event_from_json
     from ..game.export import export_text
     from ..game.match import Match
     from ..game.record import RecordError, from_record, loads
     from ..rules.cards import level_text
-    from ..rules.ruleset import Ruleset, RulesetError
     from .play import Printer
     try:
         text = sys.stdin.read() if args.record == "-" else open(args.record, encoding="utf-8").read()

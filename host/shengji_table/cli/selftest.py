@@ -17,7 +17,7 @@ import argparse
 import os
 import sys
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from shengji_table.board import DEFAULT_BOARD as _DEFAULT_BOARD
 

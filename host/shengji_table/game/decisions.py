@@ -8,7 +8,7 @@ faces (:class:`~shengji_table.rules.cards.Card`); the driver picks the copies.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Union
+from typing import Union
 
 from ..rules.cards import Card
 
@@ -52,7 +52,7 @@ class Bid:
 class NameTrump:
     """The bidding winner names the trump suit ('S','H','C','D', or None for no-trump)."""
 
-    suit: Optional[str]
+    suit: str | None
 
 
 @dataclass(frozen=True)

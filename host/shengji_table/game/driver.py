@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from typing import Callable, Optional, Sequence
+from collections.abc import Callable, Sequence
 
 from ..rules.cards import JOKER, all_copies
 from . import events as ev
@@ -43,8 +43,8 @@ class DriverError(RuntimeError):
 class Driver:
     """Drives ``match`` with one bot per seat.  ``on_event(event, effects)`` sees every step."""
 
-    def __init__(self, match: Match, bots: Sequence, on_event: Optional[Callable] = None,
-                 check: Optional[Callable] = None, *, counter_declarations: bool = True,
+    def __init__(self, match: Match, bots: Sequence, on_event: Callable | None = None,
+                 check: Callable | None = None, *, counter_declarations: bool = True,
                  scan_burial: bool = True):
         """``counter_declarations=False``: three players, never offer the counter-declaration (反牌)
         — for a table that cannot yet perform its ``counter_draw``.  ``scan_burial=False``: open

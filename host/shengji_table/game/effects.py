@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, ClassVar, Optional
+from typing import Any, ClassVar
 
 __all__ = ["Effect", "Ring", "Announce", "Refusal", "effect_from_json", "RING_STATES"]
 
@@ -51,7 +51,7 @@ class Announce(Effect):
 
     kind: str
     text: str
-    rule: Optional[str] = None
+    rule: str | None = None
 
 
 Announce.type = "announce"
@@ -61,7 +61,7 @@ Announce.type = "announce"
 class Refusal(Effect):
     """An event refused: the state did not change.  ``event`` is the refused event's type."""
 
-    seat: Optional[int]
+    seat: int | None
     event: str
     rule: str
     reason: str

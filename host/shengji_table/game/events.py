@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, ClassVar, Mapping, Optional
+from typing import Any, ClassVar
+from collections.abc import Mapping
 
 from ..rules.cards import Card, CardCopy, CardError, parse_card, parse_copy
 
@@ -103,7 +104,7 @@ class Event:
         return out
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "Event":
+    def from_json(cls, data: Mapping[str, Any]) -> Event:
         return event_from_json(data)
 
 
@@ -146,8 +147,8 @@ class Deal(Event):
     first.  With neither, the stack is unknown (an open-play table): draws are not scanned.
     """
 
-    seed: Optional[int] = None
-    order: Optional[tuple] = None
+    seed: int | None = None
+    order: tuple | None = None
 
 
 @_event("draw")
@@ -180,7 +181,7 @@ class Bid(Event):
     """Three-player bidding: a points target, or ``None`` for a pass (§9)."""
 
     seat: int
-    points: Optional[int] = None
+    points: int | None = None
 
 
 @_event("name_trump")
@@ -189,7 +190,7 @@ class NameTrump(Event):
     """The bidding winner names trump: 'S','H','C','D', or None for no-trump (§9)."""
 
     seat: int
-    suit: Optional[str] = None
+    suit: str | None = None
 
 
 # ---- the kitty -----------------------------------------------------------------------------------
@@ -220,8 +221,8 @@ class CounterDraw(Event):
     The counter-declarer then lays 6 cards back (``tap`` each, ``confirm``)."""
 
     seat: int
-    seed: Optional[int] = None
-    copies: Optional[tuple] = None
+    seed: int | None = None
+    copies: tuple | None = None
 
 
 @_event("reveal_kitty")

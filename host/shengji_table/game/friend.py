@@ -9,7 +9,6 @@ leaves the call open to the end.  Levels are shared by ``rules.settle.share_leve
 from __future__ import annotations
 
 from collections import Counter
-from typing import Optional
 
 from ..rules.ruleset import Ruleset
 from .effects import Announce
@@ -23,11 +22,11 @@ def nth_text(n: int) -> str:
     return {1: "first", 2: "second", 3: "third", 4: "fourth"}.get(n, f"{n}th")
 
 
-def check_calls(ruleset: Ruleset, calls) -> Optional[str]:
+def check_calls(ruleset: Ruleset, calls) -> str | None:
     """Why these calls are not allowed, or None when they are."""
     if len(calls) != ruleset.friend_calls:
         return f"call exactly {ruleset.friend_calls} friend(s)"
-    for card, nth in calls:
+    for _card, nth in calls:
         if not 1 <= nth <= ruleset.decks:
             return f"with {ruleset.decks} decks the copy called is 1 to {ruleset.decks}, not {nth}"
     if len(set(calls)) != len(calls):

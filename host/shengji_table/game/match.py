@@ -20,13 +20,13 @@ a dug kitty (J / A) leaves once the declarers are at 2 are named the same way (�
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Iterable, Optional
+from collections.abc import Iterable
 
 from ..rules.cards import level_text
 from ..rules.ruleset import Ruleset
-from ..rules.settle import (TRANSFER_RULE, DugKitty, LevelGift, TransferWindow, advance_level, check_refusal,
-                            check_transfer, dig_drop, levels_in_words, lower_level, next_dealer,
-                            share_levels)
+from ..rules.settle import advance_level, dig_drop, lower_level, next_dealer, share_levels
+from ..rules.transfer import (TRANSFER_RULE, DugKitty, LevelGift, TransferWindow, check_refusal, check_transfer,
+                              levels_in_words)
 from . import events as ev
 from .effects import Announce, Refusal
 from .hand import MODES, Hand
@@ -49,17 +49,17 @@ class Match:
         self.mode = mode
         self.players = ruleset.players
         self.levels = [ruleset.start_level] * self.players
-        self.dealer: Optional[int] = None            # next hand's dealer (None: first hand, R-6.6)
+        self.dealer: int | None = None            # next hand's dealer (None: first hand, R-6.6)
         self.first_seat = 0
-        self.hand: Optional[Hand] = None
+        self.hand: Hand | None = None
         self.summaries: list = []
         self.played_hands: list = []                 # every Hand of the match, in order (exports)
         self.over = False
         self.winners: tuple = ()
         self.events: list = []                       # every event accepted, in order
         self.leftovers: dict = {}                    # seat -> levels a must-play level stopped (级数不浪费)
-        self._transfer: Optional[TransferWindow] = None   # the open window for passing them on (until the next deal)
-        self._dig: Optional[DugKitty] = None         # find a friend: who names the attackers that 陪降 (dig drop)
+        self._transfer: TransferWindow | None = None   # the open window for passing them on (until the next deal)
+        self._dig: DugKitty | None = None         # find a friend: who names the attackers that 陪降 (dig drop)
 
     # ------------------------------------------------------------------
     def apply(self, event) -> list:
@@ -96,7 +96,7 @@ class Match:
             out = out + self._settle_hand(self.hand)
         return out
 
-    def apply_all(self, events: Iterable) -> "Match":
+    def apply_all(self, events: Iterable) -> Match:
         for e in events:
             self.apply(e)
         return self
@@ -180,7 +180,7 @@ class Match:
     # ------------------------------------------------------------------ 级数不浪费
     def _on_pass_levels(self, e: ev.PassLevels) -> list:
         """Apply a stopped player's choice: team-mates go up, opponents go down (seed 000 變異打法);
-        the rules say whether it may (``rules.settle.check_transfer``)."""
+        the rules say whether it may (``rules.transfer.check_transfer``)."""
         verdict = check_transfer(self.ruleset, self._transfer, e.seat, e.to, leftovers=self.leftovers, dig=self._dig)
         if not verdict:
             return [Refusal(e.seat, e.type, verdict.rule, verdict.reason)]

@@ -18,7 +18,8 @@ bit for bit.  A record that is not valid raises :class:`RecordError` saying what
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from ..rules.ruleset import Ruleset, RulesetError
 from .effects import Refusal

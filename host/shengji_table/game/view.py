@@ -31,15 +31,14 @@ depend on which physical copy is played (R-1.2); the driver picks the copies.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Optional, Protocol
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
 from ..rules.ruleset import Ruleset
 
 if TYPE_CHECKING:  # the rules layer's order and play types; imported lazily to keep this light
     from .decisions import Decision
     from ..rules.order import TrumpOrder
-    from ..rules.trick import Play
 
 __all__ = [
     "SeatView", "Expect", "TrickView",
@@ -104,29 +103,29 @@ class SeatView:
     phase: str
     level: int
     levels: tuple
-    trump: Optional[str]
-    order: Optional["TrumpOrder"]
+    trump: str | None
+    order: TrumpOrder | None
     hand: tuple
     trick: tuple
-    leader: Optional[int]
+    leader: int | None
     tricks: tuple
     points: tuple
     attackers_points: int
-    dealer: Optional[int]
+    dealer: int | None
     declarers: frozenset
     friend_calls: tuple
-    kitty: Optional[tuple]
+    kitty: tuple | None
     shown_kitty: tuple
-    standing_bid: Optional[int]
+    standing_bid: int | None
     expect: Expect
-    standing_seat: Optional[int] = None
+    standing_seat: int | None = None
 
     @property
     def lead(self) -> tuple:
         """The cards led in the current trick (empty when this seat leads)."""
         return self.trick[0].cards if self.trick else ()
 
-    def is_declarer(self, seat: Optional[int] = None) -> bool:
+    def is_declarer(self, seat: int | None = None) -> bool:
         """Whether ``seat`` (default: this seat) is known to be on the dealer's side."""
         return (self.seat if seat is None else seat) in self.declarers
 

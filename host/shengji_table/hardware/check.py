@@ -22,7 +22,7 @@ import pathlib
 import subprocess
 import sys
 from dataclasses import dataclass
-from typing import Mapping
+from collections.abc import Mapping
 
 from ..board import CENTRE, SPI_PINS, Board
 from .netlist import Netlist

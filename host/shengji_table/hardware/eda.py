@@ -16,7 +16,7 @@ import sys
 import tempfile
 import types
 from types import ModuleType
-from typing import Iterator
+from collections.abc import Iterator
 
 __all__ = ["skidl", "collect", "Message"]
 

@@ -24,7 +24,7 @@ import secrets
 import shutil
 import subprocess
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
 
 from ..board import Board, load_board
 from ..firmware_src import FIRMWARE_DIR

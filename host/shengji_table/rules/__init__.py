@@ -15,3 +15,10 @@ from .follow import check_follow, legal_follows, follow_rule
 from .throw import ThrowCheck, check_throw, check_lead
 from .trick import Play, winning_index, trick_points, lead_candidates
 from .trick_ruling import rule_trick
+
+__all__ = [
+    "Card", "CardCopy", "CardError", "parse_card", "parse_cards", "parse_copy", "format_cards",
+    "Ruleset", "RulesetError", "PRESETS", "OPTIONS", "TrumpOrder", "Unit", "decompose", "Verdict",
+    "check_follow", "legal_follows", "follow_rule", "ThrowCheck", "check_throw", "check_lead",
+    "Play", "winning_index", "trick_points", "lead_candidates", "rule_trick",
+]

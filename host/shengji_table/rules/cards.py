@@ -13,7 +13,7 @@ and ``大王``, lower case, and a rank-first order (``10S``).  ``str()`` prints 
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator, Optional
+from collections.abc import Iterable, Iterator
 
 __all__ = [
     "SUITS", "RANKS", "JOKER", "SMALL_JOKER_RANK", "BIG_JOKER_RANK",
@@ -40,7 +40,7 @@ _JOKER_ALIASES = {
     "BJ": BIG_JOKER_RANK, "大王": BIG_JOKER_RANK, "DW": BIG_JOKER_RANK,
 }
 SUIT_SYMBOL = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
-_SUIT_WORD: dict[Optional[str], str] = {"S": "spades", "H": "hearts", "C": "clubs", "D": "diamonds", None: "no trump"}
+_SUIT_WORD: dict[str | None, str] = {"S": "spades", "H": "hearts", "C": "clubs", "D": "diamonds", None: "no trump"}
 
 
 class CardError(ValueError):
@@ -71,17 +71,17 @@ def parse_rank(text, *, digits_to: int = 10) -> int:
 rank_from_text = parse_rank
 
 
-def suit_word(suit: Optional[str]) -> str:
+def suit_word(suit: str | None) -> str:
     """``"S"`` → ``"spades"``; ``None`` (no trump) → ``"no trump"`` — the announcements' words."""
     return _SUIT_WORD[suit]
 
 
-def suit_symbol(suit: Optional[str]) -> str:
+def suit_symbol(suit: str | None) -> str:
     """``"S"`` → ``"♠"``; ``None`` (no trump) → ``"NT"`` — the terminal's notation."""
     return "NT" if suit is None else SUIT_SYMBOL[suit]
 
 
-def trump_text(trump: Optional[str]) -> str:
+def trump_text(trump: str | None) -> str:
     """``"S"`` → ``"S"``; ``None`` (no trump) → ``"NT"`` — the judge's notation."""
     return "NT" if trump is None else trump
 
@@ -106,7 +106,7 @@ class Card:
     _text: str
     _all: dict = {}
 
-    def __new__(cls, suit: str, rank: int) -> "Card":
+    def __new__(cls, suit: str, rank: int) -> Card:
         key = (suit, rank)
         card = cls._all.get(key)
         if card is not None:
@@ -148,7 +148,7 @@ class Card:
     def __eq__(self, other) -> bool:
         return self is other
 
-    def __lt__(self, other: "Card") -> bool:  # a stable display/sort order, not a rules order
+    def __lt__(self, other: Card) -> bool:  # a stable display/sort order, not a rules order
         return self.index < other.index
 
     def unicode(self) -> str:
@@ -158,7 +158,7 @@ class Card:
         return SUIT_SYMBOL[self.suit] + rank_text(self.rank)
 
     @staticmethod
-    def parse(text: str) -> "Card":
+    def parse(text: str) -> Card:
         """Parse one face (a ``#n`` copy suffix is accepted and ignored)."""
         return parse_copy(text, allow_no_copy=True).card
 
@@ -203,11 +203,11 @@ class CardCopy:
     def __eq__(self, other) -> bool:
         return isinstance(other, CardCopy) and self.card is other.card and self.deck == other.deck
 
-    def __lt__(self, other: "CardCopy") -> bool:
+    def __lt__(self, other: CardCopy) -> bool:
         return (self.card.index, self.deck) < (other.card.index, other.deck)
 
     @staticmethod
-    def parse(text: str) -> "CardCopy":
+    def parse(text: str) -> CardCopy:
         return parse_copy(text)
 
 

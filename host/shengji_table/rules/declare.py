@@ -23,7 +23,8 @@ allowed only with ``self_overcall``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Optional, Sequence, overload
+from typing import overload
+from collections.abc import Iterable, Sequence
 
 from .cards import BIG_JOKER_RANK, JOKER, Card, level_text, parse_card, suit_word
 from .ruleset import Ruleset
@@ -58,7 +59,7 @@ class Standing:
     is comparable (tuples), higher is stronger, within one ladder."""
 
     seat: int
-    trump: Optional[str]
+    trump: str | None
     cards: tuple
     strength: tuple
 
@@ -71,8 +72,8 @@ class DeclareResult:
     valid: bool
     rule: str
     reason: str
-    standing: Optional[Standing]
-    kind: Optional[str] = None
+    standing: Standing | None
+    kind: str | None = None
 
 
 def _ladder_rule(ruleset: Ruleset) -> str:
@@ -86,7 +87,7 @@ def _colour(suit: str, ruleset: Ruleset) -> str:
     return suit
 
 
-def _describe(trump: Optional[str], ruleset: Ruleset) -> str:
+def _describe(trump: str | None, ruleset: Ruleset) -> str:
     return _COLOUR_NAME[trump] if ruleset.two_colour else suit_word(trump)
 
 
@@ -149,7 +150,7 @@ def declaration_strength(ruleset: Ruleset, level: int, cards: Sequence[Card]):
     return trump, (rung, sub)
 
 
-def check_declaration(ruleset: Ruleset, level: int, standing: Optional[Standing],
+def check_declaration(ruleset: Ruleset, level: int, standing: Standing | None,
                       declaration: Declaration) -> DeclareResult:
     """Rule on one declaration against the call standing so far (``None`` if nobody declared yet).
 
@@ -202,7 +203,7 @@ def run_declarations(ruleset: Ruleset, level: int, declarations: Iterable[Declar
     return results, standing
 
 
-def default_trump(ruleset: Ruleset, kitty_cards: Sequence[Card], level: int) -> Optional[str]:
+def default_trump(ruleset: Ruleset, kitty_cards: Sequence[Card], level: int) -> str | None:
     """The trump when nobody declared (R-6.4): ``None`` (NT) by default; ``"S"`` with four decks
     (``no_declaration="spades"``); with ``no_declaration="kitty-card"`` the suit of the 4th card
     turned from the kitty.  A joker there says nothing about a suit, so turning goes on to the next
@@ -228,7 +229,7 @@ def first_dealer(standing: Standing) -> int: ...
 def first_dealer(standing: None) -> None: ...
 
 
-def first_dealer(standing: Optional[Standing]) -> Optional[int]:
+def first_dealer(standing: Standing | None) -> int | None:
     """R-6.6: in the first hand the seat whose call stands becomes dealer (``None``: nobody declared,
     the table decides how to pick the dealer)."""
     return None if standing is None else standing.seat

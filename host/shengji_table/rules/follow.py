@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from .cards import SUIT_SYMBOL, Card
 from .ladders import describe, ladder_for

@@ -20,7 +20,8 @@ The full contract, with examples, is in ``docs/rules-engine.md``.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Mapping, Optional
+from typing import Any
+from collections.abc import Mapping
 
 from .cards import CardError, level_text, parse_card, trump_text
 from .declare import Declaration, default_trump, run_declarations
@@ -159,7 +160,7 @@ def _object(value: Any, where: str) -> Mapping:
     return value
 
 
-def _seat_cards(value: Any, where: str, wrong: Optional[str] = None) -> Mapping:
+def _seat_cards(value: Any, where: str, wrong: str | None = None) -> Mapping:
     """A play or a declaration: ``{"seat": n, "cards": [...]}`` and nothing else (``wrong``: the
     message when it is not, instead of the generic one)."""
     d = _object(value, where)

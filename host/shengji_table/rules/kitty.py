@@ -16,7 +16,7 @@ winning play (for a throw, its largest unit), by one of two conventions (``kitty
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from collections.abc import Sequence
 
 from .cards import Card
 from .ruleset import Ruleset

@@ -10,8 +10,9 @@ valid choices listed.  A ruleset round-trips through :meth:`Ruleset.to_json` / :
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
-from typing import Any, Mapping
+from dataclasses import dataclass
+from typing import Any
+from collections.abc import Mapping
 
 from .cards import CardError, level_text, parse_rank
 
@@ -109,7 +110,7 @@ class Ruleset:
 
     # ---- construction ---------------------------------------------------------------------
     @classmethod
-    def from_preset(cls, name: str = "classic", **overrides) -> "Ruleset":
+    def from_preset(cls, name: str = "classic", **overrides) -> Ruleset:
         """The preset's ruleset with ``overrides`` applied (option name → value)."""
         if name not in PRESETS:
             raise RulesetError(f"unknown preset {name!r}; valid presets: {', '.join(PRESETS)}")
@@ -118,7 +119,7 @@ class Ruleset:
         base.update(_check_overrides(overrides))
         return cls(**base)._validated()
 
-    def replace(self, **overrides) -> "Ruleset":
+    def replace(self, **overrides) -> Ruleset:
         return dataclasses.replace(self, **_check_overrides(overrides))._validated()
 
     def to_json(self) -> dict:
@@ -127,7 +128,7 @@ class Ruleset:
         return d
 
     @classmethod
-    def from_json(cls, data: object) -> "Ruleset":
+    def from_json(cls, data: object) -> Ruleset:
         """Inverse of :meth:`to_json`; also accepts ``{"preset": …, "options": {…}}``.
 
         ``data`` is untrusted JSON: anything but a mapping is a :class:`RulesetError`.
@@ -142,7 +143,7 @@ class Ruleset:
         options = {**data, **options}
         return cls.from_preset(preset, **options)
 
-    def _validated(self) -> "Ruleset":
+    def _validated(self) -> Ruleset:
         if not 1 <= self.decks <= 4:
             raise RulesetError(f"decks must be 1..4, not {self.decks}")
         if not 3 <= self.players <= 6:

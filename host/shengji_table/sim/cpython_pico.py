@@ -20,7 +20,7 @@ import os
 import tempfile
 import threading
 import time
-from typing import Any, Optional
+from typing import Any
 
 from ..firmware_src import FirmwareModules
 from . import pty_cable
@@ -70,9 +70,9 @@ class CPythonPico:
         self.sim: list = []                 # SIM frames received (type, fields)
         self._lock = threading.RLock()
         self._stop = threading.Event()
-        self._thread: Optional[threading.Thread] = None
-        self.master: Optional[int] = None
-        self.slave: Optional[int] = None
+        self._thread: threading.Thread | None = None
+        self.master: int | None = None
+        self.slave: int | None = None
         self.link: Any = None
 
     def _make_link(self):
@@ -103,7 +103,7 @@ class CPythonPico:
         self.sim.append((typ, fields))
 
     # ---- lifetime ------------------------------------------------------------------------------
-    def start(self) -> "CPythonPico":
+    def start(self) -> CPythonPico:
         self.plug_cable()
         with self._lock:
             self.link = self._make_link()
@@ -132,7 +132,7 @@ class CPythonPico:
             time.sleep(0.0002)
 
     # ---- the table ------------------------------------------------------------------------------
-    def tap(self, reader: int, uid: bytes, code: Optional[bytes] = None) -> int:
+    def tap(self, reader: int, uid: bytes, code: bytes | None = None) -> int:
         with self._lock:
             return self.link.send_tap(reader, uid, code)
 

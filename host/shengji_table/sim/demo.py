@@ -12,7 +12,7 @@ import json
 import os
 import sys
 import tempfile
-from typing import Callable, Optional
+from collections.abc import Callable
 
 from ..board import BOARDS_DIR
 from ..rules.cards import level_text
@@ -25,9 +25,9 @@ BOARDS = (BOARDS_DIR / "table-4.json", BOARDS_DIR / "table-6.json")
 
 
 def play_demo(ruleset: Ruleset, *, preset: str, mode: str = "scanned", seed: int = 7, hands: int = 2,
-              bots: str = "heuristic", log: Optional[str] = None, record: Optional[str] = None,
+              bots: str = "heuristic", log: str | None = None, record: str | None = None,
               plain: bool = False, voice: bool = True,
-              write_record: Optional[Callable[[str, str], None]] = None) -> int:
+              write_record: Callable[[str, str], None] | None = None) -> int:
     """Play ``hands`` hands of ``ruleset`` (the preset named ``preset``) at a virtual table; the exit
     status (0 played, 1 the table lost its way, 2 it could not start, 130 interrupted).
 

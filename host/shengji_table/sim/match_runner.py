@@ -13,7 +13,7 @@ import argparse
 import json
 import sys
 import time
-from typing import Callable, Optional
+from collections.abc import Callable
 
 from ..rules.ruleset import Ruleset
 from ..store.log import EventLog
@@ -32,7 +32,7 @@ class SimHost:
 
     def __init__(self, device: str, log_path, *, preset: str = "classic", mode: str = "scanned", seed: int = 7,
                  hands: int = 1, bots: str = "heuristic", board=DEFAULT_BOARD, match: str = "default",
-                 on_text: Optional[Callable[[str], None]] = None, slow: float = 1.0):
+                 on_text: Callable[[str], None] | None = None, slow: float = 1.0):
         self.ruleset = Ruleset.from_preset(preset)
         self.seeds = hand_seeds(seed, hands)
         board_data = json.loads(open(board).read())
@@ -58,12 +58,12 @@ class SimHost:
         for fn in self._hooks:
             fn(e, out)
 
-    def start(self) -> "SimHost":
+    def start(self) -> SimHost:
         self.link.open()
         self.resumed = self.service.restore()
         return self
 
-    def run(self, timeout: float = 600.0, idle: Optional[Callable[[], None]] = None) -> bool:
+    def run(self, timeout: float = 600.0, idle: Callable[[], None] | None = None) -> bool:
         """Play until the hands are done; False on timeout."""
         deadline = time.monotonic() + timeout
         while not self.players.done:

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Optional
 
 from ..game import events as ev
 from ..game.bots import make_bot
@@ -257,13 +256,13 @@ class TablePlayers:
         self.release_settle = RELEASE_SETTLE_S * slow
         self.action_timeout = ACTION_TIMEOUT_S * slow
         self.slow = slow
-        self._plan: Optional[list] = None
+        self._plan: list | None = None
         self._plan_hand = 0
         self._plan_start = 0
         self.synced = False
         self._sync_started = 0.0
         self._sync_asked = 0.0
-        self.awaiting: Optional[tuple] = None    # ("tap", reader, uid) | ("press", seat)
+        self.awaiting: tuple | None = None    # ("tap", reader, uid) | ("press", seat)
         self._since = 0.0
         self.lifted_at: dict = {}
         self.on_reader: dict = {}               # reader -> uid placed and not yet lifted

@@ -11,7 +11,6 @@ import shutil
 import subprocess
 import sys
 import time
-from typing import Optional
 
 from ..game.phase import Phase
 from ..rules.cards import level_text, suit_symbol
@@ -25,7 +24,7 @@ _RGB = R.order_offsets("RGB")
 class TableView:
     """Draws ``controller``'s table on ``out``; ``ring_sizes`` is the pixel count per ring index."""
 
-    def __init__(self, controller, ring_sizes: dict, out=None, tty: Optional[bool] = None, voice: bool = True,
+    def __init__(self, controller, ring_sizes: dict, out=None, tty: bool | None = None, voice: bool = True,
                  title: str = ""):
         self.controller = controller
         self.ring_sizes = ring_sizes
@@ -36,7 +35,7 @@ class TableView:
         self._states: dict = {}          # ring -> (RingState, since seconds)
         self._last_draw = 0.0
         self._espeak = shutil.which("espeak-ng") if voice else None
-        self._voice: Optional[subprocess.Popen] = None
+        self._voice: subprocess.Popen | None = None
 
     # ---- inputs ----------------------------------------------------------------------------
     def say(self, text: str) -> None:
@@ -97,7 +96,7 @@ class TableView:
         name = R.NAMES[rc.pattern] if rc is not None and rc.pattern < len(R.NAMES) else "OFF"
         return "".join(cells) + f"  {name.lower()}"
 
-    def render(self, now: Optional[float] = None) -> str:
+    def render(self, now: float | None = None) -> str:
         now = time.monotonic() if now is None else now
         c = self.controller
         m = c.match

@@ -30,7 +30,8 @@ import select
 import subprocess
 import tempfile
 import threading
-from typing import Any, Iterable, Optional
+from typing import Any
+from collections.abc import Iterable
 
 from ..board import DEFAULT_BOARD
 from ..firmware_src import FIRMWARE_DIR
@@ -97,19 +98,19 @@ class VirtualTable:
         self.faults_to_host = faults_to_host
         self.faults_to_pico = faults_to_pico
         self.proc: Any = None              # the MicroPython subprocess.Popen
-        self.master: Optional[int] = None
-        self.slave: Optional[int] = None
+        self.master: int | None = None
+        self.slave: int | None = None
         self.plugged = False
         self.boots = 0
         self.bytes_to_host = 0
         self.bytes_to_pico = 0
         self._lock = threading.Lock()
         self._stop = threading.Event()
-        self._relay: Optional[threading.Thread] = None
+        self._relay: threading.Thread | None = None
         self._wake_r, self._wake_w = os.pipe()
 
     # ---- lifetime ----------------------------------------------------------------------------
-    def start(self) -> "VirtualTable":
+    def start(self) -> VirtualTable:
         self._spawn_firmware()
         self.plug_cable()
         self._relay = threading.Thread(target=self._run_relay, name="virtual-table-relay", daemon=True)

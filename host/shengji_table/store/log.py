@@ -18,7 +18,8 @@ import pathlib
 import sqlite3
 import time
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 __all__ = ["EventLog", "Entry", "LogError", "KINDS"]
 

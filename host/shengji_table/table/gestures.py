@@ -26,7 +26,8 @@ from __future__ import annotations
 import enum
 import sys
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Any
+from collections.abc import Callable
 
 from ..game import events as ev
 from ..game.phase import DECIDING, OPEN, SCANNED, Phase
@@ -86,8 +87,8 @@ class At:
     """Where a gesture happens: the hand (None before the first deal), the seat (None: the centre),
     the card tapped, and what the controller holds for that seat."""
     hand: Any
-    seat: Optional[int]
-    copy: Optional[CardCopy] = None
+    seat: int | None
+    copy: CardCopy | None = None
     mode: str = SCANNED
     bidding: bool = False           # the preset bids (three players)
     shown: tuple = ()               # this seat's cards shown to declare
@@ -164,15 +165,15 @@ NOT_DECIDER = When("not decider", "a seat whose decision it is not", lambda at: 
 class Row:
     """One line of the table: in ``phase`` (None: every phase), ``gesture`` when ``when`` holds
     becomes ``step``; ``event`` is the game event kind the step sends or helps to enter."""
-    phase: Optional[Phase]
+    phase: Phase | None
     gesture: Gesture
     when: When
     step: Step
-    event: Optional[type[ev.Event]] = None
+    event: type[ev.Event] | None = None
     text: str = ""
 
     @property
-    def kind(self) -> Optional[str]:
+    def kind(self) -> str | None:
         """The game event kind (``"draw"``, ``"bid"`` …), or None."""
         return None if self.event is None else self.event.type
 
@@ -310,8 +311,8 @@ def markdown() -> str:
     return "\n".join(lines)
 
 
-DECIDING_NOTE = ("Deciding phases (%s): the seat whose decision it is is the bidder on turn in "
-                 "bidding, the dealer otherwise." % ", ".join(sorted(DECIDING)))
+DECIDING_NOTE = ("Deciding phases ({}): the seat whose decision it is is the bidder on turn in "
+                 "bidding, the dealer otherwise.".format(", ".join(sorted(DECIDING))))
 
 
 def rewrite_docs(text: str) -> str:

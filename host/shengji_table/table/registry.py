@@ -17,7 +17,7 @@ import os
 import pathlib
 from dataclasses import dataclass, field
 
-from ..rules.cards import ALL_FACES, CardCopy, CardError, all_copies, parse_copy
+from ..rules.cards import CardCopy, CardError, all_copies, parse_copy
 
 __all__ = ["DeckSet", "RegistryError", "UnknownTag", "ForeignDeck", "Enrollment", "DeckCheck",
            "CheckReport", "uid_hex", "standard_order"]
@@ -110,7 +110,7 @@ class DeckSet:
                 "cards": {uid: str(copy) for uid, copy in sorted(self.cards.items())}}
 
     @classmethod
-    def from_json(cls, data) -> "DeckSet":
+    def from_json(cls, data) -> DeckSet:
         if not isinstance(data, dict):
             raise RegistryError("a deck-set file holds one JSON object")
         if data.get("schema") != 1:
@@ -133,7 +133,7 @@ class DeckSet:
         return cls(str(data["name"]), data["id"], data["decks"], cards)
 
     @classmethod
-    def load(cls, path) -> "DeckSet":
+    def load(cls, path) -> DeckSet:
         try:
             text = pathlib.Path(path).read_text(encoding="utf-8")
         except OSError as exc:

@@ -33,7 +33,7 @@ convention: seat ``s`` is index ``s``, the centre is index ``seats``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional, Union
+from typing import Union
 
 from ..board import CENTRE, Board
 from . import protocol as P
@@ -67,8 +67,8 @@ class Prompt:
     """A line for the operator.  ``ask`` is ``"tap"`` / ``"press"`` with the reader / seat index
     when the line asks for an action (``None`` for information)."""
     text: str
-    ask: Optional[str] = None
-    index: Optional[int] = None
+    ask: str | None = None
+    index: int | None = None
 
 
 @dataclass(frozen=True)
@@ -94,7 +94,7 @@ Output = Union[Prompt, SetRing, AskSnapshot]
 
 # ---- results ----------------------------------------------------------------------------------
 
-def describe_firmware(fw: Optional[bytes]) -> str:
+def describe_firmware(fw: bytes | None) -> str:
     """A PN532 GetFirmwareVersion answer (IC, Ver, Rev, Support) in words."""
     if fw is None:
         return "not reported"
@@ -115,8 +115,8 @@ def position_name(board: Board, index: int) -> str:
 class ReaderInfo:
     """What the Pico said about one reader: ``status`` is P.READER_ALIVE/DEAD/ABSENT or None
     (never heard); ``firmware`` the 4 bytes of its last alive report (None: not reported)."""
-    status: Optional[int] = None
-    firmware: Optional[bytes] = None
+    status: int | None = None
+    firmware: bytes | None = None
     reported: bool = False          # a READER event of this boot was heard
 
     @property
@@ -131,11 +131,11 @@ class PositionResult:
     index: int
     name: str
     reader: ReaderInfo = field(default_factory=ReaderInfo)
-    tap: Union[None, bool, str] = None
-    button: Union[None, bool, str] = None       # stays None for the centre (it has no button)
+    tap: None | bool | str = None
+    button: None | bool | str = None       # stays None for the centre (it has no button)
     has_button: bool = True
     has_ring: bool = True
-    ring: Union[None, bool, str] = None
+    ring: None | bool | str = None
 
     @property
     def passed(self) -> bool:
@@ -149,7 +149,7 @@ class Report:
     board: Board
     device: str
     connected: bool
-    hello: Optional[Hello]
+    hello: Hello | None
     positions: list
     problems: list              # every failure, one line each, naming the part and what to check
     warnings: list
@@ -232,14 +232,14 @@ class SelfTest:
                                          has_ring=board.ring_for(self._seat(i)) is not None)
                           for i in range(self.n)]
         self.phase = CONNECT
-        self.hello: Optional[Hello] = None
+        self.hello: Hello | None = None
         self.connected = False
         self.problems: list = []
         self.warnings: list = []
         self.notes: list = []
         self._deadline = 0.0
         self._current = 0           # position being walked
-        self._asking: Optional[str] = None      # "tap" / "press" while waiting for one
+        self._asking: str | None = None      # "tap" / "press" while waiting for one
         self._final: dict = {}      # ring -> SetRing of the last state commanded
 
     # ---- helpers ------------------------------------------------------------------------------

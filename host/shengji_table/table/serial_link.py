@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Any
+from collections.abc import Callable
 
 import serial
 
@@ -68,12 +69,12 @@ class SerialLink:
     log already holds is delivered again.  ``clock`` returns seconds (monotonic).
     """
 
-    def __init__(self, device: str = "auto", *, resume: Optional[LinkPosition] = None,
-                 session: Optional[HostSession] = None, baudrate: int = 115200, read_timeout: float = 0.005,
+    def __init__(self, device: str = "auto", *, resume: LinkPosition | None = None,
+                 session: HostSession | None = None, baudrate: int = 115200, read_timeout: float = 0.005,
                  backoff: tuple = (0.05, 2.0), clock: Callable[[], float] = time.monotonic,
-                 open_port: Optional[Callable[[str], object]] = None):
+                 open_port: Callable[[str], object] | None = None):
         self.spec = device
-        self.device: Optional[str] = None
+        self.device: str | None = None
         self.session = session or HostSession(resume=resume)
         self.baudrate = baudrate
         self.read_timeout = read_timeout
@@ -86,12 +87,12 @@ class SerialLink:
         self._opened_once = False
         self._unflushed = False
         self._notes: list = []          # Disconnected / Reconnected, returned by the next poll
-        self.pico_next_seq: Optional[int] = None     # from the last snapshot: the Pico's next seq
-        self.pico_boot: Optional[int] = None
+        self.pico_next_seq: int | None = None     # from the last snapshot: the Pico's next seq
+        self.pico_boot: int | None = None
         self.reconnects = 0
         self.bytes_in = 0
         self.bytes_out = 0
-        self.hello: Optional[Hello] = None
+        self.hello: Hello | None = None
         self.snapshot_at = 0.0          # clock time of the last snapshot received
         self.last_error = ""
 
@@ -228,5 +229,5 @@ class SerialLink:
         self.session.request_snapshot(self.now_ms())
 
     @property
-    def position(self) -> Optional[LinkPosition]:
+    def position(self) -> LinkPosition | None:
         return self.session.position

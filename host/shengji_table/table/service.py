@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Optional
+from collections.abc import Callable
 
 from ..store.log import EventLog
 from .controller import Controller, Outcome
@@ -31,7 +31,7 @@ from .session import (Button, Hello, LinkDown, LinkPosition, LinkTap, LinkUp, Lo
 __all__ = ["TableService", "last_position", "controller_state", "ServiceStats"]
 
 
-def last_position(log: EventLog, match: str) -> Optional[LinkPosition]:
+def last_position(log: EventLog, match: str) -> LinkPosition | None:
     """The link identity of the last physical event logged for ``match`` (None: none yet)."""
     last = None
     for e in log.entries(match=match, kind="physical"):
@@ -42,7 +42,7 @@ def last_position(log: EventLog, match: str) -> Optional[LinkPosition]:
     return LinkPosition(last.boot, last.seq)
 
 
-def controller_state(log: EventLog, match: str) -> Optional[dict]:
+def controller_state(log: EventLog, match: str) -> dict | None:
     """The controller's entry state as last saved for ``match``."""
     state = None
     for e in log.entries(match=match, kind="meta"):
@@ -101,8 +101,8 @@ class TableService:
     """
 
     def __init__(self, link: SerialLink, controller: Controller, log: EventLog, *, match: str = "default",
-                 on_text: Optional[Callable[[str], None]] = None,
-                 on_outcome: Optional[Callable] = None, meta: Optional[dict] = None):
+                 on_text: Callable[[str], None] | None = None,
+                 on_outcome: Callable | None = None, meta: dict | None = None):
         self.link = link
         self.controller = controller
         self.log = log

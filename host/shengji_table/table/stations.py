@@ -23,7 +23,8 @@ import re
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
+from collections.abc import Callable, Iterable, Iterator
 
 from .card_code import CODE_BYTES, CardCodeError, decode_card_code
 from .registry import RegistryError, uid_hex

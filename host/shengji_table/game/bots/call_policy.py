@@ -7,7 +7,7 @@ trump — its trumps, counted with extra weight for jokers, level cards and trum
 from __future__ import annotations
 
 from collections import Counter
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 from ...rules.cards import JOKER, SUITS, Card
 from ...rules.order import TrumpOrder
@@ -31,12 +31,12 @@ def trump_strength(hand: Sequence[Card], order) -> float:
     return s
 
 
-def _order(ruleset, level: int, trump: Optional[str]):
+def _order(ruleset, level: int, trump: str | None):
     return TrumpOrder(ruleset, level, trump)
 
 
 def choose_declaration(hand: Sequence[Card], options: Sequence[tuple], ruleset, level: int,
-                       standing_is_teammate: bool = False, hand_size: Optional[int] = None) -> Optional[tuple]:
+                       standing_is_teammate: bool = False, hand_size: int | None = None) -> tuple | None:
     """One of ``options`` (each a valid declaration right now, a tuple of cards) or ``None`` to pass.
 
     Declares the option whose trump gives the strongest hand if that hand is trump-rich enough;
@@ -59,7 +59,7 @@ def choose_declaration(hand: Sequence[Card], options: Sequence[tuple], ruleset, 
     return None if best is None else best[1]
 
 
-def choose_trump(hand: Sequence[Card], options: Sequence[Optional[str]], ruleset, level: int) -> Optional[str]:
+def choose_trump(hand: Sequence[Card], options: Sequence[str | None], ruleset, level: int) -> str | None:
     """The trump to name (three-player bidding): the option giving the strongest hand; no-trump
     only when no suit does better than NT counted with the same weights."""
     def key(t):
@@ -80,7 +80,7 @@ def bid_threshold(hand: Sequence[Card], ruleset, level: int) -> int:
 
 
 def choose_bid(hand: Sequence[Card], options: Sequence[int], ruleset, level: int,
-               must_bid: bool = False) -> Optional[int]:
+               must_bid: bool = False) -> int | None:
     """The bid to make (the least ambitious allowed target this hand dares), or ``None`` to pass.
     ``must_bid``: passing is not allowed (nobody has bid yet): the least ambitious target."""
     if not options:

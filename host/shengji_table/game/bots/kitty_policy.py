@@ -7,7 +7,7 @@ and preferably all of a short side suit, which leaves a void to ruff in.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Sequence
+from collections.abc import Sequence
 
 from ...rules.cards import Card
 from .play_policy import card_values

@@ -9,7 +9,7 @@ in a suit (:func:`known_voids`): they may ruff it.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable
+from collections.abc import Iterable
 
 from ...rules.cards import Card, full_deck
 

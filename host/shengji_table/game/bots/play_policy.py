@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 from ...rules.cards import Card, full_deck
 from ...rules.follow import legal_follows
@@ -182,7 +182,7 @@ def _safe_units(sit: TrickSituation, mine: dict, unseen: dict) -> dict:
     return out
 
 
-def _safe_throw(sit: TrickSituation, safe_units_by_suit: dict) -> Optional[tuple]:
+def _safe_throw(sit: TrickSituation, safe_units_by_suit: dict) -> tuple | None:
     """Two or more unbeatable units of one suit that make a throw that cannot fail (side suits
     first, then the most cards)."""
     best = None
@@ -196,9 +196,9 @@ def _safe_throw(sit: TrickSituation, safe_units_by_suit: dict) -> Optional[tuple
     return best[1] if best is not None else None
 
 
-def _strongest_safe_unit(sit: TrickSituation, safe_units_by_suit: dict) -> Optional[tuple]:
+def _strongest_safe_unit(sit: TrickSituation, safe_units_by_suit: dict) -> tuple | None:
     """The strongest unbeatable unit: side suits first, wider and longer units first."""
-    strongest: Optional[tuple] = None
+    strongest: tuple | None = None
     for suit, (_units, safe) in safe_units_by_suit.items():
         for u in safe:
             rank_key = (suit != "T", u.width * u.length, u.top)
@@ -332,7 +332,7 @@ def _units_like(unit, cards: Sequence[Card], order) -> list:
     for c in cards:
         groups.setdefault(order.group_of(c), []).append(c)
     by_rank: dict = {}
-    for g, cs in groups.items():
+    for _g, cs in groups.items():
         if len(cs) >= w:
             by_rank.setdefault(order.rank_of(cs[0]), []).append(cs[:w])
     out = []
@@ -368,7 +368,7 @@ def choose_follow(sit: TrickSituation) -> tuple:
     partner_safe = partner_winning and safe(plays[best_i].cards)
 
     best: tuple = ()
-    best_score: Optional[float] = None
+    best_score: float | None = None
     for cand in follow_candidates(sit):
         pts = sum(c.points for c in cand)
         cost = play_cost(cand, hand_counts, values, order)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from ...rules.cards import Card
 from ...rules.follow import follow_rule, legal_follows

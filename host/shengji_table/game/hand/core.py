@@ -9,7 +9,6 @@ record replays bit for bit.  Which functions handle which event in which phase i
 """
 from __future__ import annotations
 
-from typing import Optional
 
 from ...rules.cards import CardCopy
 from ...rules.declare import Standing
@@ -39,8 +38,8 @@ class Hand:
     """
 
     # long: the whole state of a hand, declared once and grouped by phase
-    def __init__(self, ruleset: Ruleset, *, mode: str = SCANNED, dealer: Optional[int] = None,
-                 levels: Optional[tuple[int, ...]] = None, first_seat: int = 0, number: int = 1):
+    def __init__(self, ruleset: Ruleset, *, mode: str = SCANNED, dealer: int | None = None,
+                 levels: tuple[int, ...] | None = None, first_seat: int = 0, number: int = 1):
         if mode not in MODES:
             raise ValueError(f"mode is one of {', '.join(MODES)}, not {mode!r}")
         n = ruleset.players
@@ -54,34 +53,34 @@ class Hand:
         self.first_seat = first_seat if dealer is None else dealer
         self.level = self.levels[dealer] if dealer is not None else self.levels[self.first_seat]
         self.phase = Phase.DEAL
-        self.trump: Optional[str] = None
-        self.order: Optional[TrumpOrder] = None          # set when trump is fixed (kitty phase on)
-        self.turn: Optional[int] = None
+        self.trump: str | None = None
+        self.order: TrumpOrder | None = None          # set when trump is fixed (kitty phase on)
+        self.turn: int | None = None
         # deal and draw (R-6, R-7.1)
-        self.stack: Optional[tuple] = None
+        self.stack: tuple | None = None
         self.drawn = 0
         self.hands: list[dict[CardCopy, None]] = [dict() for _ in range(n)]   # seat -> {copy: None} (scanned)
         self.counts = [0] * n                            # cards held, both modes
         self.dealt: list[list[CardCopy]] = [[] for _ in range(n)]   # cards drawn per seat, in order (scanned)
         self.declarations: list = []                     # (Declaration, copies) in time order
-        self.standing: Optional[Standing] = None
+        self.standing: Standing | None = None
         # the kitty (R-7.2)
         self.kitty: list = []                            # the kitty as dealt (copies), scanned
         self.dealt_kitty: tuple = ()                     # the kitty as dealt (scanned), before any swap
         self.buried: list = []
-        self.kitty_revealed: Optional[tuple] = None      # open play: the kitty scanned at the end
+        self.kitty_revealed: tuple | None = None      # open play: the kitty scanned at the end
         # three players (§9): bidding and the counter-declarer's swap
         self.bids: list = []                             # (seat, points|None)
-        self.bid: Optional[int] = None
+        self.bid: int | None = None
         self.bidders: list = []
         self.shown: tuple = ()                           # the kitty cards shown to everybody
-        self.exchange: Optional[Exchange] = None         # a counter-declarer's swap under way
+        self.exchange: Exchange | None = None         # a counter-declarer's swap under way
         self.exchanges: list = []                        # every swap done, (seat, drawn, laid)
         # find a friend
-        self.friend_search: Optional[FriendSearch] = None
+        self.friend_search: FriendSearch | None = None
         # tricks (R-4, R-5)
         self.played: set = set()                         # every copy committed in a trick
-        self.leader: Optional[int] = None
+        self.leader: int | None = None
         self.trick: list[SeatPlay] = []                  # the trick being laid
         self.pending: list = []                          # copies entered by self.turn, not committed
         self.tricks: list[TrickTaken] = []
@@ -92,13 +91,13 @@ class Hand:
         self.throw_window = False                        # the lead is a throw open to challenge
         self.follows: list = [[] for _ in range(n)]      # (trick no, lead faces, play faces, play index)
         self.seat_plays: list = [[] for _ in range(n)]   # faces played per seat, per play
-        self.deferred_friend: Optional[tuple] = None     # a throw's friend check waits for the window
+        self.deferred_friend: tuple | None = None     # a throw's friend check waits for the window
         # the referee (R-10)
         self.undone: list = []                           # (seat, cards, reason) undone by the referee
-        self.result: Optional[HandResult] = None
+        self.result: HandResult | None = None
         self._events: list = []                          # accepted events, in order
-        self.play_start: Optional[int] = None            # index in events where the last committed play began
-        self.entry_start: Optional[int] = None           # ... and where the entry under way began
+        self.play_start: int | None = None            # index in events where the last committed play began
+        self.entry_start: int | None = None           # ... and where the entry under way began
         self.trick_views: tuple = ()                     # finished tricks as the views show them
         self._deal_context = (dealer, first_seat)          # how the hand began, for rebuild()
 
@@ -244,7 +243,7 @@ class Hand:
             return Expect("follow", self.lead_count()) if self.trick else Expect("lead")
         return Expect("none")
 
-    def view(self, seat: int, expect: Optional[Expect] = None) -> SeatView:
+    def view(self, seat: int, expect: Expect | None = None) -> SeatView:
         """The read-only view of seat ``seat`` (see ``view.py``)."""
         holds_kitty = seat == self.dealer and self.phase in (Phase.BURYING, Phase.FRIEND, Phase.PLAYING, Phase.OVER)
         public_standing = self.standing is not None and not self.ruleset.hidden_declarations

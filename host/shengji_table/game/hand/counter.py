@@ -9,7 +9,7 @@ theirs anyway, so there is no swap.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 from ...rules.cards import format_cards
 from ...rules.declare import Declaration, check_declaration
@@ -38,7 +38,7 @@ class Exchange:
     """
 
     seat: int
-    drawn: Optional[tuple] = None
+    drawn: tuple | None = None
     count: int = 0
     laid: list = field(default_factory=list)
 
@@ -102,7 +102,7 @@ def counter_draw(hand: Hand, e: ev.CounterDraw) -> list:
                      COUNTER_RULE), Ring(e.seat, "turn")]
 
 
-def _drawn(hand: Hand, e) -> tuple[Optional[Exchange], list]:
+def _drawn(hand: Hand, e) -> tuple[Exchange | None, list]:
     """The swap under way once its cards are drawn, else the refusal."""
     x = hand.exchange
     if x is None or x.drawn is None:

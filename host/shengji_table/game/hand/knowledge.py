@@ -12,7 +12,7 @@ The phase rules ask ``hand.knowledge`` instead of testing the mode.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 from ...rules.cards import CardCopy, all_copies, format_cards
 from ...rules.follow import check_follow
@@ -40,7 +40,7 @@ class Knowledge:
     mode = ""
     scanned = False
 
-    def missing(self, hand: Hand, seat: int, copies) -> Optional[CardCopy]:
+    def missing(self, hand: Hand, seat: int, copies) -> CardCopy | None:
         """The first of ``copies`` that ``seat`` is known not to hold (None: none is)."""
         return None
 
@@ -66,7 +66,7 @@ class Knowledge:
         """Whether the burial may be confirmed with the cards buried so far (R-7.2)."""
         return not hand.buried or len(hand.buried) == hand.ruleset.kitty_size
 
-    def refuse_card(self, hand: Hand, e) -> Optional[list]:
+    def refuse_card(self, hand: Hand, e) -> list | None:
         """A card tapped in play that the seat is known not to hold: the refusal."""
         return None
 

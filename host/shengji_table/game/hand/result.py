@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 from ...rules.cards import Card
 from ...rules.settle import Settlement
@@ -24,15 +23,15 @@ class HandResult:
     declarers: tuple[int, ...]
     attackers: tuple[int, ...]
     captured: int
-    kitty_points: Optional[int]         # None when a ruling ended the hand before the kitty counted
+    kitty_points: int | None         # None when a ruling ended the hand before the kitty counted
     multiplier: int
     bonus: int
     penalty: int
-    last_winner: Optional[int]          # None when a ruling ended the hand
+    last_winner: int | None          # None when a ruling ended the hand
     last_cards: tuple[Card, ...]
-    ruling: Optional[str]
-    at_fault: Optional[int]
-    bid: Optional[int]
+    ruling: str | None
+    at_fault: int | None
+    bid: int | None
 
     def to_json(self) -> dict:
         s = self.settlement

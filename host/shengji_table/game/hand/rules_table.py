@@ -8,7 +8,7 @@ a refusal saying when it belongs, or (a take-back) the play rule's own refusal. 
 """
 from __future__ import annotations
 
-from typing import Callable, Optional
+from collections.abc import Callable
 
 from ..phase import Phase
 from . import bidding, counter, draw, evidence, friend_call, kitty, play, referee
@@ -75,6 +75,6 @@ OUT_OF_PHASE: dict[str, Handler] = {
 }
 
 
-def handler_for(phase: Phase, event_type: str) -> Optional[Handler]:
+def handler_for(phase: Phase, event_type: str) -> Handler | None:
     """The handler of an event of ``event_type`` in ``phase``; None for an event no hand takes."""
     return PHASE_RULES[phase].get(event_type) or ANY_PHASE.get(event_type) or OUT_OF_PHASE.get(event_type)

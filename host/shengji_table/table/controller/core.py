@@ -6,7 +6,7 @@ lists before it shows a ring or acknowledges the Pico.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Optional
+from collections.abc import Callable
 
 from ...game import events as ev
 from ...game.effects import Announce, Refusal
@@ -54,7 +54,7 @@ class Core(Rings):
     """
 
     def __init__(self, ruleset: Ruleset, mode: str, board: dict, deck_set: DeckSet,
-                 deal_for: Optional[Callable[[int], Optional[ev.Deal]]] = None):
+                 deal_for: Callable[[int], ev.Deal | None] | None = None):
         self.ruleset = ruleset
         self.mode = mode
         self.match = Match(ruleset, mode)
@@ -93,7 +93,7 @@ class Core(Rings):
                 "held": sorted(self.held),
                 "rings": {str(i): list(rc.state()) for i, rc in sorted(self.rings.items())}}
 
-    def restore(self, game_events: list, state: Optional[dict]) -> None:
+    def restore(self, game_events: list, state: dict | None) -> None:
         """Rebuild from the log: replay ``game_events`` (JSON) into a fresh match, then take the
         controller's last saved ``state``.  A game event the match refuses means the log does not
         belong to this ruleset: ``ValueError``."""
@@ -159,7 +159,7 @@ class Core(Rings):
         return out
 
     # ---- game events and effects ------------------------------------------------------------------
-    def _game(self, event, out: Outcome, seat: Optional[int] = None) -> bool:
+    def _game(self, event, out: Outcome, seat: int | None = None) -> bool:
         effects = self.match.apply(event)
         if effects and isinstance(effects[0], Refusal):
             r = effects[0]
@@ -176,8 +176,8 @@ class Core(Rings):
             self._ring(out, decider(hand), R.TURN, TURN_COLOUR)     # whose decision it is
         return True
 
-    def _refuse(self, out: Outcome, seat, event: str, rule: str, reason: str, ring: Optional[int] = None,
-                payload_event: Optional[dict] = None) -> None:
+    def _refuse(self, out: Outcome, seat, event: str, rule: str, reason: str, ring: int | None = None,
+                payload_event: dict | None = None) -> None:
         r = Refusal(seat, event, rule, reason)
         out.refusals.append(r)
         row = r.to_json()

@@ -2,7 +2,6 @@
 and dispatched to the method of its step.  The steps of the deciding phases are in ``entry.py``."""
 from __future__ import annotations
 
-from typing import Optional
 
 from ...game import events as ev
 from ...game.hand import COUNTER_RULE
@@ -37,18 +36,18 @@ _BUTTON = {P.RELEASE: Gesture.RELEASE, P.LONG_PRESS: Gesture.LONG_PRESS}     # a
 class Gestures(Entry):
     """The physical events: a tag on a reader, a seat's button."""
 
-    def gesture_row(self, gesture: Gesture, seat: Optional[int], copy: Optional[CardCopy] = None) -> Row:
+    def gesture_row(self, gesture: Gesture, seat: int | None, copy: CardCopy | None = None) -> Row:
         """The row of the gesture table that ``gesture`` at ``seat`` (None: the centre) takes now."""
         return resolve(gesture, At(self.match.hand, seat, copy, self.mode, self.ruleset.bidding,
                                    tuple(self.shown.get(seat, ())), tuple(self.challenge.get(seat, ())),
                                    seat in self.held))
 
-    def _dispatch(self, gesture: Gesture, seat: Optional[int], copy: Optional[CardCopy], out: Outcome) -> None:
+    def _dispatch(self, gesture: Gesture, seat: int | None, copy: CardCopy | None, out: Outcome) -> None:
         row = self.gesture_row(gesture, seat, copy)
         getattr(self, STEPS[row.step])(row, seat, copy, out)
 
     # ---- the physical events -------------------------------------------------------------------
-    def on_tap(self, reader: int, uid: bytes, code: Optional[bytes]) -> Outcome:
+    def on_tap(self, reader: int, uid: bytes, code: bytes | None) -> Outcome:
         """A tag arrived on ``reader``."""
         out = Outcome()
         where = self.readers.get(reader)
@@ -100,17 +99,17 @@ class Gestures(Entry):
         return out
 
     # ---- steps that change nothing for the game ------------------------------------------------
-    def _nothing(self, row: Row, seat: Optional[int], copy: Optional[CardCopy], out: Outcome) -> None:
+    def _nothing(self, row: Row, seat: int | None, copy: CardCopy | None, out: Outcome) -> None:
         pass
 
-    def _unhold(self, row: Row, seat: int, copy: Optional[CardCopy], out: Outcome) -> None:
+    def _unhold(self, row: Row, seat: int, copy: CardCopy | None, out: Outcome) -> None:
         self.held.discard(seat)
 
-    def _refuse_idle(self, row: Row, seat: int, copy: Optional[CardCopy], out: Outcome) -> None:
+    def _refuse_idle(self, row: Row, seat: int, copy: CardCopy | None, out: Outcome) -> None:
         event = "tap" if row.gesture is Gesture.SEAT_TAP else "confirm"
         self._refuse(out, seat, event, "table.phase", "no hand is being played")
 
-    def _refuse_centre(self, row: Row, seat: None, copy: Optional[CardCopy], out: Outcome) -> None:
+    def _refuse_centre(self, row: Row, seat: None, copy: CardCopy | None, out: Outcome) -> None:
         self._refuse(out, None, "tap", "table.phase",
                      "the centre reader takes the burial, a counter-declarer's draw from the kitty and, "
                      "in open play, the kitty after the last trick",
@@ -126,59 +125,59 @@ class Gestures(Entry):
         self._ring(out, seat, R.PENDING, PENDING_COLOUR, len(cards), 0)
         out.rows.append(("effect", {"type": "pending", "what": what, "seat": seat, "cards": [str(c) for c in cards]}))
 
-    def _show_card(self, row: Row, seat: int, copy: Optional[CardCopy], out: Outcome) -> None:
+    def _show_card(self, row: Row, seat: int, copy: CardCopy | None, out: Outcome) -> None:
         assert copy is not None
         self._toggle(self.shown, seat, copy, out, "shown")
 
-    def _show_challenge(self, row: Row, seat: int, copy: Optional[CardCopy], out: Outcome) -> None:
+    def _show_challenge(self, row: Row, seat: int, copy: CardCopy | None, out: Outcome) -> None:
         assert copy is not None
         self._toggle(self.challenge, seat, copy, out, "challenge")
 
-    def _declare(self, row: Row, seat: int, copy: Optional[CardCopy], out: Outcome) -> None:
+    def _declare(self, row: Row, seat: int, copy: CardCopy | None, out: Outcome) -> None:
         cards = tuple(self.shown.pop(seat))
         if not self._game(ev.Declare(seat, cards), out):
             self.shown[seat] = list(cards)       # refused: the cards stay shown
         self._auto(out)
 
-    def _challenge(self, row: Row, seat: int, copy: Optional[CardCopy], out: Outcome) -> None:
+    def _challenge(self, row: Row, seat: int, copy: CardCopy | None, out: Outcome) -> None:
         cards = tuple(self.challenge.pop(seat))
         if not self._game(ev.Challenge(seat, cards), out):
             self.challenge[seat] = list(cards)
         self._auto(out)
 
-    def _withdraw(self, row: Row, seat: int, copy: Optional[CardCopy], out: Outcome) -> None:
+    def _withdraw(self, row: Row, seat: int, copy: CardCopy | None, out: Outcome) -> None:
         self.shown.pop(seat, None)
         self.challenge.pop(seat, None)
         self._ring(out, seat, R.OFF)
         out.rows.append(("effect", {"type": "pending", "what": "withdrawn", "seat": seat, "cards": []}))
 
     # ---- game events sent at once --------------------------------------------------------------
-    def _draw(self, row: Row, seat: int, copy: Optional[CardCopy], out: Outcome) -> None:
+    def _draw(self, row: Row, seat: int, copy: CardCopy | None, out: Outcome) -> None:
         assert copy is not None
         self._game(ev.Draw(seat, copy), out)
 
-    def _tap(self, row: Row, seat: int, copy: Optional[CardCopy], out: Outcome) -> None:
+    def _tap(self, row: Row, seat: int, copy: CardCopy | None, out: Outcome) -> None:
         assert copy is not None
         self._game(ev.Tap(seat, copy), out)
 
-    def _close(self, row: Row, seat: int, copy: Optional[CardCopy], out: Outcome) -> None:
+    def _close(self, row: Row, seat: int, copy: CardCopy | None, out: Outcome) -> None:
         self._game(ev.CloseDeclarations(), out, seat=seat)
 
-    def _take_kitty(self, row: Row, seat: int, copy: Optional[CardCopy], out: Outcome) -> None:
+    def _take_kitty(self, row: Row, seat: int, copy: CardCopy | None, out: Outcome) -> None:
         self._game(ev.TakeKitty(seat), out)          # the dealer's button: no (more) 反牌
 
-    def _counter_draw(self, row: Row, seat: int, copy: Optional[CardCopy], out: Outcome) -> None:
+    def _counter_draw(self, row: Row, seat: int, copy: CardCopy | None, out: Outcome) -> None:
         self._game(ev.CounterDraw(seat), out)        # open play: the draw is not scanned
 
-    def _confirm(self, row: Row, seat: int, copy: Optional[CardCopy], out: Outcome) -> None:
+    def _confirm(self, row: Row, seat: int, copy: CardCopy | None, out: Outcome) -> None:
         self._game(ev.Confirm(seat), out)
 
     # ---- the centre reader: the burial, a counter-declarer's draw, the kitty revealed ----------
-    def _bury(self, row: Row, seat: None, copy: Optional[CardCopy], out: Outcome) -> None:
+    def _bury(self, row: Row, seat: None, copy: CardCopy | None, out: Outcome) -> None:
         assert copy is not None
         self._game(ev.BuryCard(self._hand().dealer, copy), out)
 
-    def _kitty_draw(self, row: Row, seat: None, copy: Optional[CardCopy], out: Outcome) -> None:
+    def _kitty_draw(self, row: Row, seat: None, copy: CardCopy | None, out: Outcome) -> None:
         """Three players, scanned: the counter-declarer's cards drawn from the kitty, each tapped on
         the centre reader; the last one makes the ``counter_draw``."""
         assert copy is not None
@@ -201,7 +200,7 @@ class Gestures(Entry):
             else:
                 self.kitty_drawn.pop()
 
-    def _reveal(self, row: Row, seat: None, copy: Optional[CardCopy], out: Outcome) -> None:
+    def _reveal(self, row: Row, seat: None, copy: CardCopy | None, out: Outcome) -> None:
         assert copy is not None
         if copy in self.revealed:
             self.revealed.remove(copy)
@@ -209,6 +208,6 @@ class Gestures(Entry):
             self.revealed.append(copy)
         self._ring(out, self.centre, R.PENDING, PENDING_COLOUR, len(self.revealed), self.ruleset.kitty_size)
 
-    def _reveal_kitty(self, row: Row, seat: int, copy: Optional[CardCopy], out: Outcome) -> None:
+    def _reveal_kitty(self, row: Row, seat: int, copy: CardCopy | None, out: Outcome) -> None:
         if self._game(ev.RevealKitty(tuple(self.revealed)), out, seat=seat):
             self.revealed = []

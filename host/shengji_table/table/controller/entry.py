@@ -7,7 +7,6 @@ own state, saved with the rest (``state_json``), so a restarted host continues i
 """
 from __future__ import annotations
 
-from typing import Optional
 
 from ...game import events as ev
 from ...game.friend import RULE as FRIEND_RULE, nth_text
@@ -51,7 +50,7 @@ class Entry(Core):
                                     **{k: v for k, v in e.items() if k != "key"}}))
 
     # ---- a seat whose decision it is not -------------------------------------------------------
-    def _refuse_turn(self, row: Row, seat: int, copy: Optional[CardCopy], out: Outcome) -> None:
+    def _refuse_turn(self, row: Row, seat: int, copy: CardCopy | None, out: Outcome) -> None:
         hand = self._hand()
         who = decider(hand)
         event = "tap" if row.gesture is Gesture.SEAT_TAP else "confirm"
@@ -63,12 +62,12 @@ class Entry(Core):
             self._refuse(out, seat, event, FRIEND_RULE, f"the dealer (seat {who}) calls the friend")
 
     # ---- bidding (three players) ---------------------------------------------------------------
-    def _pass(self, row: Row, seat: int, copy: Optional[CardCopy], out: Outcome) -> None:
+    def _pass(self, row: Row, seat: int, copy: CardCopy | None, out: Outcome) -> None:
         # a tap passes (any card: its face does not matter); the game refuses it out of turn
         if self._game(ev.Bid(seat, None), out):
             self.entry = {}
 
-    def _next_bid(self, row: Row, seat: int, copy: Optional[CardCopy], out: Outcome) -> None:
+    def _next_bid(self, row: Row, seat: int, copy: CardCopy | None, out: Outcome) -> None:
         """A short press of the bidder, counted at its release: the next bid down."""
         hand = self._hand()
         e = self._entry(hand)
@@ -82,7 +81,7 @@ class Entry(Core):
         self._say(out, f"Seat {seat}: bid {e['bid']}? Hold the button to bid it, tap a card to pass.",
                   "bid", seat, e)
 
-    def _bid(self, row: Row, seat: int, copy: Optional[CardCopy], out: Outcome) -> None:
+    def _bid(self, row: Row, seat: int, copy: CardCopy | None, out: Outcome) -> None:
         e = self._entry(self._hand())
         if e.get("bid") is None:
             self._refuse(out, seat, "bid", "R-9 bidding",
@@ -92,7 +91,7 @@ class Entry(Core):
         self._auto(out)
 
     # ---- trump (three players: the bidding winner) ---------------------------------------------
-    def _choose_suit(self, row: Row, seat: int, copy: Optional[CardCopy], out: Outcome) -> None:
+    def _choose_suit(self, row: Row, seat: int, copy: CardCopy | None, out: Outcome) -> None:
         assert copy is not None
         e = self._entry(self._hand())
         suit = None if copy.card.suit == JOKER else copy.card.suit
@@ -101,13 +100,13 @@ class Entry(Core):
         name = suit_word(suit)
         self._say(out, f"Seat {seat}: trump {name}? Hold the button to name it.", "trump", seat, e)
 
-    def _trump_step(self, row: Row, seat: int, copy: Optional[CardCopy], out: Outcome) -> None:
+    def _trump_step(self, row: Row, seat: int, copy: CardCopy | None, out: Outcome) -> None:
         e = self._entry(self._hand())
         if "suit" not in e:
             self._refuse(out, seat, "name_trump", "R-9 bidding", _TRUMP_FIRST)
         # with a suit chosen a short press changes nothing: hold it to name the trump
 
-    def _name_trump(self, row: Row, seat: int, copy: Optional[CardCopy], out: Outcome) -> None:
+    def _name_trump(self, row: Row, seat: int, copy: CardCopy | None, out: Outcome) -> None:
         e = self._entry(self._hand())
         if "suit" not in e:
             self._refuse(out, seat, "name_trump", "R-9 bidding", _TRUMP_FIRST)
@@ -116,7 +115,7 @@ class Entry(Core):
         self._auto(out)
 
     # ---- find a friend: the dealer's calls -----------------------------------------------------
-    def _choose_face(self, row: Row, seat: int, copy: Optional[CardCopy], out: Outcome) -> None:
+    def _choose_face(self, row: Row, seat: int, copy: CardCopy | None, out: Outcome) -> None:
         # the face of the card tapped is the card called; the copy stays in the hand
         assert copy is not None
         e = self._entry(self._hand())
@@ -126,7 +125,7 @@ class Entry(Core):
         self._say(out, f"Seat {seat} calls {copy.card.unicode()}: press once for the first copy, twice "
                        f"for the second …; hold the button to confirm.", "friend", seat, e)
 
-    def _next_copy(self, row: Row, seat: int, copy: Optional[CardCopy], out: Outcome) -> None:
+    def _next_copy(self, row: Row, seat: int, copy: CardCopy | None, out: Outcome) -> None:
         e = self._entry(self._hand())
         if e.get("face") is None:
             self._refuse(out, seat, "call_friend", FRIEND_RULE,
@@ -137,7 +136,7 @@ class Entry(Core):
         self._say(out, f"Seat {seat} calls the {nth_text(e['nth'])} "
                        f"{parse_card(e['face']).unicode()}? Hold the button to confirm.", "friend", seat, e)
 
-    def _call(self, row: Row, seat: int, copy: Optional[CardCopy], out: Outcome) -> None:
+    def _call(self, row: Row, seat: int, copy: CardCopy | None, out: Outcome) -> None:
         self._note_call(seat, self._entry(self._hand()), out)
         self._auto(out)
 
