@@ -59,7 +59,9 @@ def playing_position(mode="scanned"):
     return c, events
 
 
-def assert_refused(c, out, seat, rule, words, before):
+def assert_refused(c, out, seat, rule, words, before, public=None):
+    """``words`` in the refusal's whole reason (the seat's and the referee's); the shared screen
+    shows ``public`` instead when the whole reason would tell what a hand holds."""
     assert [r.rule for r in out.refusals] == [rule]
     assert words in out.refusals[0].reason
     assert json.dumps(c.match.snapshot(), sort_keys=True) == before      # nothing changed
@@ -68,7 +70,11 @@ def assert_refused(c, out, seat, rule, words, before):
     if seat is not None:
         assert c.rings[seat].pattern == R.REFUSED
         assert any(rc.ring == seat and rc.pattern == R.REFUSED for rc in out.rings)
-    assert any(words in t for t in out.texts)
+    shown = public if public is not None else words
+    assert any(shown in t for t in out.texts), out.texts
+    if public is not None:
+        assert not any(words in t for t in out.texts), out.texts         # the whole reason stays off screen
+        assert out.rows[0][1]["reason"] == out.refusals[0].reason        # ... and in the referee's log
 
 
 def test_controller_unknown_tag_is_refused_with_its_uid():
@@ -126,7 +132,8 @@ def test_controller_card_from_another_seats_hand_is_refused():
     theirs = hand.hand_copies(other)[0]
     before = json.dumps(c.match.snapshot(), sort_keys=True)
     out = tap(c, seat, theirs)
-    assert_refused(c, out, seat, "table.wrong-seat", f"belongs to seat {other}'s hand", before)
+    assert_refused(c, out, seat, "table.wrong-seat", f"belongs to seat {other}'s hand", before,
+                   public="that card cannot be played from this seat")
 
 
 def test_controller_tap_out_of_turn_is_refused():
@@ -302,3 +309,36 @@ def test_controller_open_play_challenge_of_a_throw_R4_3():
     assert out.game_events == [ev.Challenge(challenger, (beater,))]
     assert [cards for _, cards in hand.trick] == [(low,)]          # the forced unit stands
     assert any("throw fails" in t for t in out.texts)
+
+
+def test_controller_illegal_follow_is_told_to_the_table_without_the_hand_R_4_4():
+    """R-4.4 at the table: a follower who holds the led suit and taps another is refused; the shared
+    screen (and the voice) hear "must follow ♦", never how many of the suit the hand holds; the
+    whole reason is the refusal's and the referee's (the ruling row)."""
+    c, events = playing_position()
+    hand = c.match.hand
+    order = hand.order
+    # lay the second trick's lead as the reference does, up to the first follower's turn
+    while len(hand.trick) < 1:
+        c.match.apply(events[len(c.match.events)])
+    follower = hand.turn
+    led = order.suit_of(hand.trick[0].cards[0].card)
+    mine = hand.hand_copies(follower)
+    same = [x for x in mine if order.suit_of(x.card) == led]
+    other = [x for x in mine if order.suit_of(x.card) != led]
+    if not same or not other:
+        pytest.skip("this deal gives the follower no illegal follow")
+    lead_count = hand.lead_count()
+    before = json.dumps(c.match.snapshot(), sort_keys=True)
+    out = None
+    for copy in other[:lead_count]:
+        out = tap(c, follower, copy)
+    assert out is not None and [r.rule for r in out.refusals] == ["R-4.4"]
+    assert "you hold" in out.refusals[0].reason
+    assert not any("you hold" in t for t in out.texts), out.texts
+    expected = "must follow trumps" if led == "T" else "must follow "
+    assert any(expected in t for t in out.texts), out.texts
+    ruling = next(row for kind, row in out.rows if kind == "ruling")
+    assert ruling["reason"] == out.refusals[0].reason and "you hold" not in ruling["public"]
+    if lead_count == 1:
+        assert json.dumps(c.match.snapshot(), sort_keys=True) == before

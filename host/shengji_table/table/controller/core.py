@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from collections.abc import Callable
 
 from ...game import events as ev
+from ...game.disclosure import lead_suit_of, public_refusal
 from ...game.effects import Announce, Refusal
 from ...game.match import Match
 from ...game.phase import Phase
@@ -184,8 +185,12 @@ class Core(Rings):
         if payload_event is not None:
             row["attempted"] = payload_event
         out.rows.append(("ruling", row))
-        where = f"Seat {seat}" if seat is not None else ("Centre" if ring == self.centre else "Table")
-        out.texts.append(f"{where}: refused — {reason} ({rule})")
+        # the shared screen and the voice hear the public reason only (game/disclosure.py); the
+        # ruling row keeps the whole reason for the referee
+        where = "Centre" if seat is None and ring == self.centre else None
+        text = public_refusal(r, lead_suit=lead_suit_of(self.match.hand), where=where)
+        row["public"] = text
+        out.texts.append(text)
         target = ring if ring is not None else seat
         if target is not None:
             hand = self.match.hand
