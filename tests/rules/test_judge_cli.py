@@ -121,3 +121,32 @@ def test_cli_lines_all_good_exit_0_from_file(tmp_path):
 def test_cli_help_lists_lines_option():
     proc = subprocess.run([str(SCRIPT), "judge", "--help"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and "--lines" in proc.stdout
+
+
+def test_cli_lines_survive_deep_nesting_and_oversize_lines():
+    """A batch never loses a line: JSON nested thousands deep, a line over 1 MiB and a play of more
+    cards than four decks hold each answer {"error": …}; the good lines around them are ruled."""
+    good = json.dumps(json.loads((ROOT / "examples" / "judge" / "trick.json").read_text(encoding="utf-8")))
+    deep = "[" * 5000 + "]" * 5000
+    deep_object = '{"a":' * 3000 + "1" + "}" * 3000
+    huge = json.dumps({"preset": "classic", "note": "x" * (1 << 20)})
+    many = json.dumps({"preset": "classic", "level": "2", "trump": "S",
+                       "trick": [{"seat": 0, "cards": ["SA"] * 300}]})
+    code, out, err = cli("--lines", stdin="\n".join([good, deep, good, deep_object, huge, many, good]) + "\n")
+    rulings = [json.loads(line) for line in out.splitlines()]
+    assert code == 2 and not err, err
+    assert len(rulings) == 7
+    assert [("error" in r) for r in rulings] == [False, True, False, True, True, True, False]
+    assert "nested more than 32 deep" in rulings[1]["error"] and "nested" in rulings[3]["error"]
+    assert "at most 1048576 bytes" in rulings[4]["error"]
+    assert "four decks hold 216" in rulings[5]["error"]
+    assert rulings[0] == rulings[2] == rulings[6]
+
+
+def test_cli_nesting_inside_strings_does_not_count():
+    """Brackets inside a JSON string are text, not nesting: a situation with a string of 100 "["
+    gets past the depth check (and is then refused for its unknown key, as any would be)."""
+    situation = json.loads((ROOT / "examples" / "judge" / "trick.json").read_text(encoding="utf-8"))
+    situation["note"] = "[" * 100 + '\\"' + "{" * 100
+    code, out, _ = cli(stdin=json.dumps(situation))
+    assert code == 2 and "unknown key 'note'" in one(out)["error"], out

@@ -15,6 +15,11 @@ import sys
 from ..rules.judge import SituationError, judge
 
 EXIT_OK, EXIT_MALFORMED, EXIT_INTERNAL = 0, 2, 3
+# What one situation may be: a line (or file) of at most 1 MiB, nested at most 32 deep (a real
+# situation is 4 deep).  Larger input is refused before it is parsed, so no line can exhaust the
+# process and cost the rest of a batch.
+MAX_SITUATION_BYTES = 1 << 20
+MAX_DEPTH = 32
 
 
 def add_arguments(parser) -> None:
@@ -28,11 +33,41 @@ def _reject_constant(name):
     raise ValueError(f"{name} is not a number JSON allows")
 
 
+def _too_deep(text: str) -> bool:
+    """Whether brackets outside strings nest deeper than :data:`MAX_DEPTH` (checked before parsing:
+    the parser itself recurses)."""
+    depth, in_string, escaped = 0, False, False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif ch in "]}":
+            depth -= 1
+    return False
+
+
 def rule_text(text: str) -> tuple:
     """Rule on one situation given as JSON text: ``(ruling or error object, exit status)``."""
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_SITUATION_BYTES:
+        return {"error": f"a situation is at most {MAX_SITUATION_BYTES} bytes (1 MiB); this one has {size}"}, \
+            EXIT_MALFORMED
+    if _too_deep(text):
+        return {"error": f"bad JSON: nested more than {MAX_DEPTH} deep (a situation is a few levels deep)"}, \
+            EXIT_MALFORMED
     try:
         situation = json.loads(text, parse_constant=_reject_constant)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:
         return {"error": f"bad JSON: {exc}"}, EXIT_MALFORMED
     try:
         return judge(situation), EXIT_OK

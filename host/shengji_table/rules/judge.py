@@ -99,9 +99,15 @@ def _trump(sit: Mapping, ruleset: Ruleset, required: bool = True):
     return t
 
 
+# Four decks hold 216 cards: no hand, play or kitty in a situation has more.
+MAX_CARDS = 216
+
+
 def _cards(value: Any, where: str) -> tuple:
     if not isinstance(value, list):
         raise SituationError(f"{where} is a list of cards such as [\"SA\", \"H10\"], not {value!r}")
+    if len(value) > MAX_CARDS:
+        raise SituationError(f"{where} lists {len(value)} cards; four decks hold {MAX_CARDS}")
     out = []
     for item in value:
         if not isinstance(item, str):
