@@ -298,3 +298,39 @@ def test_the_host_package_imports_the_one_protocol_file():
     assert host_file.resolve() == (FIRMWARE_DIR / "protocol.py").resolve()
     import shengji_table.table.session as session
     assert session.P is HP is firmware_src.protocol
+
+
+def test_a_forged_heartbeat_cannot_make_the_host_deaf():
+    """One CRC-valid heartbeat with an impossible ``base`` (1,000 events on, while the Pico's dropped
+    counter did not grow) is not believed: nothing is reported lost, a snapshot is asked for, and
+    the next 40 real taps all arrive once, in order."""
+    t = Table()
+    t.run(500)
+    boot = t.boot
+    t.host.feed(_pico_heartbeat(boot, base=1000, nxt=1000), t.now)
+    assert t.host.stats.implausible == 1 and t.host.stats.lost == 0
+    assert HP.SNAPSHOT_REQUEST in [f[0] for f in HP.Decoder(HP.TO_PICO).feed(t.host.outgoing())]
+    delivered = []
+    for i in range(40):
+        t.pico.send_tap(i % 4, UID)
+        delivered += [e for e in physical(t.run(60)) if isinstance(e, LinkTap)]
+    delivered += [e for e in physical(t.run(1000)) if isinstance(e, LinkTap)]
+    assert len(delivered) == 40 and len({e.seq for e in delivered}) == 40
+    assert [e.seq for e in delivered] == sorted(e.seq for e in delivered)
+    assert t.host.stats.lost == 0 and t.pico.pending == 0      # every tap acknowledged, none held
+
+
+def test_a_real_overflow_is_still_believed_after_a_forged_heartbeat():
+    """The plausibility check does not hide real loss: after a forged heartbeat, an overflow of the
+    Pico's queue is reported exactly (its dropped counter grew by as many)."""
+    t = Table(queue=4)
+    t.run(500)
+    t.host.feed(_pico_heartbeat(t.boot, base=900, nxt=900), t.now)
+    t.cut = True
+    for seat in range(7):
+        t.pico.send_button(seat % 4, HP.PRESS)
+    t.run(100)
+    t.cut = False
+    ev = t.run(2000)
+    assert t.host.stats.lost == 3 == t.pico.dropped
+    assert [e.seq for e in physical(ev)] == [5, 6, 7, 8]

@@ -156,6 +156,7 @@ class LinkStats:
     unsynced: int = 0        # events of a boot not followed yet: left for the resend
     snapshots: int = 0
     stale: int = 0           # frames of another boot id while the followed boot is alive
+    implausible: int = 0     # heartbeats/snapshots whose base jumped past what the Pico dropped
 
 
 class HostSession:
@@ -180,6 +181,7 @@ class HostSession:
         self._positions: dict[int, int] = {resume.boot_id: resume.seq} if resume else {}
         self._heard: float | None = None          # last valid frame of the boot we follow
         self._early: dict[int, tuple[int, bytes]] = {}   # wire seq -> frame, past a missing one
+        self._dropped: dict[int, int] = {}        # boot -> the Pico's dropped counter last heard
         self._frame = bytearray(P.MAX_FRAME)
         self._out = bytearray()
         self._host_seq = 0
@@ -317,12 +319,14 @@ class HostSession:
         self._heard = now_ms
         if typ == P.HEARTBEAT:
             base, nxt, dropped, bad, host_alive = P.decode_heartbeat(p)
-            self._sync(boot, base, now_ms, events)
+            if not self._sync(boot, base, dropped, now_ms, events):
+                return False                 # not believed: the last heartbeat stays the true one
             self._last_heartbeat = (boot, base, nxt, dropped)
             return False
         if typ == P.SNAPSHOT:
             last_acked, base, nxt, dropped, readers, buttons, rings = P.decode_snapshot(p)
-            self._sync(boot, base, now_ms, events)
+            if not self._sync(boot, base, dropped, now_ms, events):
+                return False
             self._snapshot_due = None
             self.stats.snapshots += 1
             events.append(Snapshot(boot, last_acked, base, nxt, dropped, readers, buttons, tuple(rings)))
@@ -390,17 +394,33 @@ class HostSession:
         version, firmware, board = P.decode_hello(p)
         return Hello(boot, u, version, firmware, board)
 
-    def _sync(self, boot: int, base: int, now_ms: float, events: list) -> None:
+    def _sync(self, boot: int, base: int, dropped: int, now_ms: float, events: list) -> bool:
         """Learn from the Pico's ``base`` (oldest unacknowledged seq) whether it dropped events we
-        never got (its queue overflowed): report them lost and resync with a snapshot."""
+        never got (its queue overflowed): report them lost and resync with a snapshot.
+
+        The Pico only ever skips events it dropped, and counts each in ``dropped``: a jump of
+        ``base`` past the growth of that counter is impossible (a forged, corrupt or buggy frame).
+        It is not believed — nothing is marked lost — and a snapshot is asked for instead.
+        Returns whether the frame was believed."""
         expected = _wire(self._last + 1)
+        seen = self._dropped.get(boot)
         if P.seq_after(base, expected):
             missed = P.seq_distance(base, expected)
+            grown = (dropped - seen) & 0xFFFF if seen is not None else dropped
+            if missed > grown:
+                self.stats.implausible += 1
+                self._want_snapshot(now_ms)
+                return False
+            self._dropped[boot] = dropped
             events.append(Lost(boot, self._last + 1, missed))
             self.stats.lost += missed
             self._last += missed
             self._drain_early(events)
             self._want_snapshot(now_ms)
+            return True
+        if seen is None or (dropped - seen) & 0xFFFF < 0x8000:
+            self._dropped[boot] = dropped
+        return True
 
     def _switch_boot(self, boot: int, base: int, now_ms: float, events: list) -> None:
         """Follow boot ``boot`` from now on (the Pico restarted, or we meet it for the first time)."""
