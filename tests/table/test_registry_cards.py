@@ -105,3 +105,33 @@ def test_deck_set_file_round_trip_and_bad_files(tmp_path):
         DeckSet.load(path)
     with pytest.raises(RegistryError, match="cannot read"):
         DeckSet.load(tmp_path / "absent.json")
+
+
+def _deck_file(tmp_path, cards_lines):
+    text = ('{\n "schema": 1,\n "name": "club",\n "id": 7,\n "decks": 1,\n "cards": {\n'
+            + ",\n".join(cards_lines) + "\n }\n}\n")
+    path = tmp_path / "deck.json"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_deck_set_file_with_a_repeated_uid_is_refused_naming_both_lines(tmp_path):
+    """JSON keeps the last of two equal keys: a tag listed twice would silently lose a card.  The
+    file is refused, naming the tag and both lines."""
+    path = _deck_file(tmp_path, ['  "04a1b2c3d4e5f6": "SA#1"', '  "04a1b2c3d4e5f7": "SK#1"',
+                                 '  "04a1b2c3d4e5f6": "SQ#1"'])
+    with pytest.raises(RegistryError, match=r"tag 04a1b2c3d4e5f6 is listed twice in .*deck.json \(lines 7, 9\)"):
+        DeckSet.load(path)
+
+
+def test_deck_set_file_with_a_case_variant_uid_is_refused_naming_both_lines(tmp_path):
+    path = _deck_file(tmp_path, ['  "04a1b2c3d4e5f6": "SA#1"', '  "04A1B2C3D4E5F6": "SQ#1"'])
+    with pytest.raises(RegistryError, match=r"tag 04a1b2c3d4e5f6 is listed twice in .*\(lines 7, 8\)"):
+        DeckSet.load(path)
+
+
+def test_deck_set_file_with_a_repeated_field_is_refused(tmp_path):
+    path = tmp_path / "deck.json"
+    path.write_text('{"schema": 1, "name": "a", "name": "b", "id": 1, "decks": 1, "cards": {}}', encoding="utf-8")
+    with pytest.raises(RegistryError, match="the key 'name' appears twice"):
+        DeckSet.load(path)

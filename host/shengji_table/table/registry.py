@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from ..rules.cards import CardCopy, CardError, all_copies, parse_copy
 
 __all__ = ["DeckSet", "RegistryError", "UnknownTag", "ForeignDeck", "Enrollment", "DeckCheck",
-           "CheckReport", "uid_hex", "standard_order"]
+           "CheckReport", "uid_hex", "standard_order", "DuplicateTag"]
 
 
 class RegistryError(ValueError):
@@ -124,12 +124,17 @@ class DeckSet:
             raise RegistryError("'id' is a deck-set number from 0 to 4294967295")
         if not isinstance(data["decks"], int) or isinstance(data["decks"], bool):
             raise RegistryError("'decks' is a whole number from 1 to 4")
-        cards = {}
+        cards: dict = {}
+        spelled: dict = {}                           # uid hex -> the key as the file spells it
         for uid, text in data["cards"].items():
+            key = uid_hex(uid)
+            if key in cards:                         # the same tag twice, in another case or form
+                raise DuplicateTag(key, (spelled[key], uid))
             try:
-                cards[uid_hex(uid)] = parse_copy(text)
+                cards[key] = parse_copy(text)
             except CardError as exc:
                 raise RegistryError(f"tag {uid}: {exc}") from None
+            spelled[key] = uid
         return cls(str(data["name"]), data["id"], data["decks"], cards)
 
     @classmethod
@@ -142,10 +147,19 @@ class DeckSet:
             raise RegistryError(f"deck set {path} is not UTF-8 text (a deck-set file is JSON written by "
                                 f"shengji-table enroll)") from None
         try:
-            data = json.loads(text)
+            data = json.loads(text, object_pairs_hook=_refuse_repeated_keys)
         except json.JSONDecodeError as exc:
             raise RegistryError(f"{path} is not JSON: {exc}") from None
-        return cls.from_json(data)
+        except _RepeatedKey as exc:
+            try:
+                uid_hex(exc.key)
+            except RegistryError:
+                raise RegistryError(f"{path}: the key {exc.key!r} appears twice") from None
+            raise DuplicateTag(uid_hex(exc.key), (exc.key, exc.key)).located(path, text) from None
+        try:
+            return cls.from_json(data)
+        except DuplicateTag as exc:
+            raise exc.located(path, text) from None
 
     def save(self, path) -> None:
         """Write atomically (temp file + rename) so a crash never leaves half a registry."""
@@ -153,6 +167,39 @@ class DeckSet:
         tmp = path.with_suffix(path.suffix + ".tmp")
         tmp.write_text(json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         os.replace(tmp, path)
+
+
+class DuplicateTag(RegistryError):
+    """One tag UID listed twice in a deck-set file (also in another case, or with separators):
+    JSON would keep only the last, so a card would silently go missing."""
+
+    def __init__(self, uid: str, spellings: tuple, where: str = ""):
+        self.uid, self.spellings = uid, spellings
+        super().__init__(f"tag {uid} is listed twice{where}: a tag names one card; remove one of them")
+
+    def located(self, path, text: str) -> DuplicateTag:
+        """The same error naming the file and the lines where the tag stands."""
+        lines = []
+        for spelling in dict.fromkeys(self.spellings):
+            needle = json.dumps(spelling)
+            lines += [n for n, line in enumerate(text.splitlines(), 1) if needle in line]
+        where = f" in {path}" + (f" (lines {', '.join(map(str, sorted(set(lines))))})" if lines else "")
+        return DuplicateTag(self.uid, self.spellings, where)
+
+
+class _RepeatedKey(ValueError):
+    def __init__(self, key: str):
+        super().__init__(key)
+        self.key = key
+
+
+def _refuse_repeated_keys(pairs: list) -> dict:
+    out: dict = {}
+    for key, value in pairs:
+        if key in out:
+            raise _RepeatedKey(key)
+        out[key] = value
+    return out
 
 
 class Enrollment:
