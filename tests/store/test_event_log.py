@@ -133,3 +133,32 @@ def test_writing_never_adopts_another_programs_database(tmp_path):
     db = sqlite3.connect(other)
     assert [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")] == ["invoices"]
     db.close()
+
+
+def test_one_writer_per_log_the_second_is_refused_naming_the_first(tmp_path):
+    """Two programs must not write one table's log: while one holds it open for writing, a second
+    is refused naming the first's process id; a reader (log show/export) still reads."""
+    import subprocess
+    import sys
+
+    import pytest
+
+    from shengji_table.store.log import EventLog, LogError
+    path = tmp_path / "table.db"
+    with EventLog(path) as log:
+        log.append("game", {"type": "deal"})
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time\nfrom shengji_table.store.log import EventLog\n"
+         "log = EventLog(sys.argv[1]); print('holding', flush=True); time.sleep(60)", str(path)],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "holding"
+        with pytest.raises(LogError, match=rf"in use by process {holder.pid}: one program writes"):
+            EventLog(path)
+        with EventLog(path, read_only=True) as reader:
+            assert [e.kind for e in reader.entries()] == ["game"]
+    finally:
+        holder.kill()
+        holder.wait(timeout=10)
+    with EventLog(path) as log:                 # the holder's lock died with it
+        log.append("game", {"type": "draw"})

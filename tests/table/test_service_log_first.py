@@ -119,7 +119,8 @@ def test_service_restart_replays_the_log_and_takes_no_resent_tap_twice(tmp_path)
         assert run(a, 10, lambda: draws_applied(a) == 9)
         state = json.dumps(a.controller.match.snapshot(), sort_keys=True)
         assert pico.pending >= 3                # logged by the host, still unacknowledged
-        a.link.close()                          # the host dies without a word (the log is on disk)
+        a.link.close()                          # the host dies without a word (the log is on disk) ...
+        a.log.close()                           # ... and its lock on the log dies with it
         for e in DRAWS[9:11]:                   # taps while no host runs: the Pico keeps them
             tap_draw(pico, e)
         b = make_service(pico.device, path)
@@ -137,6 +138,7 @@ def test_service_refuses_a_log_of_another_preset(tmp_path):
     with CPythonPico() as pico:
         a = make_service(pico.device, tmp_path / "log.db")
         a.link.close()
+        a.log.close()
         log = EventLog(tmp_path / "log.db")
         link = SerialLink(pico.device, resume=last_position(log, "default"))
         ctl = Controller(Ruleset.from_preset("classic"), "scanned", BOARD, sim_deck_set(2))
@@ -164,7 +166,8 @@ def test_service_transaction_broken_off_leaves_no_trace(tmp_path):
         with pytest.raises(KeyboardInterrupt):
             run(a, 5)
         a.link.close()
-        with EventLog(path) as log:
+        a.log.close()                           # the dead host's lock goes with it
+        with EventLog(path, read_only=True) as log:
             taps = [x for x in log.entries(kind="physical") if x.payload["type"] == "tap"]
             assert len(taps) == 1               # the second tap's row went with the rollback
         b = make_service(pico.device, path)

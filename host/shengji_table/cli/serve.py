@@ -119,6 +119,9 @@ def _serve(args, service, link, log, controller, ruleset, deck_set, hands) -> in
             _say("no word from the Pico for 3 s: is the cable in?")
     service.on_outcome = on_outcome
     if not link.is_open and not link.open():
+        if link.busy is not None:            # another serve or demo holds this table's port
+            print(f"error: {link.busy}: one program runs a table at a time", file=sys.stderr)
+            return 2
         _say(f"waiting for the table: {link.last_error}")
     try:
         while True:

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 from collections.abc import Iterator
 
+from .. import locks
+
 __all__ = ["EventLog", "Entry", "LogError", "KINDS"]
 
 KINDS = ("meta", "physical", "game", "ruling", "effect")
@@ -75,11 +77,13 @@ class EventLog:
         self.path = str(path)
         self._clock = clock
         self.read_only = read_only
+        self._lock: int | None = None
         try:
             if read_only:
                 self._db = self._open_existing()
             else:
                 self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+                self._hold()
                 tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")
                           if not r[0].startswith("sqlite_")}
                 if tables and "entries" not in tables:
@@ -92,6 +96,19 @@ class EventLog:
                 self._db.executescript(_SCHEMA)
         except sqlite3.DatabaseError as exc:
             raise LogError(f"{self.path} is not a usable event log: {exc}") from exc
+
+    def _hold(self) -> None:
+        """One writer a log: an exclusive lock for as long as this log is open for writing."""
+        try:
+            self._lock = locks.hold(self.path)
+        except locks.Busy as exc:
+            self._db.close()
+            raise LogError(f"the log {self.path} is in use by "
+                           + (f"process {exc.pid}" if exc.pid is not None else "another program")
+                           + ": one program writes a table's log at a time (stop it, or use another --log)") from None
+        except OSError as exc:
+            self._db.close()
+            raise LogError(f"cannot open the log {self.path}: {exc.strerror}") from None
 
     def _open_existing(self):
         p = pathlib.Path(self.path)
@@ -191,6 +208,9 @@ class EventLog:
     # ---- lifetime ------------------------------------------------------------------------
     def close(self):
         self._db.close()
+        if self._lock is not None:
+            locks.release(self._lock)
+            self._lock = None
 
     def __enter__(self):
         return self

@@ -22,6 +22,7 @@ HELLO with another protocol version, or frames rejected only for their version b
 """
 from __future__ import annotations
 
+import errno
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +30,7 @@ from collections.abc import Callable
 
 import serial
 
+from .. import locks
 from . import protocol as P
 from .discovery import find_table
 from .session import Event, Hello, HostSession, LinkPosition, Snapshot
@@ -95,11 +97,21 @@ class SerialLink:
         self.hello: Hello | None = None
         self.snapshot_at = 0.0          # clock time of the last snapshot received
         self.last_error = ""
+        self.busy: locks.Busy | None = None   # the port is held by another program (exclusive lock)
 
     # ---- the port ----------------------------------------------------------------------------
     def _serial_for_url(self, device: str):
-        return serial.serial_for_url(device, baudrate=self.baudrate, timeout=self.read_timeout,
-                                     write_timeout=1.0, exclusive=None)
+        # A device (or pty) path is opened exclusively: a second program on the same table is refused
+        # (``busy``) instead of sharing its taps.  URLs (loop://, socket://) have no such lock.
+        exclusive = True if "://" not in device else None
+        try:
+            return serial.serial_for_url(device, baudrate=self.baudrate, timeout=self.read_timeout,
+                                         write_timeout=1.0, exclusive=exclusive)
+        except serial.SerialException as exc:
+            if exclusive and exc.errno in (errno.EAGAIN, errno.EWOULDBLOCK):
+                self.busy = locks.Busy(device, locks.holder_of(device))
+                raise self.busy from None
+            raise
 
     @property
     def is_open(self) -> bool:
