@@ -162,3 +162,25 @@ def test_one_writer_per_log_the_second_is_refused_naming_the_first(tmp_path):
         holder.wait(timeout=10)
     with EventLog(path) as log:                 # the holder's lock died with it
         log.append("game", {"type": "draw"})
+
+
+def test_an_altered_log_is_not_written_to(tmp_path):
+    """A writer (serve or demo resuming) verifies the chain first: after a row was changed behind the
+    log's back, opening it for writing is refused naming the row; nothing is appended."""
+    import sqlite3
+
+    import pytest
+
+    from shengji_table.store.log import EventLog, LogError
+    path = tmp_path / "table.db"
+    with EventLog(path) as log:
+        for n in range(4):
+            log.append("game", {"type": "draw", "n": n})
+        head = log.head()
+    db = sqlite3.connect(path)
+    db.executescript("DROP TRIGGER entries_no_update; UPDATE entries SET payload = '{\"n\":9}' WHERE id = 3;")
+    db.close()
+    with pytest.raises(LogError, match="has been altered: row 3 does not match its hash"):
+        EventLog(path)
+    with EventLog(path, read_only=True) as reader:
+        assert reader.last_id() == 4 and reader.verify().bad_id == 3 and head != reader.verify().head

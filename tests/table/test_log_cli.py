@@ -84,7 +84,9 @@ def test_log_cli_export_text_and_the_default_match_is_the_latest(logfile, matche
     assert "exporting match 'friday-2' (the latest of 2; choose with --match)" in r.stderr
 
 
-def test_log_cli_export_leaves_out_refused_game_events_and_says_so(tmp_path, matches):
+def test_log_cli_export_leaves_out_refused_game_events_says_so_and_fails(tmp_path, matches):
+    """The record of what could be used is written, each row left out is named, and the exit status
+    is 1: a record missing rows is not the whole match."""
     m = matches[0]
     path = tmp_path / "t.sqlite"
     events = [e.to_json() for e in m.events]
@@ -93,7 +95,7 @@ def test_log_cli_export_leaves_out_refused_game_events_and_says_so(tmp_path, mat
         log.append("meta", header(m))
         log.append_many([("game", e) for e in events] + [("game", bad)])
     r = shengji("log", "export", path)
-    assert r.returncode == 0, r.stderr
+    assert r.returncode == 1, r.stderr
     assert r.stdout == dumps(to_record(m, SEATS))
     assert f"left out: log row {len(events) + 2}, refused by the game" in r.stderr
 
@@ -199,3 +201,42 @@ def test_log_cli_export_of_a_virtual_table_session_is_the_match_the_service_play
     shown = shengji("log", "show", path, "--kind", "physical").stdout.splitlines()
     assert shown and all(" club-night physical " in line for line in shown)
     assert any("type=tap" in line and "uid=" in line for line in shown)
+
+
+def _chained_log(tmp_path, m):
+    path = tmp_path / "t.sqlite"
+    with EventLog(path) as log:
+        log.append("meta", header(m))
+        log.append_many([("game", e.to_json()) for e in m.events])
+    return path
+
+
+def _tamper(path, sql):
+    """What a tool that ignores our rules could do: drop the triggers, change a row, put them back."""
+    import sqlite3
+    db = sqlite3.connect(path)
+    db.executescript("DROP TRIGGER entries_no_update; DROP TRIGGER entries_no_delete;" + sql)
+    db.close()
+
+
+def test_log_verify_holds_for_a_log_as_written(tmp_path, matches):
+    path = _chained_log(tmp_path, matches[0])
+    r = shengji("log", "verify", path)
+    assert r.returncode == 0 and r.stdout.startswith(f"ok: {len(matches[0].events) + 1} rows"), r.stdout + r.stderr
+    with EventLog(path, read_only=True) as log:
+        assert log.head() in r.stdout and len(log.head()) == 64
+
+
+@pytest.mark.parametrize("sql, bad", [
+    ("UPDATE entries SET payload = replace(payload, 'seed', 'seeD') WHERE id = 2;", 2),
+    ("DELETE FROM entries WHERE id = 3;", 3),
+    ("UPDATE entries SET at = at + 1 WHERE id = 5;", 5),
+])
+def test_log_verify_names_the_first_altered_row_and_readers_refuse_it(tmp_path, matches, sql, bad):
+    path = _chained_log(tmp_path, matches[0])
+    _tamper(path, sql)
+    r = shengji("log", "verify", path)
+    assert r.returncode == 1 and f"broken at row {bad}" in r.stdout, r.stdout + r.stderr
+    for action in ("show", "export"):
+        r = shengji("log", action, path)
+        assert r.returncode == 2 and "has been altered" in r.stderr and "Traceback" not in r.stderr, r.stderr

@@ -1,7 +1,9 @@
-"""``shengji-table log show|export LOGFILE``: read a table's event log; export a match record.
+"""``shengji-table log show|export|verify LOGFILE``: read a table's event log; export a match
+record; check the log's hash chain.
 
     shengji-table log show club.sqlite [--kind game] [--match M] [--follow]
     shengji-table log export club.sqlite [--match M] [--out FILE] [--format json|text]
+    shengji-table log verify club.sqlite        # exit 0: the chain holds; 1: names the first bad row
 
 ``show`` prints one line a row: id, time, match, kind and a short summary (``--follow`` keeps
 printing rows as the table writes them, like ``tail -f``).  ``export`` rebuilds the game layer's
@@ -12,7 +14,8 @@ What ``export`` needs in the log: a ``meta`` row of the match whose payload hold
 ``{"ruleset": {...Ruleset.to_json()...}, "mode": "scanned"|"open"}``, optionally ``"seats"`` (or
 ``"start": {"seats": …}``) — the table service writes it when a match starts — and the match's ``game`` rows, each an event as ``Event.to_json()``
 gives it (or ``{"event": {...}}``).  Game events the game refused (they changed nothing) are left
-out of the record, and said so on stderr.
+out of the record, said so on stderr, and the exit status is 1.  Every reader verifies the log's
+hash chain first and refuses an altered log (exit 2).
 
 Reading never adds or changes a row (the file is checked read-only before it is opened).  A file that is not an event log, or a
 match the log does not hold: a clear error and exit status 2.
@@ -46,6 +49,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     export.add_argument("--out", metavar="FILE", help="write here (atomically) instead of stdout")
     export.add_argument("--format", choices=("json", "text"), default="json",
                         help="json: the match record replay reads; text: the PBN-like export")
+    verify = sub.add_parser("verify", help="check the log's hash chain (exit 0: it holds; 1: names the first bad row)",
+                            description="check the log's hash chain")
+    verify.add_argument("logfile", help="the table's SQLite event log")
 
 
 class LogCliError(Exception):
@@ -57,13 +63,35 @@ def _fail(exc) -> int:
     return 2
 
 
-def open_read_only(path: str) -> EventLog:
+def open_read_only(path: str, *, check: bool = True) -> EventLog:
     """The :class:`EventLog` at ``path``, opened read-only: a mistyped path or a foreign file is an
-    error, never a new empty log."""
+    error, never a new empty log.  ``check``: its hash chain is verified first, and a broken chain
+    refused (a log of a build before the chain is read with a warning)."""
     try:
-        return EventLog(path, read_only=True)
+        log = EventLog(path, read_only=True)
     except LogError as exc:
         raise LogCliError(str(exc)) from None
+    if check:
+        v = log.verify()
+        if v.unchained:
+            print(f"warning: {path} was written without a hash chain: it cannot be verified", file=sys.stderr)
+        elif not v.ok:
+            log.close()
+            raise LogCliError(f"{path} has been altered: {v.reason} (shengji-table log verify {path})")
+    return log
+
+
+def _verify(args) -> int:
+    log = open_read_only(args.logfile, check=False)
+    try:
+        v = log.verify()
+    finally:
+        log.close()
+    if v.ok:
+        print(f"ok: {v.rows} rows, the hash chain holds; head {v.head}")
+        return 0
+    print(f"broken at row {v.bad_id}: {v.reason}; the {v.rows} rows before it hold (head {v.head})")
+    return 1
 
 
 # ---- show ---------------------------------------------------------------------------------------
@@ -186,11 +214,14 @@ def _export(args) -> int:
               file=sys.stderr)
     else:
         sys.stdout.write(text)
-    return 0
+    # a record that had to leave rows out is not the whole match: say so in the exit status
+    return 1 if refused else 0
 
 
 def run(args: argparse.Namespace) -> int:
     try:
+        if args.action == "verify":
+            return _verify(args)
         return _show(args) if args.action == "show" else _export(args)
     except (LogCliError, LogError) as exc:
         return _fail(exc)

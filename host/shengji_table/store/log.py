@@ -6,6 +6,11 @@ with ``synchronous=FULL`` makes each committed row durable before :meth:`EventLo
 Append-only is enforced by the database itself (triggers refuse UPDATE and DELETE), so no code
 path of ours, nor a careless script, can rewrite history.
 
+Tamper-evident: every row carries ``hash`` = SHA-256 over the previous row's hash and the row's
+canonical encoding (:func:`row_hash`), so editing, inserting or deleting any row — even by a tool
+that drops the triggers — breaks the chain from that row on.  :meth:`EventLog.verify` walks it;
+the head hash (:meth:`EventLog.head`) is what a referee writes down or a record quotes.
+
 A restarted host reads the game events back (:meth:`EventLog.game_events`) and replays them to the
 same state; the physical events it already handled are recognised by their link identity
 (``boot``, ``seq``) through :meth:`EventLog.seen`, so a tap the Pico resends is not counted twice.
@@ -13,6 +18,7 @@ same state; the physical events it already handled are recognised by their link 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import pathlib
 import sqlite3
@@ -23,7 +29,7 @@ from collections.abc import Iterator
 
 from .. import locks
 
-__all__ = ["EventLog", "Entry", "LogError", "KINDS"]
+__all__ = ["EventLog", "Entry", "LogError", "KINDS", "Verification", "row_hash", "GENESIS"]
 
 KINDS = ("meta", "physical", "game", "ruling", "effect")
 
@@ -35,7 +41,8 @@ CREATE TABLE IF NOT EXISTS entries (
     boot    INTEGER,              -- link identity of a physical event: the Pico's boot id …
     seq     INTEGER,              -- … and the frame's sequence number (NULL for other kinds)
     payload TEXT NOT NULL,        -- canonical JSON
-    at      REAL NOT NULL         -- wall-clock seconds, for people; replay never reads it
+    at      REAL NOT NULL,        -- wall-clock seconds, for people; replay never reads it
+    hash    TEXT                  -- SHA-256 chained to the previous row (row_hash)
 );
 CREATE UNIQUE INDEX IF NOT EXISTS entries_link ON entries (match, boot, seq) WHERE seq IS NOT NULL;
 CREATE INDEX IF NOT EXISTS entries_kind ON entries (match, kind, id);
@@ -65,6 +72,29 @@ def _canonical(payload) -> str:
     return json.dumps(payload, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
+GENESIS = "0" * 64          # the "previous hash" of the first row
+
+
+def row_hash(previous: str, id: int, match: str, kind: str, boot, seq, payload_text: str, at: float) -> str:
+    """The chained hash of one row: SHA-256 (hex) of the previous row's hash and the row's fields
+    as one canonical JSON array (the payload as stored, the time as its exact float)."""
+    body = json.dumps([previous, id, match, kind, boot, seq, payload_text, at], ensure_ascii=False,
+                      separators=(",", ":"))
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Verification:
+    """What :meth:`EventLog.verify` found: ``ok``, the rows checked, the head hash, and the first
+    row that breaks the chain (``bad_id``, with ``reason``)."""
+    ok: bool
+    rows: int
+    head: str
+    bad_id: int | None = None
+    reason: str = ""
+    unchained: bool = False       # rows written by a build before the chain: nothing to check them by
+
+
 class EventLog:
     """An open log file.  ``with EventLog(path) as log: log.append("game", {...})``."""
 
@@ -78,6 +108,7 @@ class EventLog:
         self._clock = clock
         self.read_only = read_only
         self._lock: int | None = None
+        self._head = GENESIS
         try:
             if read_only:
                 self._db = self._open_existing()
@@ -94,6 +125,15 @@ class EventLog:
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=FULL")
                 self._db.executescript(_SCHEMA)
+                columns = {r[1] for r in self._db.execute("PRAGMA table_info(entries)")}
+                if "hash" not in columns:        # a log of a build before the chain: its rows stay unhashed
+                    self._db.execute("ALTER TABLE entries ADD COLUMN hash TEXT")
+                self._head = self._last_hash()
+                checked = self.verify()          # never carry on writing after an altered row
+                if not checked.ok and not checked.unchained:
+                    self.close()
+                    raise LogError(f"{self.path} has been altered: {checked.reason}; it is not written to "
+                                   f"(shengji-table log verify {self.path})")
         except sqlite3.DatabaseError as exc:
             raise LogError(f"{self.path} is not a usable event log: {exc}") from exc
 
@@ -138,12 +178,16 @@ class EventLog:
             raise LogError(f"{self.path} is open read-only")
         if kind not in KINDS:
             raise LogError(f"unknown entry kind {kind!r}; kinds are {', '.join(KINDS)}")
+        text, at = _canonical(payload), float(self._clock())
+        new_id = self.last_id() + 1
+        digest = row_hash(self._head, new_id, match, kind, boot, seq, text, at)
         try:
             cur = self._db.execute(
-                "INSERT INTO entries (match, kind, boot, seq, payload, at) VALUES (?,?,?,?,?,?)",
-                (match, kind, boot, seq, _canonical(payload), self._clock()))
+                "INSERT INTO entries (id, match, kind, boot, seq, payload, at, hash) VALUES (?,?,?,?,?,?,?,?)",
+                (new_id, match, kind, boot, seq, text, at, digest))
         except sqlite3.IntegrityError as exc:
             raise LogError(f"physical event boot={boot} seq={seq} is already in the log") from exc
+        self._head = digest
         return cur.lastrowid
 
     @contextlib.contextmanager
@@ -161,6 +205,7 @@ class EventLog:
             yield self
         except BaseException:
             self._db.execute("ROLLBACK")
+            self._head = self._last_hash()       # the rows rolled back are not in the chain
             raise
         self._db.execute("COMMIT")
 
@@ -193,6 +238,41 @@ class EventLog:
             args.append(kind)
         for row in self._db.execute(sql + " ORDER BY id", args):
             yield Entry(row[0], row[1], row[2], json.loads(row[3]), row[4], row[5], row[6])
+
+    def _last_hash(self) -> str:
+        try:
+            row = self._db.execute("SELECT hash FROM entries ORDER BY id DESC LIMIT 1").fetchone()
+        except sqlite3.OperationalError:      # read-only, a build before the chain: no column
+            return GENESIS
+        return GENESIS if row is None else (row[0] or GENESIS)
+
+    def head(self) -> str:
+        """The hash of the last row (:data:`GENESIS` for an empty log)."""
+        return self._last_hash()
+
+    def verify(self) -> Verification:
+        """Walk the whole chain from the first row; the first row whose hash does not follow names
+        where the log was altered (or, with no hash at all, written by a build without the chain)."""
+        previous, rows, expected_id = GENESIS, 0, None
+        columns = {r[1] for r in self._db.execute("PRAGMA table_info(entries)")}
+        if "hash" not in columns:
+            first = self._db.execute("SELECT MIN(id) FROM entries").fetchone()[0]
+            if first is None:
+                return Verification(True, 0, GENESIS)
+            return Verification(False, 0, GENESIS, first, f"row {first} has no hash (written without the chain)",
+                                unchained=True)
+        for row in self._db.execute("SELECT id, match, kind, boot, seq, payload, at, hash FROM entries ORDER BY id"):
+            rid, match, kind, boot, seq, text, at, stored = row
+            if expected_id is not None and rid != expected_id:
+                return Verification(False, rows, previous, expected_id, f"row {expected_id} is missing")
+            if stored is None:
+                return Verification(False, rows, previous, rid, f"row {rid} has no hash (written without the chain)",
+                                    unchained=rows == 0)
+            if stored != row_hash(previous, rid, match, kind, boot, seq, text, at):
+                return Verification(False, rows, previous, rid, f"row {rid} does not match its hash: it was altered, "
+                                                                 "or a row before it was")
+            previous, rows, expected_id = stored, rows + 1, rid + 1
+        return Verification(True, rows, previous)
 
     def game_events(self, match: str = "default") -> list:
         """The game events of a match, in order: what a restarted host replays."""
