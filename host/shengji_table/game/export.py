@@ -74,7 +74,8 @@ def export_text(match, seats=None) -> str:
         if hand.bids:
             out.append(_tag("Bids", "; ".join(f"{s}: {'pass' if p is None else p}" for s, p in hand.bids)))
         for s, drawn, laid in hand.exchanges:       # three players: a counter-declarer's swap (反牌)
-            out.append(_tag("Counter", f"{s}: drew {_cards(drawn, hand.order) or '?'}; laid {_cards(laid, hand.order)}"))
+            out.append(_tag("Counter", f"{s}: drew {_cards(drawn, hand.order) or '?'}; "
+                                       f"laid {_cards(laid, hand.order)}"))
         if hand.friend_calls:
             out.append(_tag("Friend", "; ".join(f"{c} {n}" for c, n in hand.friend_calls)))
         for i, (plays, winner, pts) in enumerate(hand.tricks, 1):
@@ -102,7 +103,8 @@ def export_text(match, seats=None) -> str:
             for giver, target, k, up, before, after, refused in summary.get("transfers", ()):
                 what = f"{giver} -> {target}: {'up' if up else 'down'} {k}, {level_text(before)} -> {level_text(after)}"
                 out.append(_tag("Transfer", what + (" (refused)" if refused else "")))
-            out.append(_tag("Levels", " ".join(level_text(lv) if lv <= 14 else "jokers" for lv in summary["levels_after"])))
+            out.append(_tag("Levels", " ".join(level_text(lv) if lv <= 14 else "jokers"
+                                               for lv in summary["levels_after"])))
     if match.over:
         out.append("\n" + _tag("Winners", " ".join(map(str, match.winners))))
     return "".join(out)

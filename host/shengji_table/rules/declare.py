@@ -104,7 +104,8 @@ def declaration_strength(ruleset: Ruleset, level: int, cards: Sequence[Card]):
         if len(jokers) != n or len({c.rank for c in cards}) != 1:
             raise ValueError("jokers declare no trump only as identical jokers shown on their own")
         if ladder in ("one-deck", "four-decks"):
-            why = "there is only one of each joker" if ladder == "one-deck" else "the four-deck rules declare suits only"
+            why = ("there is only one of each joker" if ladder == "one-deck"
+                   else "the four-deck rules declare suits only")
             raise ValueError(f"jokers do not declare with this ruleset: {why}")
         key = "BJ" if cards[0].rank == BIG_JOKER_RANK else "LJ"
         if ladder == "two-decks":
@@ -174,7 +175,8 @@ def check_declaration(ruleset: Ruleset, level: int, standing: Standing | None,
             why = "it is weaker than the standing call"
         if ruleset.declare_ladder == "four-decks":
             why += " (four decks: one more card than the standing call is needed)"
-        return DeclareResult(False, rule, f"seat {declaration.seat} cannot overcall {_describe(standing.trump, ruleset)}: {why}.",
+        return DeclareResult(False, rule,
+                             f"seat {declaration.seat} cannot overcall {_describe(standing.trump, ruleset)}: {why}.",
                              standing)
     if own and trump == standing.trump:
         return DeclareResult(True, "R-6.2", f"seat {declaration.seat} reinforces {name} (自保).", new, "reinforce")

@@ -440,7 +440,8 @@ class SelfTest:
         i = self._current
         pos = self.positions[i]
         b = self.board.button_for(i)
-        pos.button = f"button of {pos.name} (GP{b.pin}, active {b.active}): {why} (check its wiring to GP{b.pin} and ground)"
+        pos.button = (f"button of {pos.name} (GP{b.pin}, active {b.active}): {why} "
+                      f"(check its wiring to GP{b.pin} and ground)")
         self._asking = None
         return self._leave(now)
 
