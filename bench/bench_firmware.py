@@ -303,7 +303,7 @@ def budget(fig):
     t, baud = fig["timing"], fig["baudrate"]
     tries = t["MAX_RETRIES"] + 1
     # reply LEN: TFI + code + data
-    ilpt_empty = command("InListPassiveTarget, no card (%d tries)" % tries, 2, 3, tries * CHIP_ATTEMPT_MS, t, baud)
+    ilpt_empty = command(f"InListPassiveTarget, no card ({tries} tries)", 2, 3, tries * CHIP_ATTEMPT_MS, t, baud)
     ilpt_card = command("InListPassiveTarget, 7-byte UID", 2, 2 + 13, CHIP_ATTEMPT_MS, t, baud)
     read = command("InDataExchange NTAG READ (16 bytes)", 3, 2 + 17, CHIP_NTAG_READ_MS, t, baud)
     release = command("InRelease", 1, 3, CHIP_COMMAND_MS, t, baud)

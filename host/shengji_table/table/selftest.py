@@ -33,7 +33,6 @@ convention: seat ``s`` is index ``s``, the centre is index ``seats``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
 
 from ..board import CENTRE, Board
 from . import protocol as P
@@ -89,7 +88,7 @@ class AskSnapshot:
     """Ask the Pico for a SNAPSHOT (``SerialLink.request_snapshot``)."""
 
 
-Output = Union[Prompt, SetRing, AskSnapshot]
+Output = Prompt | SetRing | AskSnapshot
 
 
 # ---- results ----------------------------------------------------------------------------------

@@ -270,7 +270,8 @@ class BlinkaStation(Station):
         """No card for a while: a dead or unplugged PN532 looks the same to the driver (its polls
         just time out), so ask for the firmware version, which fails loudly."""
         try:
-            self.pn532.firmware_version
+            # a property of the driver: reading it is a GetFirmwareVersion exchange with the chip
+            _ = self.pn532.firmware_version
         except self._driver_errors as exc:
             raise StationError(f"the PN532 does not answer ({exc}); check its wiring, power and "
                                f"interface switches") from exc
