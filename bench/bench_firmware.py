@@ -303,7 +303,7 @@ def budget(fig):
     t, baud = fig["timing"], fig["baudrate"]
     tries = t["MAX_RETRIES"] + 1
     # reply LEN: TFI + code + data
-    ilpt_empty = command("InListPassiveTarget, no card (%d tries)" % tries, 2, 3, tries * CHIP_ATTEMPT_MS, t, baud)
+    ilpt_empty = command(f"InListPassiveTarget, no card ({tries} tries)", 2, 3, tries * CHIP_ATTEMPT_MS, t, baud)
     ilpt_card = command("InListPassiveTarget, 7-byte UID", 2, 2 + 13, CHIP_ATTEMPT_MS, t, baud)
     read = command("InDataExchange NTAG READ (16 bytes)", 3, 2 + 17, CHIP_NTAG_READ_MS, t, baud)
     release = command("InRelease", 1, 3, CHIP_COMMAND_MS, t, baud)
@@ -335,8 +335,10 @@ def main():
     print(f"firmware on {BOARD}, MicroPython unix port: 64-bit, so objects and pointers are about twice a "
           f"Pico's (32-byte GC blocks against 16); figures as measured, not scaled")
     print(f"   heap allocated per idle scan cycle ({fig['readers']} readers): "
-          f"{fig['idle_alloc'] / fig['cycles']:.1f} bytes  ({fig['idle_alloc']} over {fig['cycles']} cycles; target 0), "
-          f"with host traffic: {fig['host_frames']} host frames (heartbeats, ring states, ACKs) received during the run")
+          f"{fig['idle_alloc'] / fig['cycles']:.1f} bytes  "
+          f"({fig['idle_alloc']} over {fig['cycles']} cycles; target 0), "
+          f"with host traffic: {fig['host_frames']} host frames (heartbeats, ring states, ACKs) "
+          f"received during the run")
     print(f"   firmware heap in use = gc.mem_alloc() minus interpreter ({kb(fig['heap_interpreter'])}) and "
           f"simulated chips/world ({kb(fig['heap_sim'])}); live = after boot + {fig['taps']} taps, gc.collect() "
           f"first; peak = most in use during any scan step of that run (target < {TARGET_KB} KB)")
@@ -347,7 +349,8 @@ def main():
         print(f"{'':<38} after boot {kb(f['live_boot'])}: module code {kb(f['code'])}, and built apart: board "
               f"and readers {kb(f['readers_objs'])}, scanner and LED buffer {kb(f['scanner_objs'])}, link queue "
               f"{kb(f['link_objs'])}")
-    print(f"   .mpy peak, of which interned names (qstrs): {fig['qstr_names']} new, {kb(fig['qstr_bytes'])} of qstr pools, about "
+    print(f"   .mpy peak, of which interned names (qstrs): {fig['qstr_names']} new, "
+          f"{kb(fig['qstr_bytes'])} of qstr pools, about "
           f"{kb(fig['qstr_unused'])} of it capacity no name uses yet (a new pool doubles the last one; where that "
           f"falls depends on every name interned before, the simulated world's included)")
     print(f"   .mpy peak, of which hardware stand-ins: {kb(stand)} ({how}), counted anyway")

@@ -90,7 +90,8 @@ def test_layers_the_firmware_imports_no_host_code():
     for path in sorted(FIRMWARE.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
             if isinstance(node, ast.ImportFrom) and node.level:
-                wrong.append(f"firmware/{path.name}:{node.lineno}: a relative import (the Pico's modules are top-level)")
+                wrong.append(f"firmware/{path.name}:{node.lineno}: "
+                             f"a relative import (the Pico's modules are top-level)")
                 continue
             if isinstance(node, ast.Import):
                 names = [a.name for a in node.names]

@@ -25,7 +25,7 @@ import os
 import pathlib
 from dataclasses import dataclass
 from importlib.resources import files
-from typing import Any, Literal, Union
+from typing import Any, Literal
 from collections.abc import Iterator
 
 __all__ = ["BOARDS_DIR", "Board", "BoardError", "Button", "CENTRE", "DEFAULT_BOARD", "Leds", "PICO_PINS", "Power",
@@ -43,7 +43,7 @@ BOARDS_DIR = _boards_dir()
 DEFAULT_BOARD = BOARDS_DIR / "table-4.json"
 
 CENTRE: Literal["centre"] = "centre"
-Seat = Union[int, Literal["centre"]]
+Seat = int | Literal["centre"]
 
 SCHEMA_VERSION = 1
 MCU = "raspberry-pi-pico"

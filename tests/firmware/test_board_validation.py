@@ -247,7 +247,8 @@ def test_board_firmware_loader_reads_the_same_file_under_micropython():
 
 _json = st.recursive(st.none() | st.booleans() | st.integers(-5, 40) | st.floats(allow_nan=False) | st.text(max_size=6)
                      | st.sampled_from(["centre", "up", "low", "GRB"]),
-                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+                     lambda inner: (st.lists(inner, max_size=3)
+                                    | st.dictionaries(st.text(max_size=5), inner, max_size=3)),
                      max_leaves=8)
 
 

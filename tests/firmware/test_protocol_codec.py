@@ -157,7 +157,8 @@ def test_ack_round_trip(seq, acked):
 
 @given(seqs, u8, u8, u8, u8, u8, u8, u16)
 def test_ring_round_trip(seq, ring, pattern, r, g, b, count, arg):
-    typ, _, s, p = one(P.Decoder(P.TO_PICO), frame(P.Writer(HOST), P.encode_ring, seq, ring, pattern, r, g, b, count, arg))
+    typ, _, s, p = one(P.Decoder(P.TO_PICO),
+                       frame(P.Writer(HOST), P.encode_ring, seq, ring, pattern, r, g, b, count, arg))
     assert (typ, P.decode_ring(p)) == (P.RING, (ring, pattern, r, g, b, count, arg))
 
 

@@ -98,7 +98,7 @@ def cpython_view(data):
     rows = []
     for accept in (P.TO_HOST, P.TO_PICO):
         d = P.Decoder(accept)
-        seen = ["%d/%d/%d/%s" % (t, s, q, p.hex()) for t, s, q, p in d.feed(data)]
+        seen = [f"{t}/{s}/{q}/{p.hex()}" for t, s, q, p in d.feed(data)]
         rows.append((" ".join(seen) or "-") + " " + ".".join(str(e) for e in d.errors))
     return rows
 

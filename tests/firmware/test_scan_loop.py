@@ -53,7 +53,8 @@ class Wire:
         out = []
         for b in self.out:
             if self.dec.push(b):
-                out.append((P.NAMES[self.dec.typ], self.dec.seq, P.decode(self.dec.typ, bytes(self.dec.payload[:self.dec.length]))))
+                payload = bytes(self.dec.payload[:self.dec.length])
+                out.append((P.NAMES[self.dec.typ], self.dec.seq, P.decode(self.dec.typ, payload)))
         self.out.clear()
         self._seen = getattr(self, "_seen", []) + out
         return [f for f in self._seen if typ is None or f[0] == typ]

@@ -181,8 +181,9 @@ def _host_frames():
 
 def test_scan_micropython_sim_build_takes_cards_from_sim_frames(tmp_path):
     f = _host_frames()
+    # each step sleeps >= 1 ms (the wait before the ACK): > 20 ms settle
     batches = [b""] * 5 + [f["place"]] + [b""] * 20 + [f["lift"]] + [b""] * 15 + [f["place"]] + [b""] * 10 \
-        + [f["press"]] + [b""] * 40 + [f["release"]]   # each step sleeps >= 1 ms (the wait before the ACK): > 20 ms settle
+        + [f["press"]] + [b""] * 40 + [f["release"]]
     out = run_main(tmp_path, sim=True, steps=len(batches) + 40, batches=batches)
     taps = of(out, "TAP")
     assert [t[:2] for t in taps] == [[2, "04010203040506"], [2, "04010203040506"]]

@@ -12,12 +12,15 @@ ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "judge.md"
 
 # A quoted situation, then "→ (`examples/judge/NAME.json`)", then the quoted ruling.
-PATTERN = re.compile(r"```json\n(?P<sit>.*?)```\n→ \(`examples/judge/(?P<name>[\w-]+)\.json`\)\n```json\n(?P<ruling>.*?)```",
+PATTERN = re.compile(r"```json\n(?P<sit>.*?)```\n"
+                     r"→ \(`examples/judge/(?P<name>[\w-]+)\.json`\)\n"
+                     r"```json\n(?P<ruling>.*?)```",
                      re.S)
 
 
 def quoted():
-    return [(m["name"], json.loads(m["sit"]), json.loads(m["ruling"])) for m in PATTERN.finditer(DOC.read_text(encoding="utf-8"))]
+    return [(m["name"], json.loads(m["sit"]), json.loads(m["ruling"]))
+            for m in PATTERN.finditer(DOC.read_text(encoding="utf-8"))]
 
 
 def test_doc_quotes_the_three_queries():

@@ -25,8 +25,8 @@ def ladder(o, text):
 def test_R2_1_trumps_are_jokers_level_cards_and_trump_suit():
     o = order(level=10, trump="S")
     trumps = {str(c) for c in ALL_FACES if o.is_trump(c)}
-    assert trumps == {"BJ", "LJ", "H10", "C10", "D10"} | {f"S{r}" for r in
-                                                         ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]}
+    spades = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+    assert trumps == {"BJ", "LJ", "H10", "C10", "D10"} | {f"S{r}" for r in spades}
     assert all(o.suit_of(parse_card(t)) == "T" for t in trumps)
     assert o.suit_of(parse_card("HA")) == "H" and not o.is_trump(parse_card("HA"))
 

@@ -79,4 +79,5 @@ class HandStation(Station):
         return self.inner.write_code(uid, code)
 
 
-__all__ = ["SimChipSelect", "SimSPIBus", "SimI2CBus", "blinka_i2c_station", "SimUART", "blinka_uart_station", "ntag_uid", "blinka_station", "HandStation", "SimNTAG"]
+__all__ = ["SimChipSelect", "SimSPIBus", "SimI2CBus", "blinka_i2c_station", "SimUART", "blinka_uart_station",
+           "ntag_uid", "blinka_station", "HandStation", "SimNTAG"]

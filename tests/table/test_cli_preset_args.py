@@ -8,7 +8,8 @@ from shengji_table.cli import main
 SERVE = ["serve", "--board", "no-such-board.json", "--deck-set", "no-such-deck.json"]
 
 
-@pytest.mark.parametrize("argv", [["play", "--preset", "nope"], ["demo", "--preset", "nope"], SERVE + ["--preset", "nope"]])
+@pytest.mark.parametrize("argv", [["play", "--preset", "nope"], ["demo", "--preset", "nope"],
+                                  SERVE + ["--preset", "nope"]])
 def test_unknown_preset_is_refused_listing_the_presets(argv, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert main(argv) == 2

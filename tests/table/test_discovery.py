@@ -28,7 +28,8 @@ def test_auto_picks_the_one_pico_and_prefers_its_by_id_name(tmp_path):
 def test_auto_without_a_pico_and_with_two_picos_are_clear_errors(tmp_path):
     with pytest.raises(DiscoveryError, match="no table found"):
         find_table("auto", [port("/dev/ttyS0")], str(tmp_path))
-    two = [port("/dev/ttyACM0", 0x2E8A, 5, "Board in FS mode", "a"), port("/dev/ttyACM1", 0x2E8A, 5, "Board in FS mode", "b")]
+    two = [port("/dev/ttyACM0", 0x2E8A, 5, "Board in FS mode", "a"),
+           port("/dev/ttyACM1", 0x2E8A, 5, "Board in FS mode", "b")]
     with pytest.raises(DiscoveryError, match="2 tables found.*ttyACM0.*ttyACM1"):
         find_table("auto", two, str(tmp_path))
     assert [c.serial_number for c in candidates(two, str(tmp_path))] == ["a", "b"]

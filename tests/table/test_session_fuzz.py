@@ -118,6 +118,102 @@ def physical(events):
     return [e for e in events if isinstance(e, (Hello, LinkTap, Button, ReaderStatus, Log))]
 
 
+def _power_cycle(pico, rng, now, sent, boot):
+    """A button pressed as the power fails (its frame never leaves the Pico), then a reboot under a
+    new boot id.  Returns the new boot id and the old boot's bad-frame and dropped counts."""
+    seat = rng.randrange(4)
+    _, stats = pico.step(now, b"", [f"b{seat}:1"])
+    sent[boot].append(("button", seat, 1))
+    while stats.backlog:                        # let it read what already reached it
+        _, stats = pico.step(now, b"", [])
+    boot = rng.randrange(1, 1 << 32)
+    pico.reboot(boot.to_bytes(4, "little").hex())
+    sent[boot] = [("hello",)]
+    return boot, stats.bad, stats.dropped
+
+
+def _random_actions(rng, sent_of_boot):
+    """One to three things happening at the table (taps, button presses, a log line) as the Pico's
+    step actions; each is noted in ``sent_of_boot`` as the host should receive it."""
+    actions = []
+    for _ in range(rng.choice([1, 1, 2, 3])):
+        kind = rng.random()
+        if kind < 0.6:
+            uid = bytes(rng.randrange(256) for _ in range(rng.choice([4, 7, 7, 10])))
+            code = rng.choice([None, bytes(rng.randrange(256) for _ in range(16))])
+            actions.append(f"t{rng.randrange(5)}:{uid.hex()}:{code.hex() if code else '-'}")
+            sent_of_boot.append(("tap", actions[-1][1:].split(":")[0], uid, code))
+        elif kind < 0.95:
+            seat, k = rng.randrange(4), rng.randint(1, 3)
+            actions.append(f"b{seat}:{k}")
+            sent_of_boot.append(("button", seat, k))
+        else:
+            actions.append("lfuzz-log")
+            sent_of_boot.append(("log", "fuzz-log"))
+    return actions
+
+
+def _host_reads(session, rng, carried, now):
+    """The host reads what the line carried, in any chunking, then ticks; all the events it gives."""
+    events = []
+    pos = 0
+    while pos < len(carried):
+        k = rng.randint(1, 64)
+        events += session.feed(carried[pos:pos + k], now)
+        pos += k
+    return events + session.tick(now)
+
+
+def _note_delivered(events, got, seqs):
+    """Note each physical event the host delivered, under its boot id, as ``sent`` notes it."""
+    for e in physical(events):
+        seqs.setdefault(e.boot_id, []).append(e.seq)
+        mine = got.setdefault(e.boot_id, [])
+        if isinstance(e, Hello):
+            mine.append(("hello",))
+        elif isinstance(e, LinkTap):
+            mine.append(("tap", str(e.reader), e.uid, e.code))
+        elif isinstance(e, Button):
+            mine.append(("button", e.seat, e.kind))
+        elif isinstance(e, Log):
+            mine.append(("log", e.text))
+
+
+def _set_random_ring(session, rng, desired):
+    ring = rng.randrange(N_RINGS)
+    state = (rng.randrange(9), rng.randrange(256), rng.randrange(256), rng.randrange(256),
+             rng.randrange(12), rng.randrange(65536))
+    desired[ring] = state
+    session.set_ring(ring, *state)
+
+
+def _restarted_host(session, rng, desired):
+    """The host dies: what it delivered is persisted, what it had not written is lost.  The new
+    session resumes from the old one's position, and the controller restores the table's rings."""
+    session = HostSession(resume=session.position, host_id=rng.randrange(1, 1 << 32) | 1)
+    for ring, state in desired.items():
+        session.set_ring(ring, *state)
+    return session
+
+
+def _check_delivery(sent, got, seqs, boot):
+    """Each boot's delivered events are a prefix of what it sent (once, in order, seqs from 1); the
+    running boot's are all of it."""
+    assert set(got) <= set(sent), "no event under a boot id that never existed"
+    for b, events_of_boot in sent.items():
+        delivered = got.get(b, [])
+        assert delivered == events_of_boot[:len(delivered)], "each boot: once, in order, nothing skipped"
+        assert seqs.get(b, []) == list(range(1, len(delivered) + 1))
+    assert got[boot] == sent[boot], "the running boot: every event delivered"
+
+
+def _check_rings(stats, desired):
+    expected_rings = bytearray(N_RINGS * 7)
+    for ring, (pattern, r, g, b, count, arg) in desired.items():
+        expected_rings[ring * 7:ring * 7 + 7] = bytes([pattern, r, g, b, count, arg & 0xFF, arg >> 8])
+    assert stats.rings == bytes(expected_rings), "ring states converge to the host's"
+
+
 def fuzz(pico, seed, steps, *, up=BAD, down=BAD, event_rate=0.12, host_restart=0.0, pico_reboot=0.0,
          quiet_steps=120, exact=True):
     """Run ``steps`` faulty steps then ``quiet_steps`` clean ones; check everything; return figures.
@@ -145,66 +241,18 @@ def fuzz(pico, seed, steps, *, up=BAD, down=BAD, event_rate=0.12, host_restart=0
             line_down.quiet()
         now += rng.choice([1, 5, 20, 50, 120, 300])
         if i and i < steps and rng.random() < pico_reboot:
-            # a button pressed as the power fails: its frame never leaves the Pico
-            seat = rng.randrange(4)
-            _, stats = pico.step(now, b"", [f"b{seat}:1"])
-            sent[boot].append(("button", seat, 1))
-            while stats.backlog:                        # let it read what already reached it
-                _, stats = pico.step(now, b"", [])
-            bad_seen_by_pico += stats.bad
-            dropped += stats.dropped
-            boot = rng.randrange(1, 1 << 32)
-            pico.reboot(boot.to_bytes(4, "little").hex())
-            sent[boot] = [("hello",)]
+            boot, bad, lost = _power_cycle(pico, rng, now, sent, boot)
+            bad_seen_by_pico += bad
+            dropped += lost
             reboots += 1
-        actions = []
-        if i < steps and rng.random() < event_rate:
-            for _ in range(rng.choice([1, 1, 2, 3])):
-                kind = rng.random()
-                if kind < 0.6:
-                    uid = bytes(rng.randrange(256) for _ in range(rng.choice([4, 7, 7, 10])))
-                    code = rng.choice([None, bytes(rng.randrange(256) for _ in range(16))])
-                    actions.append(f"t{rng.randrange(5)}:{uid.hex()}:{code.hex() if code else '-'}")
-                    sent[boot].append(("tap", actions[-1][1:].split(":")[0], uid, code))
-                elif kind < 0.95:
-                    seat, k = rng.randrange(4), rng.randint(1, 3)
-                    actions.append(f"b{seat}:{k}")
-                    sent[boot].append(("button", seat, k))
-                else:
-                    actions.append("lfuzz-log")
-                    sent[boot].append(("log", "fuzz-log"))
+        actions = _random_actions(rng, sent[boot]) if i < steps and rng.random() < event_rate else []
         out, stats = pico.step(now, to_pico, actions)
-        carried = line_up.carry(out)
-        events = []
-        pos = 0
-        while pos < len(carried):                       # any chunking
-            k = rng.randint(1, 64)
-            events += session.feed(carried[pos:pos + k], now)
-            pos += k
-        events += session.tick(now)
-        for e in physical(events):
-            seqs.setdefault(e.boot_id, []).append(e.seq)
-            mine = got.setdefault(e.boot_id, [])
-            if isinstance(e, Hello):
-                mine.append(("hello",))
-            elif isinstance(e, LinkTap):
-                mine.append(("tap", str(e.reader), e.uid, e.code))
-            elif isinstance(e, Button):
-                mine.append(("button", e.seat, e.kind))
-            elif isinstance(e, Log):
-                mine.append(("log", e.text))
+        _note_delivered(_host_reads(session, rng, line_up.carry(out), now), got, seqs)
         if i < steps and rng.random() < 0.05:
-            ring = rng.randrange(N_RINGS)
-            state = (rng.randrange(9), rng.randrange(256), rng.randrange(256), rng.randrange(256),
-                     rng.randrange(12), rng.randrange(65536))
-            desired[ring] = state
-            session.set_ring(ring, *state)
+            _set_random_ring(session, rng, desired)
         if i < steps and rng.random() < host_restart:
-            # the host dies here: what it delivered is persisted, what it had not written is lost
             bad_seen_by_host += session.bad_frames
-            session = HostSession(resume=session.position, host_id=rng.randrange(1, 1 << 32) | 1)
-            for ring, state in desired.items():       # the controller restores the table's rings
-                session.set_ring(ring, *state)
+            session = _restarted_host(session, rng, desired)
             restarts += 1
             to_pico = b""
             continue
@@ -215,12 +263,7 @@ def fuzz(pico, seed, steps, *, up=BAD, down=BAD, event_rate=0.12, host_restart=0
     pico.close()
 
     assert dropped == 0, "the fuzz must not overflow the Pico's queue (that case is tested apart)"
-    assert set(got) <= set(sent), "no event under a boot id that never existed"
-    for b, events_of_boot in sent.items():
-        delivered = got.get(b, [])
-        assert delivered == events_of_boot[:len(delivered)], "each boot: once, in order, nothing skipped"
-        assert seqs.get(b, []) == list(range(1, len(delivered) + 1))
-    assert got[boot] == sent[boot], "the running boot: every event delivered"
+    _check_delivery(sent, got, seqs, boot)
     assert stats.pending == 0
     if exact:
         assert bad_seen_by_host == line_up.injected_bad
@@ -228,10 +271,7 @@ def fuzz(pico, seed, steps, *, up=BAD, down=BAD, event_rate=0.12, host_restart=0
     else:
         assert bad_seen_by_host > 0 and bad_seen_by_pico > 0
     assert sum(stats.errors) == stats.bad
-    expected_rings = bytearray(N_RINGS * 7)
-    for ring, (pattern, r, g, b, count, arg) in desired.items():
-        expected_rings[ring * 7:ring * 7 + 7] = bytes([pattern, r, g, b, count, arg & 0xFF, arg >> 8])
-    assert stats.rings == bytes(expected_rings), "ring states converge to the host's"
+    _check_rings(stats, desired)
     lost = sum(len(sent[b]) - len(got.get(b, [])) for b in sent)
     return dict(events=sum(map(len, sent.values())), lost_in_reboots=lost, bad_up=bad_seen_by_host,
                 bad_down=bad_seen_by_pico, faults_up=dict(line_up.faults), faults_down=dict(line_down.faults),

@@ -12,13 +12,14 @@ logged game events, or its PBN-like text export.
 
 What ``export`` needs in the log: a ``meta`` row of the match whose payload holds the match header,
 ``{"ruleset": {...Ruleset.to_json()...}, "mode": "scanned"|"open"}``, optionally ``"seats"`` (or
-``"start": {"seats": …}``) — the table service writes it when a match starts — and the match's ``game`` rows, each an event as ``Event.to_json()``
-gives it (or ``{"event": {...}}``).  Game events the game refused (they changed nothing) are left
-out of the record, said so on stderr, and the exit status is 1.  Every reader verifies the log's
-hash chain first and refuses an altered log (exit 2).
+``"start": {"seats": …}``) — the table service writes it when a match starts — and the match's
+``game`` rows, each an event as ``Event.to_json()`` gives it (or ``{"event": {...}}``).  Game
+events the game refused (they changed nothing) are left out of the record, said so on stderr, and
+the exit status is 1.  Every reader verifies the log's hash chain first and refuses an altered log
+(exit 2).
 
-Reading never adds or changes a row (the file is checked read-only before it is opened).  A file that is not an event log, or a
-match the log does not hold: a clear error and exit status 2.
+Reading never adds or changes a row (the file is checked read-only before it is opened).  A file
+that is not an event log, or a match the log does not hold: a clear error and exit status 2.
 """
 from __future__ import annotations
 

@@ -95,7 +95,8 @@ def run(args) -> int:
     except BrokenPipeError:          # e.g. piped into `head`: stop quietly
         sys.stderr.close()
         return 0
-    print("\nLevels: " + ", ".join(f"seat {i} {level_text(lv) if lv <= 14 else 'jokers'}" for i, lv in enumerate(match.levels)))
+    print("\nLevels: " + ", ".join(f"seat {i} {level_text(lv) if lv <= 14 else 'jokers'}"
+                                   for i, lv in enumerate(match.levels)))
     if args.record:
         try:
             write_atomically(args.record, dumps(to_record(match, seats=[f"bot:{k}" for k in kinds])))

@@ -43,5 +43,6 @@ def run(args) -> int:
           + ", ".join(f"{i} {s}" for i, s in enumerate(seats)))
     for e in match.events:
         printer(e, live.apply(e))
-    print("\nLevels: " + ", ".join(f"seat {i} {level_text(lv) if lv <= 14 else 'jokers'}" for i, lv in enumerate(live.levels)))
+    print("\nLevels: " + ", ".join(f"seat {i} {level_text(lv) if lv <= 14 else 'jokers'}"
+                                   for i, lv in enumerate(live.levels)))
     return 0

@@ -27,7 +27,8 @@ DEFAULT_BOARD = str(_DEFAULT_BOARD)
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--device", default="auto",
                         help="auto (find the Pico by USB id), a serial path or a pyserial URL")
-    parser.add_argument("--board", default=DEFAULT_BOARD, help="the table's board file (default: boards/table-4.json, installed with the host)")
+    parser.add_argument("--board", default=DEFAULT_BOARD,
+                        help="the table's board file (default: boards/table-4.json, installed with the host)")
     parser.add_argument("--timeout", type=float, default=30.0,
                         help="seconds allowed for each tap and each press (default 30)")
     parser.add_argument("--connect-timeout", type=float, default=10.0,

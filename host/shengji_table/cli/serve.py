@@ -19,12 +19,15 @@ from .preset_args import add_preset_argument, preset_ruleset
 
 
 def add_arguments(parser):
-    parser.add_argument("--device", default="auto", help="auto (find the Pico by USB id), a serial path or a pyserial URL")
+    parser.add_argument("--device", default="auto",
+                        help="auto (find the Pico by USB id), a serial path or a pyserial URL")
     parser.add_argument("--board", required=True, help="the table's board file (boards/*.json)")
     parser.add_argument("--mode", choices=("scanned", "open"), default="scanned",
                         help="scanned hands (every drawn card tapped) or open play")
-    parser.add_argument("--deck-set", metavar="FILE", required=True, help="the registered deck set (shengji-table enroll)")
-    parser.add_argument("--log", metavar="FILE", default="shengji-table.db", help="the SQLite event log (resumed if present)")
+    parser.add_argument("--deck-set", metavar="FILE", required=True,
+                        help="the registered deck set (shengji-table enroll)")
+    parser.add_argument("--log", metavar="FILE", default="shengji-table.db",
+                        help="the SQLite event log (resumed if present)")
     add_preset_argument(parser)
     parser.add_argument("--match", default="table", help="the match's name in the log")
     parser.add_argument("--hands", type=int, default=0, help="stop dealing after N hands (0: until the match ends)")

@@ -8,7 +8,6 @@ faces (:class:`~shengji_table.rules.cards.Card`); the driver picks the copies.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 from ..rules.cards import Card
 
@@ -70,4 +69,4 @@ class CallFriend:
     calls: tuple
 
 
-Decision = Union[PlayCards, Bury, Declare, Pass, Bid, NameTrump, CallFriend]
+Decision = PlayCards | Bury | Declare | Pass | Bid | NameTrump | CallFriend

@@ -57,7 +57,8 @@ class Driver:
         self.on_event = on_event
         self.check = check            # called with the match after every event (tests: conservation)
         # Open play: the physical cards the engine does not see (the table keeps them apart).
-        self.held: list = [[] for _ in range(match.players)]   # copies each seat holds (played ones included until committed)
+        # the copies each seat holds (played ones included until committed)
+        self.held: list = [[] for _ in range(match.players)]
         self.kitty: list = []          # the face-down kitty: as dealt, then as buried
         self._shown: tuple = ()        # three-player bidding: the kitty cards shown to everybody
         self._picked_up: tuple = ()    # the kitty as the dealer picked it up (the dealer's view while burying)
@@ -104,7 +105,8 @@ class Driver:
         if kitty is not None:              # the dealer: the kitty picked up, then the cards buried
             kitty = tuple(c.card for c in (self._picked_up if hand.phase == Phase.BURYING else self.kitty))
         return dataclasses.replace(v, hand=tuple(c.card for c in sorted(self.hidden_hand(seat), key=hash)),
-                                   kitty=kitty, shown_kitty=self._shown if self.match.ruleset.bidding else v.shown_kitty)
+                                   kitty=kitty,
+                                   shown_kitty=self._shown if self.match.ruleset.bidding else v.shown_kitty)
 
     def _ask(self, seat: int, expect=None):
         return self.bots[seat].choose(self.view(seat, expect))

@@ -204,7 +204,8 @@ class Match:
         g = self._transfer.gifts[-1]
         moved = abs(g.after - g.before)
         if up:
-            text = f"Seat {giver} passes {levels_in_words(levels)} to seat {to}: {level_text(g.before)} → {level_text(g.after)}"
+            text = (f"Seat {giver} passes {levels_in_words(levels)} to seat {to}: "
+                    f"{level_text(g.before)} → {level_text(g.after)}")
             text += "" if moved == levels else " (stopped at a must-play level)"
         else:
             text = (f"Seat {giver} makes seat {to} go down {levels_in_words(levels)}: "
@@ -220,7 +221,8 @@ class Match:
         w = self._transfer
         gift = None if w is None else w.standing_gift(e.giver, e.seat)
         assert w is not None and gift is not None      # check_refusal refuses otherwise
-        self.leftovers[e.giver] = self.leftovers.get(e.giver, 0) + gift.levels   # not wasted: the giver may name another
+        # not wasted: the giver may name another
+        self.leftovers[e.giver] = self.leftovers.get(e.giver, 0) + gift.levels
         self._replay_gifts(w.refusing(gift), e.seat)
         self._note_transfers()
         return [Announce("level", f"Seat {e.seat} refuses the {levels_in_words(gift.levels)} from seat {e.giver}: "
@@ -320,7 +322,8 @@ class Match:
                 k = shares.get(seats[0], 0)
                 if k:
                     a, b = before[seats[0]], self.levels[seats[0]]
-                    out.append(Announce("level", f"{side} go up {levels_in_words(k)}: {level_text(a)} → {level_text(b)}", "R-8"))
+                    out.append(Announce("level", f"{side} go up {levels_in_words(k)}: "
+                                                 f"{level_text(a)} → {level_text(b)}", "R-8"))
             if not out:
                 out.append(Announce("level", "Nobody goes up.", "R-8"))
             return out

@@ -75,8 +75,8 @@ def bom_lines(netlist: Netlist, power: PowerBudget | None = None) -> list[BomLin
                     description="under each reader's antenna on a metal or dense table top (restores range)",
                     buy="NFC ferrite sheet, at least the antenna's size (optional on wood)"),
         ]
-    lines.sort(key=lambda l: (_GROUP_ORDER.get(l.group.split(" ")[0], 5), l.part, _ref_key(l.references[0]) if l.references else
-                              ("", 0), l.value))
+    lines.sort(key=lambda l: (_GROUP_ORDER.get(l.group.split(" ")[0], 5), l.part,
+                              _ref_key(l.references[0]) if l.references else ("", 0), l.value))
     return lines
 
 

@@ -382,8 +382,9 @@ def check_board(board_path: str | os.PathLike[str], schematic_path: str | os.Pat
     try:
         net_text = net_path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise FileNotFoundError(f"no schematic netlist at {net_path}; generate it with "
-                                f"`shengji-table hardware build --board {board_path} --out {net_path.parent}`")
+        raise FileNotFoundError(
+            f"no schematic netlist at {net_path}; generate it with "
+            f"`shengji-table hardware build --board {board_path} --out {net_path.parent}`") from None
     netlist = parse_netlist(net_text, str(net_path))
     dump = firmware_dump(os.fspath(board_path), interpreter)
     agreement = compare(

@@ -221,6 +221,17 @@ def _split_copy(text: str):
     return text, None
 
 
+def _split_suit(u: str):
+    """``(suit, rank text)`` of an upper-cased face, written suit first (S10, ♠10, 黑桃10) or rank
+    first (10S, 10♠); the longest alias that fits wins.  ``None`` when no suit alias fits."""
+    for alias, suit in sorted(_SUIT_ALIASES.items(), key=lambda kv: -len(kv[0])):
+        if u.startswith(alias):
+            return suit, u[len(alias):]
+        if u.endswith(alias) and len(u) > len(alias):
+            return suit, u[: -len(alias)]
+    return None
+
+
 def _parse_face(face: str, original: str) -> Card:
     t = face.strip()
     if not t:
@@ -230,16 +241,10 @@ def _parse_face(face: str, original: str) -> Card:
         return Card(JOKER, _JOKER_ALIASES[u])
     if t in _JOKER_ALIASES:
         return Card(JOKER, _JOKER_ALIASES[t])
-    # suit first (S10, ♠10, 黑桃10), then rank first (10S, 10♠)
-    for alias, suit in sorted(_SUIT_ALIASES.items(), key=lambda kv: -len(kv[0])):
-        if u.startswith(alias):
-            rest = u[len(alias):]
-            break
-        if u.endswith(alias) and len(u) > len(alias):
-            rest = u[: -len(alias)]
-            break
-    else:
+    split = _split_suit(u)
+    if split is None:
         raise CardError(f"not a card: {original!r} (write e.g. S10, HA, DT, LJ, BJ, ♠10, 小王)")
+    suit, rest = split
     try:
         return Card(suit, parse_rank(rest))
     except CardError:

@@ -91,32 +91,33 @@ def _describe(trump: str | None, ruleset: Ruleset) -> str:
     return _COLOUR_NAME[trump] if ruleset.two_colour else suit_word(trump)
 
 
-def declaration_strength(ruleset: Ruleset, level: int, cards: Sequence[Card]):
-    """``(trump, strength)`` of a set of shown cards, or raise ``ValueError`` with the reason the
-    cards are not a declaration under this ruleset's ladder.  ``trump`` is ``None`` for NT."""
-    cards = tuple(cards)
-    if not cards:
-        raise ValueError("a declaration shows at least one card")
+def _joker_strength(ruleset: Ruleset, cards: tuple, jokers: list) -> tuple:
+    """The strength of a no-trump call shown with ``cards``, ``jokers`` among them (at least one),
+    or ``ValueError`` when this ladder has no such call."""
     n = len(cards)
-    jokers = [c for c in cards if c.suit == JOKER]
     ladder = ruleset.declare_ladder
-    if jokers:
-        if len(jokers) != n or len({c.rank for c in cards}) != 1:
-            raise ValueError("jokers declare no trump only as identical jokers shown on their own")
-        if ladder in ("one-deck", "four-decks"):
-            why = "there is only one of each joker" if ladder == "one-deck" else "the four-deck rules declare suits only"
-            raise ValueError(f"jokers do not declare with this ruleset: {why}")
-        key = "BJ" if cards[0].rank == BIG_JOKER_RANK else "LJ"
-        if ladder == "two-decks":
-            if n != 2:
-                raise ValueError("no trump is declared with a pair of jokers")
-            rung = 2 if key == "LJ" else 3          # 1 card 0 < pair 1 < LJ pair 2 < BJ pair 3
-        else:                                       # three decks: 1 0 < 2 1 < jokers×2 2 < 3 3 < jokers×3 4
-            if n not in (2, 3):
-                raise ValueError("no trump is declared with two or three identical jokers")
-            rung = 2 if n == 2 else 4
-        sub = _SUIT_ORDER[key] if ruleset.suit_order_overcall else 0
-        return None, (rung, sub)
+    if len(jokers) != n or len({c.rank for c in cards}) != 1:
+        raise ValueError("jokers declare no trump only as identical jokers shown on their own")
+    if ladder in ("one-deck", "four-decks"):
+        why = ("there is only one of each joker" if ladder == "one-deck"
+               else "the four-deck rules declare suits only")
+        raise ValueError(f"jokers do not declare with this ruleset: {why}")
+    key = "BJ" if cards[0].rank == BIG_JOKER_RANK else "LJ"
+    if ladder == "two-decks":
+        if n != 2:
+            raise ValueError("no trump is declared with a pair of jokers")
+        rung = 2 if key == "LJ" else 3          # 1 card 0 < pair 1 < LJ pair 2 < BJ pair 3
+    else:                                       # three decks: 1 0 < 2 1 < jokers×2 2 < 3 3 < jokers×3 4
+        if n not in (2, 3):
+            raise ValueError("no trump is declared with two or three identical jokers")
+        rung = 2 if n == 2 else 4
+    sub = _SUIT_ORDER[key] if ruleset.suit_order_overcall else 0
+    return (rung, sub)
+
+
+def _level_card_suit(ruleset: Ruleset, level: int, cards: tuple) -> str:
+    """The suit (with two colours: the colour's name) that ``cards`` declare, or ``ValueError``
+    unless they are level cards of that one suit (identical ones, without two colours)."""
     bad = [c for c in cards if c.rank != level]
     if bad:
         raise ValueError(f"only level cards declare: this hand is played at {level_text(level)}, "
@@ -126,22 +127,39 @@ def declaration_strength(ruleset: Ruleset, level: int, cards: Sequence[Card]):
         raise ValueError("the cards of a declaration are all of one suit")
     if not ruleset.two_colour and len(set(cards)) != 1:
         raise ValueError("the cards of a declaration are identical")
-    trump = suits.pop()
+    return suits.pop()
+
+
+def _level_card_rung(ruleset: Ruleset, n: int) -> int:
+    """The ladder's rung for ``n`` level cards of one suit, or ``ValueError`` when it has none."""
+    ladder = ruleset.declare_ladder
     if ladder == "one-deck":
         if n > 2 or (n == 2 and not ruleset.two_colour):
             raise ValueError("with one deck a declaration is a single level card"
                              + (" or a same-colour pair" if ruleset.two_colour else ""))
-        rung = n - 1
-    elif ladder == "two-decks":
+        return n - 1
+    if ladder == "two-decks":
         if n > 2:
             raise ValueError("with two decks a declaration is one or two level cards")
-        rung = n - 1
-    elif ladder == "three-decks":
+        return n - 1
+    if ladder == "three-decks":
         if n > 3:
             raise ValueError("with three decks a declaration is one, two or three level cards")
-        rung = {1: 0, 2: 1, 3: 3}[n]
-    else:  # four decks: strength is the count alone (R-6.5)
-        rung = n - 1
+        return {1: 0, 2: 1, 3: 3}[n]
+    return n - 1        # four decks: strength is the count alone (R-6.5)
+
+
+def declaration_strength(ruleset: Ruleset, level: int, cards: Sequence[Card]):
+    """``(trump, strength)`` of a set of shown cards, or raise ``ValueError`` with the reason the
+    cards are not a declaration under this ruleset's ladder.  ``trump`` is ``None`` for NT."""
+    cards = tuple(cards)
+    if not cards:
+        raise ValueError("a declaration shows at least one card")
+    jokers = [c for c in cards if c.suit == JOKER]
+    if jokers:
+        return None, _joker_strength(ruleset, cards, jokers)
+    trump = _level_card_suit(ruleset, level, cards)
+    rung = _level_card_rung(ruleset, len(cards))
     most = max(cards.count(c) for c in cards)
     if most > ruleset.decks:
         raise ValueError(f"{most} copies of one card do not exist in {ruleset.decks} deck(s)")
@@ -174,7 +192,8 @@ def check_declaration(ruleset: Ruleset, level: int, standing: Standing | None,
             why = "it is weaker than the standing call"
         if ruleset.declare_ladder == "four-decks":
             why += " (four decks: one more card than the standing call is needed)"
-        return DeclareResult(False, rule, f"seat {declaration.seat} cannot overcall {_describe(standing.trump, ruleset)}: {why}.",
+        return DeclareResult(False, rule,
+                             f"seat {declaration.seat} cannot overcall {_describe(standing.trump, ruleset)}: {why}.",
                              standing)
     if own and trump == standing.trump:
         return DeclareResult(True, "R-6.2", f"seat {declaration.seat} reinforces {name} (自保).", new, "reinforce")

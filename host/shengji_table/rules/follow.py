@@ -107,10 +107,12 @@ def check_follow(lead, play, hand, order, rule: FollowRule | None = None) -> Ver
     play = tuple(play)
     n = rule.count
     if len(play) != n:
-        return Verdict(False, "R-4.4", f"{n} card{'s were' if n != 1 else ' was'} led, so play exactly {n}, not {len(play)}")
+        return Verdict(False, "R-4.4",
+                       f"{n} card{'s were' if n != 1 else ' was'} led, so play exactly {n}, not {len(play)}")
     missing = missing_from_hand(play, hand)
     if missing:
-        return Verdict(False, "hand", f"{' '.join(map(str, missing))} {'is' if len(missing) == 1 else 'are'} not in that hand")
+        return Verdict(False, "hand",
+                       f"{' '.join(map(str, missing))} {'is' if len(missing) == 1 else 'are'} not in that hand")
     suit_of = order._suit
     s = rule.suit
     held = [c for c in hand if suit_of[c.index] == s]
@@ -121,15 +123,18 @@ def check_follow(lead, play, hand, order, rule: FollowRule | None = None) -> Ver
             return Verdict(False, "R-4.4", f"you hold {len(held)} {name} and must play {n} {name}")
         return Verdict(False, "R-4.4", f"you hold {len(held)} {name}: play all of them before other cards")
     if len(held) <= n:
-        return Verdict(True, "R-4.4", f"you play all your {name}" + (" and fill with other cards" if len(held) < n else ""))
+        return Verdict(True, "R-4.4",
+                       f"you play all your {name}" + (" and fill with other cards" if len(held) < n else ""))
     hand_rung = rule.rung_index(count_groups(held, order), order)
     play_rung = rule.rung_index(count_groups(play, order), order, stop=hand_rung)
     if play_rung > hand_rung:
         need = " or ".join(describe(a) for a in rule.ladder[hand_rung])
-        return Verdict(False, rule.rule, f"you hold {need} in {name}, so your play must contain {'that' if len(rule.ladder[hand_rung]) == 1 else 'one of them'}")
+        which = "that" if len(rule.ladder[hand_rung]) == 1 else "one of them"
+        return Verdict(False, rule.rule, f"you hold {need} in {name}, so your play must contain {which}")
     if rule.ladder[hand_rung] == ((),):
         return Verdict(True, "R-4.4", f"you follow with {n} {name}")
-    return Verdict(True, rule.rule, f"you follow {name} with {describe(rule.ladder[hand_rung][0]) if len(rule.ladder[hand_rung]) == 1 else 'the best shape you hold'}")
+    shape = describe(rule.ladder[hand_rung][0]) if len(rule.ladder[hand_rung]) == 1 else "the best shape you hold"
+    return Verdict(True, rule.rule, f"you follow {name} with {shape}")
 
 
 def _multisets(items: list, counts: list, k: int, start: int = 0):

@@ -279,7 +279,8 @@ def _judge_declare(sit: Mapping, ruleset: Ruleset) -> dict:
             "cards": [str(c) for c in standing.cards]},
     }
     if ruleset.hidden_declarations:
-        out["hidden"] = {"rule": "R-6.5", "reason": "calls stay hidden until the deal ends; then the standing call is shown."}
+        out["hidden"] = {"rule": "R-6.5",
+                         "reason": "calls stay hidden until the deal ends; then the standing call is shown."}
     if standing is None:
         if ruleset.no_declaration == "kitty-card" and kitty is None:
             out["no_declaration"] = {"trump": None, "rule": "R-6.4",

@@ -85,7 +85,8 @@ def rule_kitty(ruleset: Ruleset, kitty: Sequence[Card], winning_cards: Sequence[
     if ruleset.kitty_multiplier == "linear":
         how = f"2·{unit.width}^{unit.length}"
     else:
-        how = f"2^{len(unit.cards)}" + (f", capped at {ruleset.kitty_multiplier_cap}" if 2 ** len(unit.cards) > mult else "")
+        how = f"2^{len(unit.cards)}" + (f", capped at {ruleset.kitty_multiplier_cap}"
+                                        if 2 ** len(unit.cards) > mult else "")
     reason = (f"the last trick was won with a {_unit_name(unit)}: the kitty's {pts} points count "
               f"×{mult} ({how}), {pts * mult} points.")
     return KittyRuling(mult, unit, pts, pts * mult, "R-7.3", reason)

@@ -43,7 +43,8 @@ def throw_penalty(ruleset: Ruleset, withdrawn: int, *, by_declarers: bool) -> Pe
     if mode == "none":
         return Penalty(0, "R-4.3", "no penalty for a failed throw with this ruleset.")
     amount = each * withdrawn if mode == "per-card" else each
-    how = f"{each} points for each of {withdrawn} withdrawn card(s)" if mode == "per-card" else f"{each} points for the failed throw"
+    how = (f"{each} points for each of {withdrawn} withdrawn card(s)" if mode == "per-card"
+           else f"{each} points for the failed throw")
     if by_declarers:
         return Penalty(amount, "R-10.1", f"a declarer's throw failed: {how} go to the attackers.")
     return Penalty(-amount, "R-10.1", f"an attacker's throw failed: {how} are taken off the attackers.")
@@ -54,7 +55,8 @@ def revoke(ruleset: Ruleset, *, by_declarers: bool) -> Settlement:
     Declarers at fault: the attackers take over with no level.  An attacker at fault: the declarers
     go up one level.  ``attackers_points`` of the result is 0: points do not count."""
     if by_declarers:
-        return Settlement(0, 0, 0, True, "R-10.2", "a declarer revoked: the hand ends and the attackers take over with no level.")
+        return Settlement(0, 0, 0, True, "R-10.2",
+                          "a declarer revoked: the hand ends and the attackers take over with no level.")
     return Settlement(0, 1, 0, False, "R-10.2", "an attacker revoked: the hand ends and the declarers go up 1 level.")
 
 
@@ -62,7 +64,8 @@ def wrong_count(ruleset: Ruleset, *, by_declarers: bool, what: str = "card count
     """R-10.3: a wrong card count (or a kitty of the wrong size) found during the hand is settled
     like a revoke, against the side at fault."""
     if by_declarers:
-        return Settlement(0, 0, 0, True, "R-10.3", f"the declarers' {what} is wrong: the attackers take over with no level.")
+        return Settlement(0, 0, 0, True, "R-10.3",
+                          f"the declarers' {what} is wrong: the attackers take over with no level.")
     return Settlement(0, 1, 0, False, "R-10.3", f"an attacker's {what} is wrong: the declarers go up 1 level.")
 
 
@@ -73,7 +76,8 @@ def check_kitty_size(ruleset: Ruleset, count: int) -> Verdict:
     return Verdict(False, "R-10.3", f"the kitty has {count} cards but must have {ruleset.kitty_size}.")
 
 
-def check_hand_size(ruleset: Ruleset, count: int, tricks_played: int = 0, *, dealer_before_burying: bool = False) -> Verdict:
+def check_hand_size(ruleset: Ruleset, count: int, tricks_played: int = 0, *,
+                    dealer_before_burying: bool = False) -> Verdict:
     """R-7.1/R-10.3: a hand holds ``hand_size`` cards less one per trick played (the dealer holds
     the kitty too between taking and burying it)."""
     expected = ruleset.hand_size - tricks_played + (ruleset.kitty_size if dealer_before_burying else 0)

@@ -154,7 +154,8 @@ class Ruleset:
             raise RulesetError(f"kitty_size must be less than the {54 * self.decks} cards of {self.decks} deck(s)")
         if (54 * self.decks - self.kitty_size) % self.players:
             raise RulesetError(
-                f"{54 * self.decks} cards less a kitty of {self.kitty_size} do not deal evenly to {self.players} players")
+                f"{54 * self.decks} cards less a kitty of {self.kitty_size} do not deal evenly "
+                f"to {self.players} players")
         if self.two_colour and self.decks != 1:
             raise RulesetError("two_colour is a one-deck option (R-2.5)")
         if self.start_level not in LEVELS:

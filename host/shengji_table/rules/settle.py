@@ -83,7 +83,8 @@ def settle(ruleset: Ruleset, attackers_points: int, *, bid: int | None = None) -
     if p < s:
         return Settlement(p, 2, 0, False, rule, f"attackers took {p}, under {s}: declarers go up {_lv(2)}.")
     if p < t:
-        return Settlement(p, 1, 0, False, rule, f"attackers took {p}, {s} or more but under {t}: declarers go up 1 level.")
+        return Settlement(p, 1, 0, False, rule,
+                          f"attackers took {p}, {s} or more but under {t}: declarers go up 1 level.")
     up = (p - t) // s + (1 if plus_one else 0)
     if up == 0:
         why = f"attackers took {p}, {t} or more: they take over the deal and nobody goes up."
@@ -101,7 +102,8 @@ def _settle_hundred(ruleset: Ruleset, p: int) -> Settlement:
         return Settlement(p, 1, 0, False, "R-8.3", f"attackers took {p}, under {m40}: declarers go up 1 level.")
     if p < m80:
         return Settlement(p, 0, 0, True, "R-8.3",
-                          f"attackers took {p}, {m40} to {m80 - 5}: nobody goes up and the deal passes to the attackers.")
+                          f"attackers took {p}, {m40} to {m80 - 5}: nobody goes up "
+                          f"and the deal passes to the attackers.")
     if p < m100:
         return Settlement(p, 0, 1, True, "R-8.3", f"attackers took {p}, {m80} to {m100 - 5}: they go up 1 level.")
     return Settlement(p, 0, 2, True, "R-8.3", f"attackers took {p}, {m100} or more: they go up {_lv(2)}.")

@@ -48,7 +48,7 @@ def _rule_lead(out: dict, unchecked: list, ruleset, order, last: Play, units, ha
         out["throw"] = {"ok": None, "forced": [], "beaten_by": None}
         unchecked.append("the throw (the other hands are not given)")
         if out["legal"]:
-            out["reason"] = "a throw of %d units; without the other hands it cannot be checked" % len(units)
+            out["reason"] = f"a throw of {len(units)} units; without the other hands it cannot be checked"
         return None
     tc = check_throw(last.cards, others, order)
     out["throw"] = {

@@ -60,6 +60,35 @@ def _make_unit(width: int, groups_hi_lo, cards_of, suit: str, top: int, order) -
     return Unit(kind, width, length, tuple(cards), suit, top)
 
 
+def _groups_by_position(counts: dict, w: int, rank, sort) -> dict:
+    """Rank position → the group standing there, among the groups with at least ``w`` cards left;
+    at a shared position, the group with most cards, then the higher face."""
+    bypos: dict = {}
+    for g, n in counts.items():
+        if n >= w:
+            p = rank[g]
+            cur = bypos.get(p)
+            if cur is None or (n, -sort[g][2]) > (counts[cur], -sort[cur][2]):
+                bypos[p] = g
+    return bypos
+
+
+def _longest_run(positions: list):
+    """``(start, length)`` of the longest run of adjacent positions in the sorted ``positions``
+    (ties: the higher run), or ``None`` when no two are adjacent."""
+    best = None
+    i = 0
+    while i < len(positions):
+        j = i
+        while j + 1 < len(positions) and positions[j + 1] == positions[j] + 1:
+            j += 1
+        length = j - i + 1
+        if length >= 2 and (best is None or length >= best[1]):
+            best = (i, length)
+        i = j + 1
+    return best
+
+
 def _decompose_suit(cards, suit: str, order) -> list:
     rank, group, sort = order._rank, order._group, order._sort
     cards_of: dict = {}
@@ -71,25 +100,9 @@ def _decompose_suit(cards, suit: str, order) -> list:
     for w in range(max_w, 1, -1):
         # Runs of width w, longest first (ties: highest).
         while True:
-            bypos: dict = {}
-            for g, n in counts.items():
-                if n >= w:
-                    p = rank[g]
-                    # at a shared position prefer the group with most cards, then the higher face
-                    cur = bypos.get(p)
-                    if cur is None or (n, -sort[g][2]) > (counts[cur], -sort[cur][2]):
-                        bypos[p] = g
-            best = None
+            bypos = _groups_by_position(counts, w, rank, sort)
             positions = sorted(bypos)
-            i = 0
-            while i < len(positions):
-                j = i
-                while j + 1 < len(positions) and positions[j + 1] == positions[j] + 1:
-                    j += 1
-                length = j - i + 1
-                if length >= 2 and (best is None or length >= best[1]):
-                    best = (i, length)
-                i = j + 1
+            best = _longest_run(positions)
             if best is None:
                 break
             i, length = best
@@ -97,6 +110,7 @@ def _decompose_suit(cards, suit: str, order) -> list:
             units.append(_make_unit(w, gs, cards_of, suit, positions[i + length - 1], order))
             for g in gs:
                 counts[g] -= w
+        # Then the plain groups of width w, highest first.
         for g in sorted((g for g, n in counts.items() if n >= w), key=lambda g: -rank[g]):
             while counts[g] >= w:
                 units.append(_make_unit(w, [g], cards_of, suit, rank[g], order))

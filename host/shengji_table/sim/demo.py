@@ -24,6 +24,67 @@ __all__ = ["BOARDS", "play_demo"]
 BOARDS = (BOARDS_DIR / "table-4.json", BOARDS_DIR / "table-6.json")
 
 
+def _virtual_board(players: int):
+    """The first virtual table with a seat for every player: ``(path, its board file read)``, or
+    ``None``.  Bids, trump and friend calls are entered at the seats (table/gestures.py); a preset
+    with fewer players than the board's seats leaves the last seats empty."""
+    board_path = next((b for b in BOARDS if json.loads(b.read_text())["seats"] >= players), None)
+    if board_path is None:
+        return None
+    return board_path, json.loads(board_path.read_text())
+
+
+def _ring_sizes(board: dict) -> dict:
+    """Seat (the centre counted as seat ``seats``) → the LEDs of its ring, for the live view."""
+    return {(board["seats"] if r["seat"] == "centre" else r["seat"]): r["count"] for r in board["leds"]["rings"]}
+
+
+def _start_host(vt, log_path: str, board_path, *, preset: str, mode: str, seed: int, hands: int, bots: str):
+    """The host on the virtual table's serial device, logging to ``log_path``; ``None`` (said on
+    stderr) when that log cannot be used."""
+    from ..store.log import LogError
+    from .match_runner import SimHost
+    try:
+        return SimHost(vt.device, log_path, preset=preset, mode=mode, seed=seed,
+                       hands=hands, bots=bots, board=board_path)
+    except LogError as exc:         # e.g. --log names another program's database
+        print(f"error: {exc}", file=sys.stderr)
+        return None
+
+
+def _open_view(host, sizes: dict, title: str, *, plain: bool, voice: bool):
+    """The live view of the table, saying the host's announcements (the title printed first when
+    it is plain text)."""
+    from .table_view import TableView
+    view = TableView(host.controller, sizes, tty=False if plain else None, voice=voice, title=title)
+    host.service.on_text = view.say
+    if not view.tty:
+        print(title, flush=True)
+    return view
+
+
+def _print_outcome(host, log: str | None) -> None:
+    """Everybody's level, then how many hands, table events and refusals there were."""
+    m = host.controller.match
+    print("\nLevels: " + ", ".join(f"seat {i} {level_text(lv) if lv <= 14 else 'won'}"
+                                   for i, lv in enumerate(m.levels)))
+    print(f"{len(m.summaries)} hand(s) played, {host.service.stats.physical} table events, "
+          f"{host.service.stats.refusals} refusals; log: {log or '(temporary)'}")
+
+
+def _save_record(host, record: str, write_record, seats: list) -> bool:
+    """Write the JSON match record to ``record``; whether it was written (if not, said on stderr)."""
+    from ..game.record import dumps
+    assert write_record is not None, "a record path needs write_record"
+    try:
+        write_record(record, dumps(host.service.record(seats=seats)))
+    except OSError as exc:
+        print(f"error: cannot write record {record}: {exc.strerror or exc}", file=sys.stderr)
+        return False
+    print(f"Record written to {record}")
+    return True
+
+
 def play_demo(ruleset: Ruleset, *, preset: str, mode: str = "scanned", seed: int = 7, hands: int = 2,
               bots: str = "heuristic", log: str | None = None, record: str | None = None,
               plain: bool = False, voice: bool = True,
@@ -35,21 +96,15 @@ def play_demo(ruleset: Ruleset, *, preset: str, mode: str = "scanned", seed: int
     JSON match record there with ``write_record(path, text)`` (the caller checked both paths can
     be written); ``plain``: plain text even in a terminal; ``voice``: speak announcements.
     """
-    from ..game.record import dumps
-    from .match_runner import SimHost
     from ..micropython import MicroPythonMissing
     from .players import PlanMismatch
-    from .table_view import TableView
     from .virtual_table import VirtualTable
-    from ..store.log import LogError
-    # bids, trump and friend calls are entered at the seats (table/gestures.py); a preset with
-    # fewer players than the board's seats leaves the last seats empty
-    board_path = next((b for b in BOARDS if json.loads(b.read_text())["seats"] >= ruleset.players), None)
-    if board_path is None:
+    found = _virtual_board(ruleset.players)
+    if found is None:
         print(f"error: no virtual table has {ruleset.players} seats for preset {preset!r}", file=sys.stderr)
         return 2
-    board = json.loads(board_path.read_text())
-    sizes = {(board["seats"] if r["seat"] == "centre" else r["seat"]): r["count"] for r in board["leds"]["rings"]}
+    board_path, board = found
+    sizes = _ring_sizes(board)
     tmp = tempfile.TemporaryDirectory(prefix="shengji-demo-")
     log_path = log or os.path.join(tmp.name, "demo.db")
     try:
@@ -62,33 +117,16 @@ def play_demo(ruleset: Ruleset, *, preset: str, mode: str = "scanned", seed: int
     view = None
     host = None
     try:
-        try:
-            host = SimHost(vt.device, log_path, preset=preset, mode=mode, seed=seed,
-                           hands=hands, bots=bots, board=board_path)
-        except LogError as exc:         # e.g. --log names another program's database
-            print(f"error: {exc}", file=sys.stderr)
+        host = _start_host(vt, log_path, board_path, preset=preset, mode=mode, seed=seed, hands=hands, bots=bots)
+        if host is None:
             return 2
-        view = TableView(host.controller, sizes, tty=False if plain else None, voice=voice,
-                         title=title)
-        host.service.on_text = view.say
-        if not view.tty:
-            print(title, flush=True)
+        view = _open_view(host, sizes, title, plain=plain, voice=voice)
         host.start()
         ok = host.run(timeout=60 * 60, idle=view.refresh)
         view.refresh(force=True)
-        m = host.controller.match
-        print("\nLevels: " + ", ".join(f"seat {i} {level_text(lv) if lv <= 14 else 'won'}"
-                                       for i, lv in enumerate(m.levels)))
-        print(f"{len(m.summaries)} hand(s) played, {host.service.stats.physical} table events, "
-              f"{host.service.stats.refusals} refusals; log: {log or '(temporary)'}")
-        if record:
-            assert write_record is not None, "a record path needs write_record"
-            try:
-                write_record(record, dumps(host.service.record(seats=[f"bot:{bots}"] * ruleset.players)))
-            except OSError as exc:
-                print(f"error: cannot write record {record}: {exc.strerror or exc}", file=sys.stderr)
-                return 2
-            print(f"Record written to {record}")
+        _print_outcome(host, log)
+        if record and not _save_record(host, record, write_record, seats=[f"bot:{bots}"] * ruleset.players):
+            return 2
         return 0 if ok else 1
     except PlanMismatch as exc:
         print(f"error: the table lost or doubled a card: {exc}", file=sys.stderr)

@@ -378,8 +378,9 @@ class TablePlayers:
         plan = self._plan_for(m)
         done = m.events[self._plan_start:]
         if [e.to_json() for e in done] != [e.to_json() for e in plan[:len(done)]]:
-            raise PlanMismatch(f"hand {m.hand.number}: the table's events differ from the plan at "
-                               f"{next(i for i, (a, b) in enumerate(zip(done, plan)) if a != b) if len(done) <= len(plan) else len(plan)}")
+            differs_at = (next(i for i, (a, b) in enumerate(zip(done, plan)) if a != b) if len(done) <= len(plan)
+                          else len(plan))
+            raise PlanMismatch(f"hand {m.hand.number}: the table's events differ from the plan at {differs_at}")
         if len(done) >= len(plan):
             return None
         return next_action(self.controller, plan[len(done)])

@@ -84,7 +84,8 @@ class VirtualTable:
         names = [r["name"] for r in self.board["readers"]]
         unknown = [n for n in dead_readers if n not in names]
         if unknown:
-            raise ValueError(f"no reader named {', '.join(unknown)} on {self.board['name']}; readers: {', '.join(names)}")
+            raise ValueError(f"no reader named {', '.join(unknown)} on {self.board['name']}; "
+                             f"readers: {', '.join(names)}")
         self._tmp = None
         if workdir is None:
             self._tmp = tempfile.TemporaryDirectory(prefix="shengji-vt-")

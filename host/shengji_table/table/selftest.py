@@ -33,7 +33,6 @@ convention: seat ``s`` is index ``s``, the centre is index ``seats``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
 
 from ..board import CENTRE, Board
 from . import protocol as P
@@ -89,7 +88,7 @@ class AskSnapshot:
     """Ask the Pico for a SNAPSHOT (``SerialLink.request_snapshot``)."""
 
 
-Output = Union[Prompt, SetRing, AskSnapshot]
+Output = Prompt | SetRing | AskSnapshot
 
 
 # ---- results ----------------------------------------------------------------------------------
@@ -284,22 +283,9 @@ class SelfTest:
         """One event from the link (``table.session`` events, and the transport's notes)."""
         out: list = []
         if isinstance(event, Hello):
-            self.hello = event
-            if event.board != self.board.name:
-                self.problems.append(
-                    f"the Pico was flashed with board file '{event.board}', not '{self.board.name}': "
-                    f"flash the right one (shengji-table flash --board ...)")
+            self._hello(event)
         elif isinstance(event, ReaderStatus):
-            if 0 <= event.reader < self.n:
-                info = self.positions[event.reader].reader
-                info.status = P.READER_ALIVE if event.alive else P.READER_DEAD
-                info.reported = True
-                info.firmware = bytes(event.firmware) if event.alive else None
-                if self.phase == WALK and not event.alive and self._current == event.reader \
-                        and self._asking == "tap":
-                    out += self._fail_tap(now, "the reader died while a tap was asked")
-            else:
-                self.notes.append(f"a READER report for index {event.reader}, which the board file does not have")
+            out += self._reader_status(event, now)
         elif isinstance(event, Snapshot):
             out += self._snapshot(event, now)
         elif isinstance(event, LinkTap):
@@ -321,6 +307,28 @@ class SelfTest:
             self.notes.append(f"firmware says: {event.text}")
         out += self.tick(now)
         return out
+
+    def _hello(self, event: Hello) -> None:
+        """The Pico says who it is: a problem if it was flashed with another table's board file."""
+        self.hello = event
+        if event.board != self.board.name:
+            self.problems.append(
+                f"the Pico was flashed with board file '{event.board}', not '{self.board.name}': "
+                f"flash the right one (shengji-table flash --board ...)")
+
+    def _reader_status(self, event: ReaderStatus, now: float) -> list:
+        """A reader reports alive or dead: note it; a reader dying while its tap is asked fails that step."""
+        if not 0 <= event.reader < self.n:
+            self.notes.append(f"a READER report for index {event.reader}, which the board file does not have")
+            return []
+        info = self.positions[event.reader].reader
+        info.status = P.READER_ALIVE if event.alive else P.READER_DEAD
+        info.reported = True
+        info.firmware = bytes(event.firmware) if event.alive else None
+        if self.phase == WALK and not event.alive and self._current == event.reader \
+                and self._asking == "tap":
+            return self._fail_tap(now, "the reader died while a tap was asked")
+        return []
 
     def tick(self, now: float) -> list:
         """Run the timeouts."""
@@ -440,7 +448,8 @@ class SelfTest:
         i = self._current
         pos = self.positions[i]
         b = self.board.button_for(i)
-        pos.button = f"button of {pos.name} (GP{b.pin}, active {b.active}): {why} (check its wiring to GP{b.pin} and ground)"
+        pos.button = (f"button of {pos.name} (GP{b.pin}, active {b.active}): {why} "
+                      f"(check its wiring to GP{b.pin} and ground)")
         self._asking = None
         return self._leave(now)
 

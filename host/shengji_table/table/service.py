@@ -132,7 +132,8 @@ class TableService:
                              f"{self.controller.ruleset.preset!r} and {self.controller.mode} hands")
         self.controller.restore(games, controller_state(self.log, self.match))
         if pos is not None and self.link.session.position != pos:
-            raise ValueError(f"the link must resume at {pos} (build it with SerialLink(resume=last_position(log, match)))")
+            raise ValueError(f"the link must resume at {pos} "
+                             f"(build it with SerialLink(resume=last_position(log, match)))")
         # put every ring back as it was, then deal if the last hand ended just before the kill
         for rc in self.controller.rings.values():
             self.link.session.set_ring(rc.ring, *rc.state())

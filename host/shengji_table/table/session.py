@@ -19,8 +19,9 @@ snapshot is requested). Each Pico boot has a random boot id carried in every fra
 means the Pico restarted and its seqs start again at 1 (reported as :class:`Rebooted`). The session
 follows a new boot id only once the boot it follows has been silent for ``boot_switch_ms`` (a
 restarted Pico stops talking under its old id, while a stray old frame comes from a live one), and
-it remembers its position in every boot it met, so wandering off and back never redelivers. ``Event.seq`` is the seq *unwrapped*
-to a number that keeps growing within one boot (the wire seq wraps after 65535), so
+it remembers its position in every boot it met, so wandering off and back never redelivers.
+``Event.seq`` is the seq *unwrapped* to a number that keeps growing within one boot (the wire seq
+wraps after 65535), so
 ``(boot_id, seq)`` names a physical event for ever; :attr:`HostSession.position` is what to persist
 to resume after a host restart without delivering anything twice.
 """

@@ -104,8 +104,8 @@ def parse_taps(text: str, source: str = "taps file") -> list:
 
     Format: one tap a line, ``UID`` or ``UID,CODEHEX`` (UID as 4/7/10 bytes of hex, ``:`` or spaces
     allowed; CODEHEX the tag's 16 bytes from page 4); ``u`` or ``undo`` takes the last card back;
-    blank lines and comments (``#`` at the start of a line or after a space) are ignored.  The whole file is checked before any tap is used,
-    so a bad file changes nothing.
+    blank lines and comments (``#`` at the start of a line or after a space) are ignored.  The whole
+    file is checked before any tap is used, so a bad file changes nothing.
     """
     items: list = []
     for n, raw in enumerate(text.splitlines(), 1):
@@ -125,7 +125,8 @@ def parse_taps(text: str, source: str = "taps file") -> list:
             try:
                 code = bytes.fromhex(code_text.strip())
             except ValueError:
-                raise StationError(f"{source} line {n}: the card code after ',' is hex, not {code_text.strip()!r}") from None
+                raise StationError(f"{source} line {n}: the card code after ',' is hex, "
+                                   f"not {code_text.strip()!r}") from None
             if len(code) != CODE_BYTES:
                 raise StationError(f"{source} line {n}: a card code is {CODE_BYTES} bytes of hex, not {len(code)}")
         items.append(StationTap(uid, code))
@@ -269,7 +270,8 @@ class BlinkaStation(Station):
         """No card for a while: a dead or unplugged PN532 looks the same to the driver (its polls
         just time out), so ask for the firmware version, which fails loudly."""
         try:
-            self.pn532.firmware_version
+            # a property of the driver: reading it is a GetFirmwareVersion exchange with the chip
+            _ = self.pn532.firmware_version
         except self._driver_errors as exc:
             raise StationError(f"the PN532 does not answer ({exc}); check its wiring, power and "
                                f"interface switches") from exc

@@ -3,8 +3,8 @@
 A bot sees its own hand, the cards already played in this hand and (as dealer) the kitty it
 buried.  Every other copy is *unseen*: it is in some other hand or in the kitty.  The heuristic
 treats the unseen cards as if one opponent held them all, which is pessimistic (a pair split over
-two hands counts as a pair) and therefore safe for deciding that a lead cannot be beaten.  It also remembers which seats have shown a void
-in a suit (:func:`known_voids`): they may ruff it.
+two hands counts as a pair) and therefore safe for deciding that a lead cannot be beaten.  It also
+remembers which seats have shown a void in a suit (:func:`known_voids`): they may ruff it.
 """
 from __future__ import annotations
 

@@ -6,8 +6,9 @@ side, what is still unseen), using the rules layer for every judgement of legali
 
 * **Lead**: a throw every unit of which no unseen card can beat (so it stands, R-4.2) — only when
   throws are allowed; else the strongest unbeatable unit (tractor, pair, single) of a side suit;
-  else, as find-a-friend dealer, a low card of a called card's suit; else, with many trumps on the declarers' side, a low trump (drawing trumps); else a low,
-  pointless card of the shortest side suit (working towards a void to ruff in later).
+  else, as find-a-friend dealer, a low card of a called card's suit; else, with many trumps on the
+  declarers' side, a low trump (drawing trumps); else a low, pointless card of the shortest side
+  suit (working towards a void to ruff in later).
 * **Follow**, scoring every candidate play:
 
   - partner (teammate) winning safely → feed points (10s, Ks, 5s) without spending high cards;

@@ -277,7 +277,8 @@ class Hand:
             "level": self.level, "levels": list(self.levels), "trump": self.trump,
             "hands": [cs(self.hand_copies(s)) for s in range(self.players)], "counts": list(self.counts),
             "declarations": [[d.seat, cs(copies)] for d, copies in self.declarations],
-            "standing": None if self.standing is None else [self.standing.seat, self.standing.trump, cs(self.standing.cards)],
+            "standing": (None if self.standing is None
+                         else [self.standing.seat, self.standing.trump, cs(self.standing.cards)]),
             "kitty": cs(self.kitty), "buried": cs(self.buried),
             "kitty_revealed": None if self.kitty_revealed is None else cs(self.kitty_revealed),
             "bids": [list(b) for b in self.bids], "bid": self.bid,

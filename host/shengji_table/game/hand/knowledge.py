@@ -123,7 +123,8 @@ class ScannedHands(Knowledge):
         if e.copies is not None:
             k = min(COUNTER_SWAP, len(hand.kitty))
             if len(e.copies) != k or len(set(e.copies)) != k or any(c not in hand.kitty for c in e.copies):
-                return hand.refuse(e.seat, e, COUNTER_RULE, f"the counter-declarer draws {k} different cards of the kitty")
+                return hand.refuse(e.seat, e, COUNTER_RULE,
+                                   f"the counter-declarer draws {k} different cards of the kitty")
             return tuple(e.copies), k
         if e.seed is not None:
             k = min(COUNTER_SWAP, len(hand.kitty))
@@ -143,7 +144,8 @@ class ScannedHands(Knowledge):
             return None
         owner = next((s for s in range(hand.players) if c in hand.hands[s]), None)
         if owner is not None:
-            return hand.refuse(e.seat, e, "table.wrong-seat", f"{c} belongs to seat {owner}'s hand, not seat {e.seat}'s")
+            return hand.refuse(e.seat, e, "table.wrong-seat",
+                               f"{c} belongs to seat {owner}'s hand, not seat {e.seat}'s")
         return hand.refuse(e.seat, e, "table.not-in-hand", f"{c} is not in seat {e.seat}'s hand")
 
     def lead_throw(self, hand, seat, faces, cards):
@@ -184,7 +186,8 @@ class OpenHands(Knowledge):
 
     def lead_throw(self, hand, seat, faces, cards):
         hand.throw_window = True
-        return cards, [Announce("throw", f"Seat {seat} throws {format_cards(faces)}: opponents may challenge.", "R-4.3")]
+        return cards, [Announce("throw", f"Seat {seat} throws {format_cards(faces)}: opponents may challenge.",
+                                "R-4.3")]
 
     def after_play(self, hand, seat):
         return evidence.check_revoke(hand, seat) if hand.phase == Phase.PLAYING else []
