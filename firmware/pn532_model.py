@@ -58,6 +58,15 @@ PDF here.  What the manual leaves open is marked "model choice".
 import time
 
 try:
+    # MicroPython folds ``_X = const(...)`` at compile time: such names take no RAM.  The model
+    # imports no firmware module (not even ``compat``): it stays a witness of its own, and the
+    # heap it holds is the simulated world's, never counted as the firmware's.
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):  # type: ignore[misc]
+        return x
+
+try:
     # MicroPython's time; CPython's has neither (mypy checks this file against the rp2 stubs).
     _ticks_us = time.ticks_us  # type: ignore[attr-defined]
     _ticks_diff = time.ticks_diff  # type: ignore[attr-defined]
@@ -105,6 +114,19 @@ HALT = 2
 
 NAK = -1     # SimTag.command: the tag answered with a 4-bit NAK
 SILENT = -2  # SimTag.command: the tag did not answer
+
+# Command codes (UM0701-02 §7), the model's own: it is a witness independent of the driver under
+# test (firmware/pn532.py), so it names them itself rather than importing the driver's.
+_CMD_GET_FIRMWARE_VERSION = const(0x02)     # §7.2.2
+_CMD_SAM_CONFIGURATION = const(0x14)        # §7.2.10
+_CMD_RF_CONFIGURATION = const(0x32)         # §7.3.1
+_CMD_IN_DATA_EXCHANGE = const(0x40)         # §7.3.8
+_CMD_IN_LIST_PASSIVE_TARGET = const(0x4A)   # §7.3.5
+_CMD_IN_RELEASE = const(0x52)               # §7.3.11
+
+# RFConfiguration items the model acts on
+_RF_FIELD = const(0x01)
+_RF_MAX_RETRIES = const(0x05)
 
 # RFConfiguration item -> number of ConfigurationData bytes (§7.3.1)
 _RF_ITEMS = {0x01: 1, 0x02: 3, 0x04: 1, 0x05: 3, 0x0A: 11, 0x0B: 8, 0x0C: 3, 0x0D: 9}
@@ -248,12 +270,16 @@ class SimPN532:
     fields_max = 0   # the most ever on at once (world.reset() zeroes it)
 
     def __init__(self, name="pn532", firmware=b"\x32\x01\x06\x07"):
+        # Everything set here survives a power cycle (the chip, its antenna's tags, the knobs, the
+        # counters); the chip's own state is set by _power_up alone, called last: the one reset.
         self.name = name
         self.firmware = bytes(firmware)
         self.alive = True
         self.tags = []
-        self.targets = []
         self.rst_low = False
+        # Created here for _power_up: the target list it clears, the field it switches off (off
+        # already, so that first switch-off counts nothing).
+        self.targets = []
         self.rf_on = False
         # fault injection
         self.drop_acks = 0
@@ -264,7 +290,9 @@ class SimPN532:
         # observation
         self.log = None
         # Pre-seeded with the modelled commands: counting them never grows the dict (no allocation).
-        self.commands = {0x02: 0, 0x14: 0, 0x32: 0, 0x40: 0, 0x4A: 0, 0x52: 0}
+        self.commands = {}
+        for cmd in SimPN532._HANDLERS:
+            self.commands[cmd] = 0
         self.frames = 0
         self.bad_frames = 0
         self.acks = 0
@@ -279,6 +307,7 @@ class SimPN532:
 
     # ---- power, reset, field ---------------------------------------------------------------
     def _power_up(self):
+        """The chip's state after power-up (construction, power_cycle, the RST line's rising edge)."""
         self.sam_ok = False
         self.max_retries = 0xFF   # MxRtyPassiveActivation after power-up (§7.3.1)
         self._set_field(False)
@@ -287,6 +316,7 @@ class SimPN532:
         self._ack_pending = False
         self._reply_len = 0
         self._last_len = 0
+        self._n_out = 0
         self._delay = 0
         self._pending = 0
         self._pending_maxtg = 1
@@ -522,92 +552,120 @@ class SimPN532:
         self._reply_len = n + 2
 
     # ---- commands ------------------------------------------------------------------------
+    # One method per modelled command, found in _HANDLERS by its code (below the methods); each
+    # gets the parameters' offset ``p`` in the input buffer and their count ``np``.
     def _command(self, cmd, p, np):
+        handler = SimPN532._HANDLERS.get(cmd)
+        if handler is None:
+            return self._error()  # not modelled
+        return handler(self, p, np)
+
+    def _get_firmware_version(self, p, np):
+        if np:
+            return self._error()
+        self._begin(_CMD_GET_FIRMWARE_VERSION)
+        for b in self.firmware:
+            self._put(b)
+        return self._end()
+
+    def _sam_configuration(self, p, np):
+        # Mode [Timeout [IRQ]]
+        if not 1 <= np <= 3 or not 1 <= self._in[p] <= 4:
+            return self._error()
+        self.sam_ok = True
+        self._begin(_CMD_SAM_CONFIGURATION)
+        return self._end()
+
+    def _rf_configuration(self, p, np):
+        # CfgItem ConfigurationData
         buf = self._in
-        if cmd == 0x02:  # GetFirmwareVersion §7.2.2
-            if np:
-                return self._error()
-            self._begin(cmd)
-            for b in self.firmware:
-                self._put(b)
-            return self._end()
-        if cmd == 0x14:  # SAMConfiguration §7.2.10: Mode [Timeout [IRQ]]
-            if not 1 <= np <= 3 or not 1 <= buf[p] <= 4:
-                return self._error()
-            self.sam_ok = True
-            self._begin(cmd)
-            return self._end()
-        if cmd == 0x32:  # RFConfiguration §7.3.1: CfgItem ConfigurationData
-            if np < 1 or _RF_ITEMS.get(buf[p], -1) != np - 1:
-                return self._error()
-            item = buf[p]
-            if item == 0x01:
-                self._set_field(buf[p + 1] & 0x01)
-                if not self.rf_on:
-                    self.targets.clear()
-            elif item == 0x05:
-                self.max_retries = buf[p + 3]  # MxRtyATR, MxRtyPSL, MxRtyPassiveActivation
-            self._begin(cmd)
-            return self._end()
-        if cmd == 0x4A:  # InListPassiveTarget §7.3.5: MaxTg BrTy [InitiatorData]
-            if np < 2 or buf[p] not in (1, 2) or buf[p + 1] > 4 or not self.sam_ok:
-                return self._error()
-            self.targets.clear()
-            if buf[p + 1] != 0x00:  # only 106 kbps type A tags exist in this model
-                return self._list_reply()
-            self._set_field(True)
-            self._pending_maxtg = buf[p]
-            tries = self.max_retries + 1
-            if self.max_retries == 0xFF:
-                self._pending = cmd  # retry forever: re-attempted on every status poll
-                tries = 1
-            for _ in range(tries):
-                if self._activate():
-                    self._pending = 0
-                    return self._list_reply()
-            if not self._pending:
-                return self._list_reply()
-            return None
-        if cmd == 0x40:  # InDataExchange §7.3.8: Tg DataOut
-            if np < 1 or not self.sam_ok:
-                return self._error()
-            tg = buf[p] & 0x0F  # bit 6 is the MI (more information) flag
-            self._begin(cmd)
-            if not 1 <= tg <= len(self.targets):
-                self._put(ERR_CONTEXT)
-                return self._end()
-            tag = self.targets[tg - 1]
-            if not self.rf_on or tag not in self.tags or tag.state != ACTIVE:
-                self._put(ERR_TIMEOUT)
-                return self._end()
-            n = tag.command(buf, p + 1, np - 1)
-            if n == SILENT:
-                self._put(ERR_TIMEOUT)
-            elif n == NAK:
-                self._put(ERR_MIFARE)
-            else:
-                self._put(0x00)
-                resp = tag.resp
-                for k in range(n):
-                    self._put(resp[k])
-            return self._end()
-        if cmd == 0x52:  # InRelease §7.3.11: Tg (0 = all)
-            if np != 1 or not self.sam_ok:
-                return self._error()
-            tg = buf[p]
-            self._begin(cmd)
-            if tg == 0:
-                for t in self.targets:
-                    self._hlta(t)
+        if np < 1 or _RF_ITEMS.get(buf[p], -1) != np - 1:
+            return self._error()
+        item = buf[p]
+        if item == _RF_FIELD:
+            self._set_field(buf[p + 1] & 0x01)
+            if not self.rf_on:
                 self.targets.clear()
-                self._put(0x00)
-            elif tg <= len(self.targets):
-                self._hlta(self.targets.pop(tg - 1))
-                self._put(0x00)
-            else:
-                self._put(ERR_CONTEXT)
+        elif item == _RF_MAX_RETRIES:
+            self.max_retries = buf[p + 3]  # MxRtyATR, MxRtyPSL, MxRtyPassiveActivation
+        self._begin(_CMD_RF_CONFIGURATION)
+        return self._end()
+
+    def _in_list_passive_target(self, p, np):
+        # MaxTg BrTy [InitiatorData]
+        buf = self._in
+        if np < 2 or buf[p] not in (1, 2) or buf[p + 1] > 4 or not self.sam_ok:
+            return self._error()
+        self.targets.clear()
+        if buf[p + 1] != 0x00:  # only 106 kbps type A tags exist in this model
+            return self._list_reply()
+        self._set_field(True)
+        self._pending_maxtg = buf[p]
+        tries = self.max_retries + 1
+        if self.max_retries == 0xFF:
+            self._pending = _CMD_IN_LIST_PASSIVE_TARGET  # retry forever: re-attempted on every status poll
+            tries = 1
+        for _ in range(tries):
+            if self._activate():
+                self._pending = 0
+                return self._list_reply()
+        if not self._pending:
+            return self._list_reply()
+        return None
+
+    def _in_data_exchange(self, p, np):
+        # Tg DataOut
+        if np < 1 or not self.sam_ok:
+            return self._error()
+        buf = self._in
+        tg = buf[p] & 0x0F  # bit 6 is the MI (more information) flag
+        self._begin(_CMD_IN_DATA_EXCHANGE)
+        if not 1 <= tg <= len(self.targets):
+            self._put(ERR_CONTEXT)
             return self._end()
-        return self._error()  # not modelled
+        tag = self.targets[tg - 1]
+        if not self.rf_on or tag not in self.tags or tag.state != ACTIVE:
+            self._put(ERR_TIMEOUT)
+            return self._end()
+        n = tag.command(buf, p + 1, np - 1)
+        if n == SILENT:
+            self._put(ERR_TIMEOUT)
+        elif n == NAK:
+            self._put(ERR_MIFARE)
+        else:
+            self._put(0x00)
+            resp = tag.resp
+            for k in range(n):
+                self._put(resp[k])
+        return self._end()
+
+    def _in_release(self, p, np):
+        # Tg (0 = all)
+        if np != 1 or not self.sam_ok:
+            return self._error()
+        tg = self._in[p]
+        self._begin(_CMD_IN_RELEASE)
+        if tg == 0:
+            for t in self.targets:
+                self._hlta(t)
+            self.targets.clear()
+            self._put(0x00)
+        elif tg <= len(self.targets):
+            self._hlta(self.targets.pop(tg - 1))
+            self._put(0x00)
+        else:
+            self._put(ERR_CONTEXT)
+        return self._end()
+
+    # command code -> its method, called as handler(self, p, np)
+    _HANDLERS = {
+        _CMD_GET_FIRMWARE_VERSION: _get_firmware_version,
+        _CMD_SAM_CONFIGURATION: _sam_configuration,
+        _CMD_RF_CONFIGURATION: _rf_configuration,
+        _CMD_IN_DATA_EXCHANGE: _in_data_exchange,
+        _CMD_IN_LIST_PASSIVE_TARGET: _in_list_passive_target,
+        _CMD_IN_RELEASE: _in_release,
+    }
 
     def _hlta(self, tag):
         if self.rf_on and tag in self.tags and tag.state == ACTIVE:
@@ -626,7 +684,7 @@ class SimPN532:
         return found
 
     def _list_reply(self):
-        self._begin(0x4A)
+        self._begin(_CMD_IN_LIST_PASSIVE_TARGET)
         self._put(len(self.targets))
         for k in range(len(self.targets)):
             t = self.targets[k]
@@ -641,7 +699,7 @@ class SimPN532:
 
     def _progress(self):
         """A running InListPassiveTarget (retry forever) completes when a tag answers."""
-        if self._pending == 0x4A and self.rf_on and self._activate():
+        if self._pending == _CMD_IN_LIST_PASSIVE_TARGET and self.rf_on and self._activate():
             self._pending = 0
             self._list_reply()
             self._delay = 0 if self._ack_pending else self.reply_delay_polls

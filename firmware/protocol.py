@@ -1,8 +1,9 @@
 """The shengji-table wire protocol: ONE module, run by the Pico (MicroPython) and the host (CPython).
 
 The host package imports this very file (``shengji_table.table.protocol`` is this module, loaded by
-``shengji_table.firmware_src``), so the two ends can never disagree about a byte. It is written in the subset both interpreters run: no
-annotations, no dataclasses, no f-string tricks, only ``array`` from the standard library.
+``shengji_table.firmware_src``), so the two ends can never disagree about a byte. It is written in
+the subset both interpreters run: no annotations, no dataclasses, no f-string tricks, only ``array``
+from the standard library.
 
 Frame layout (docs/protocol.md has a byte-level example of every message)::
 
@@ -378,47 +379,56 @@ def encode_sim_button(w, out, seq, button, down):
 # ---- payload validation (no allocation; the decoder calls it for every frame) ----------------
 
 
+def _uid_and_data_ok(p, n):
+    # TAP and SIM_PLACE: reader u8, uid length u8, the UID, then up to MAX_CODE bytes (code, pages)
+    return n >= 6 and 4 <= p[1] <= MAX_UID and 2 + p[1] <= n and n - 2 - p[1] <= MAX_CODE
+
+
+def _hello_ok(p, n):
+    # proto u8, firmware length u8, firmware, board length u8, board
+    if n < HELLO_FIXED:
+        return False
+    k = 2 + p[1]
+    return k < n and k + 1 + p[k] == n
+
+
+def _snapshot_ok(p, n):
+    # four u16, then three counted lists: readers (1 byte each), buttons (1), rings (RING_STATE)
+    k = 8
+    if n < k + 3:
+        return False
+    k += 1 + p[k]           # readers
+    if k >= n:
+        return False
+    k += 1 + p[k]           # buttons
+    if k >= n:
+        return False
+    return k + 1 + p[k] * RING_STATE == n
+
+
+# The types whose payload is a fixed length and has nothing else to check: type -> length.
+_PAYLOAD_LENGTHS = {
+    HEARTBEAT: HEARTBEAT_LEN, ACK: 6, RING: 8, SNAPSHOT_REQUEST: 0, HOST_HEARTBEAT: 0, SIM_LIFT: 1,
+}
+
+
 def payload_ok(typ, p, n):
     """True when payload ``p[0:n]`` is well formed for message ``typ`` (internal lengths agree)."""
-    if typ == TAP:
-        return n >= 6 and 4 <= p[1] <= MAX_UID and 2 + p[1] <= n and n - 2 - p[1] <= MAX_CODE
+    if typ == TAP or typ == SIM_PLACE:
+        return _uid_and_data_ok(p, n)
+    if typ == HELLO:
+        return _hello_ok(p, n)
+    if typ == SNAPSHOT:
+        return _snapshot_ok(p, n)
+    if typ == LOG:
+        return n <= MAX_TEXT
     if typ == BUTTON:
         return n == 2 and PRESS <= p[1] <= RELEASE
     if typ == READER:
         return n == 6 and p[1] <= READER_DEAD
-    if typ == HEARTBEAT:
-        return n == HEARTBEAT_LEN
-    if typ == LOG:
-        return n <= MAX_TEXT
-    if typ == HELLO:
-        if n < HELLO_FIXED:
-            return False
-        k = 2 + p[1]
-        return k < n and k + 1 + p[k] == n
-    if typ == SNAPSHOT:
-        k = 8
-        if n < k + 3:
-            return False
-        k += 1 + p[k]           # readers
-        if k >= n:
-            return False
-        k += 1 + p[k]           # buttons
-        if k >= n:
-            return False
-        return k + 1 + p[k] * RING_STATE == n
-    if typ == ACK:
-        return n == 6
-    if typ == RING:
-        return n == 8
-    if typ == SNAPSHOT_REQUEST or typ == HOST_HEARTBEAT:
-        return n == 0
-    if typ == SIM_PLACE:
-        return n >= 6 and 4 <= p[1] <= MAX_UID and 2 + p[1] <= n and n - 2 - p[1] <= MAX_CODE
-    if typ == SIM_LIFT:
-        return n == 1
     if typ == SIM_BUTTON:
         return n == 2 and p[1] <= 1
-    return False
+    return n == _PAYLOAD_LENGTHS.get(typ, -1)  # -1: an unknown type, no payload is well formed
 
 
 def direction(typ):
@@ -439,8 +449,9 @@ class Decoder:
     Feed bytes one at a time with :meth:`push` (no allocation) or a chunk with :meth:`feed`
     (CPython convenience). When ``push`` returns True a checked frame is available in
     ``typ``, ``seq``, ``payload`` (a memoryview of the receive buffer, valid until the next push),
-    ``length`` and the sender id (:meth:`sender`, :meth:`same_sender`). Nothing raises on garbage; each rejected frame adds 1 to ``errors[reason]``
-    (ERR_*) and to ``bad``. Empty frames (two delimiters in a row) are line idle, not errors.
+    ``length`` and the sender id (:meth:`sender`, :meth:`same_sender`). Nothing raises on garbage;
+    each rejected frame adds 1 to ``errors[reason]`` (ERR_*) and to ``bad``. Empty frames (two
+    delimiters in a row) are line idle, not errors.
     """
 
     def __init__(self, accept):

@@ -130,74 +130,122 @@ def _wheel(buf, i, ro, go, bo, hue, level):
         _put(buf, i, ro, go, bo, x, 0, 255 - x, level)
 
 
+# One function per pattern, all with the same arguments: the ring's pixels ``first``..``first+n-1``
+# of ``buf``, the colour order's byte offsets ``ro``, ``go``, ``bo``, the state ``st``, the time
+# ``t`` in it and the table's brightness ``bright``.  ``render`` picks one from ``_PATTERN_RENDER``
+# by the pattern id: an index into a tuple, nothing allocated.
+
+
+def _off(buf, first, n, ro, go, bo, st, t, bright):
+    for j in range(first * 3, (first + n) * 3):
+        buf[j] = 0
+
+
+def _turn(buf, first, n, ro, go, bo, st, t, bright):
+    r = st.r
+    g = st.g
+    b = st.b
+    period = st.arg or TURN_PERIOD
+    head = (t % period) * n // period
+    for j in range(n):
+        behind = (head - j) % n
+        level = (FULL >> behind) if behind < 4 else 0
+        _put(buf, first + j, ro, go, bo, r, g, b, level * bright >> 8)
+
+
+def _pending(buf, first, n, ro, go, bo, st, t, bright):
+    r = st.r
+    g = st.g
+    b = st.b
+    lit = st.count
+    need = st.arg
+    for j in range(n):
+        level = FULL if j < lit else (FAINT if j < need else 0)
+        _put(buf, first + j, ro, go, bo, r, g, b, level * bright >> 8)
+
+
+def _refused(buf, first, n, ro, go, bo, st, t, bright):
+    r = st.r
+    g = st.g
+    b = st.b
+    if r == 0 and g == 0 and b == 0:
+        r = 255
+    if t < (st.arg or REFUSED_BLINK):
+        level = FULL if (t // REFUSED_HALF_PERIOD) % 2 == 0 else 0
+    else:
+        level = DIM
+    for j in range(n):
+        _put(buf, first + j, ro, go, bo, r, g, b, level * bright >> 8)
+
+
+def _trick_won(buf, first, n, ro, go, bo, st, t, bright):
+    r = st.r
+    g = st.g
+    b = st.b
+    if t < WON_FILL:
+        lit = (t * n) // WON_FILL + 1
+        level = FULL
+    else:
+        lit = n
+        level = _breath(t - WON_FILL, WON_BREATH, DIM)
+    for j in range(n):
+        _put(buf, first + j, ro, go, bo, r, g, b, (level if j < lit else 0) * bright >> 8)
+
+
+def _points(buf, first, n, ro, go, bo, st, t, bright):
+    r = st.r
+    g = st.g
+    b = st.b
+    per = st.count or POINTS_PER_PIXEL
+    whole = st.arg // per
+    part = st.arg % per
+    for j in range(n):
+        level = FULL if j < whole else (FAINT if (j == whole and part) else 0)
+        _put(buf, first + j, ro, go, bo, r, g, b, level * bright >> 8)
+
+
+def _trump(buf, first, n, ro, go, bo, st, t, bright):
+    r = st.r
+    g = st.g
+    b = st.b
+    level = _breath(t, TRUMP_BREATH, FULL >> 1)
+    for j in range(n):
+        _put(buf, first + j, ro, go, bo, r, g, b, level * bright >> 8)
+
+
+def _level(buf, first, n, ro, go, bo, st, t, bright):
+    if t < (st.arg or LEVEL_SPIN):
+        shift = (t % RAINBOW_PERIOD) * 768 // RAINBOW_PERIOD
+        for j in range(n):
+            _wheel(buf, first + j, ro, go, bo, shift + j * 768 // n, bright)
+        return
+    r = st.r
+    g = st.g
+    b = st.b
+    lit = st.count
+    for j in range(n):
+        _put(buf, first + j, ro, go, bo, r, g, b, (FULL if j < lit else 0) * bright >> 8)
+
+
+def _solid(buf, first, n, ro, go, bo, st, t, bright):
+    r = st.r
+    g = st.g
+    b = st.b
+    for j in range(n):
+        _put(buf, first + j, ro, go, bo, r, g, b, bright)
+
+
+# Indexed by pattern id: OFF, TURN, PENDING, REFUSED, TRICK_WON, POINTS, TRUMP, LEVEL, SOLID.
+_PATTERN_RENDER = (_off, _turn, _pending, _refused, _trick_won, _points, _trump, _level, _solid)
+
+
 def render(buf, first, n, order, st, t, bright=FULL):
     """Write ring state ``st`` at ``t`` ms into pixels ``first``..``first+n-1`` of ``buf``.
 
     ``order`` comes from :func:`order_offsets`; ``bright`` (0..256) scales the whole table, because
-    a chain of WS2812s at full white draws far more than a USB port gives.
+    a chain of WS2812s at full white draws far more than a USB port gives.  Unknown pattern ids (a
+    newer host) render dark rather than garbage.
     """
-    ro = order[0]
-    go = order[1]
-    bo = order[2]
     p = st.pattern
-    r = st.r
-    g = st.g
-    b = st.b
-    if p == TURN:
-        period = st.arg or TURN_PERIOD
-        head = (t % period) * n // period
-        for j in range(n):
-            behind = (head - j) % n
-            level = (FULL >> behind) if behind < 4 else 0
-            _put(buf, first + j, ro, go, bo, r, g, b, level * bright >> 8)
-    elif p == PENDING:
-        lit = st.count
-        need = st.arg
-        for j in range(n):
-            level = FULL if j < lit else (FAINT if j < need else 0)
-            _put(buf, first + j, ro, go, bo, r, g, b, level * bright >> 8)
-    elif p == REFUSED:
-        if r == 0 and g == 0 and b == 0:
-            r = 255
-        blink = st.arg or REFUSED_BLINK
-        if t < blink:
-            level = FULL if (t // REFUSED_HALF_PERIOD) % 2 == 0 else 0
-        else:
-            level = DIM
-        for j in range(n):
-            _put(buf, first + j, ro, go, bo, r, g, b, level * bright >> 8)
-    elif p == TRICK_WON:
-        if t < WON_FILL:
-            lit = (t * n) // WON_FILL + 1
-            level = FULL
-        else:
-            lit = n
-            level = _breath(t - WON_FILL, WON_BREATH, DIM)
-        for j in range(n):
-            _put(buf, first + j, ro, go, bo, r, g, b, (level if j < lit else 0) * bright >> 8)
-    elif p == POINTS:
-        per = st.count or POINTS_PER_PIXEL
-        whole = st.arg // per
-        part = st.arg % per
-        for j in range(n):
-            level = FULL if j < whole else (FAINT if (j == whole and part) else 0)
-            _put(buf, first + j, ro, go, bo, r, g, b, level * bright >> 8)
-    elif p == TRUMP:
-        level = _breath(t, TRUMP_BREATH, FULL >> 1)
-        for j in range(n):
-            _put(buf, first + j, ro, go, bo, r, g, b, level * bright >> 8)
-    elif p == LEVEL:
-        if t < (st.arg or LEVEL_SPIN):
-            shift = (t % RAINBOW_PERIOD) * 768 // RAINBOW_PERIOD
-            for j in range(n):
-                _wheel(buf, first + j, ro, go, bo, shift + j * 768 // n, bright)
-        else:
-            lit = st.count
-            for j in range(n):
-                _put(buf, first + j, ro, go, bo, r, g, b, (FULL if j < lit else 0) * bright >> 8)
-    elif p == SOLID:
-        for j in range(n):
-            _put(buf, first + j, ro, go, bo, r, g, b, bright)
-    else:  # OFF, and unknown ids (a newer host): dark rather than garbage
-        for j in range((first) * 3, (first + n) * 3):
-            buf[j] = 0
+    draw = _PATTERN_RENDER[p] if 0 <= p < PATTERNS else _off
+    draw(buf, first, n, order[0], order[1], order[2], st, t, bright)

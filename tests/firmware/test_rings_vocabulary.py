@@ -40,6 +40,8 @@ def test_rings_pattern_ids_are_distinct_and_named():
     assert ids == list(range(rings.PATTERNS))
     assert [rings.NAMES[i] for i in ids] == ["OFF", "TURN", "PENDING", "REFUSED", "TRICK_WON", "POINTS",
                                              "TRUMP", "LEVEL", "SOLID"]
+    # render's table of pattern functions is in id order: _off, _turn, ... (firmware/rings.py)
+    assert [f.__name__ for f in rings._PATTERN_RENDER] == ["_" + name.lower() for name in rings.NAMES]
 
 
 def test_rings_colour_order_grb_puts_green_first():
