@@ -20,7 +20,7 @@ from shengji_table.game.export import export_text
 from shengji_table.game.match import Match
 from shengji_table.game.record import dumps, from_record, loads, to_record
 from shengji_table.rules.ruleset import Ruleset
-from shengji_table.store import EventLog
+from shengji_table.store import EventLog, LogError
 
 EXE = Path(sys.executable).parent / "shengji-table"    # the venv's console script, as a user runs it
 SEATS = ["north", "east", "south", "west"]
@@ -240,3 +240,49 @@ def test_log_verify_names_the_first_altered_row_and_readers_refuse_it(tmp_path, 
     for action in ("show", "export"):
         r = shengji("log", action, path)
         assert r.returncode == 2 and "has been altered" in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+def test_log_backup_copies_the_rows_still_in_the_wal_and_the_copy_verifies(tmp_path, matches):
+    """While a table holds its log open, rows may live only in the -wal: copying the .db alone loses
+    them; ``log backup`` (SQLite's online backup) does not, and the copy's chain holds."""
+    import shutil
+    path = tmp_path / "t.sqlite"
+    log = EventLog(path)                          # held open, as by a running serve
+    try:
+        log.append("meta", header(matches[0]))
+        log.append_many([("game", e.to_json()) for e in matches[0].events])
+        assert (tmp_path / "t.sqlite-wal").exists()
+        naive = tmp_path / "naive.sqlite"
+        shutil.copy(path, naive)                  # the unsafe way: the main file only
+        r = shengji("log", "backup", path, tmp_path / "copy.sqlite")
+        assert r.returncode == 0 and f"{len(matches[0].events) + 1} rows" in r.stdout, r.stdout + r.stderr
+        assert shengji("log", "verify", tmp_path / "copy.sqlite").returncode == 0
+        try:                                      # what docs/table.md warns about: rows are lost
+            with EventLog(naive, read_only=True) as lost:
+                assert lost.last_id() < log.last_id()
+        except LogError as exc:
+            assert "no 'entries' table" in str(exc)   # here: every row was still in the -wal
+        again = shengji("log", "backup", path, tmp_path / "copy.sqlite")
+        assert again.returncode == 2 and "never overwrites" in again.stderr
+    finally:
+        log.close()
+
+
+def test_log_read_only_copy_is_read_without_creating_files_beside_it(tmp_path, matches):
+    """A log closed cleanly is one file; a read-only copy of it in a read-only folder is read, and
+    nothing (no -shm, no -wal) is created beside it."""
+    import os
+    path = _chained_log(tmp_path, matches[0])
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    copy = folder / "copy.sqlite"
+    copy.write_bytes(path.read_bytes())
+    os.chmod(copy, 0o444)
+    os.chmod(folder, 0o555)
+    try:
+        for action in ("show", "export", "verify"):
+            r = shengji("log", action, copy)
+            assert r.returncode == 0, (action, r.stderr)
+        assert sorted(p.name for p in folder.iterdir()) == ["copy.sqlite"]
+    finally:
+        os.chmod(folder, 0o755)

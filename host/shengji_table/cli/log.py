@@ -4,6 +4,7 @@ record; check the log's hash chain.
     shengji-table log show club.sqlite [--kind game] [--match M] [--follow]
     shengji-table log export club.sqlite [--match M] [--out FILE] [--format json|text]
     shengji-table log verify club.sqlite        # exit 0: the chain holds; 1: names the first bad row
+    shengji-table log backup club.sqlite copy.sqlite   # SQLite's online backup, -wal rows included
 
 ``show`` prints one line a row: id, time, match, kind and a short summary (``--follow`` keeps
 printing rows as the table writes them, like ``tail -f``).  ``export`` rebuilds the game layer's
@@ -53,6 +54,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     verify = sub.add_parser("verify", help="check the log's hash chain (exit 0: it holds; 1: names the first bad row)",
                             description="check the log's hash chain")
     verify.add_argument("logfile", help="the table's SQLite event log")
+    backup = sub.add_parser("backup", help="copy the log safely, even while a table writes it",
+                            description="copy the log with SQLite's online backup (rows in its -wal included)")
+    backup.add_argument("logfile", help="the table's SQLite event log")
+    backup.add_argument("dest", help="the copy to write (must not exist)")
 
 
 class LogCliError(Exception):
@@ -80,6 +85,16 @@ def open_read_only(path: str, *, check: bool = True) -> EventLog:
             log.close()
             raise LogCliError(f"{path} has been altered: {v.reason} (shengji-table log verify {path})")
     return log
+
+
+def _backup(args) -> int:
+    log = open_read_only(args.logfile)
+    try:
+        v = log.backup(args.dest)
+    finally:
+        log.close()
+    print(f"wrote {args.dest}: {v.rows} rows, head {v.head}" + ("" if v.ok else f" ({v.reason})"))
+    return 0
 
 
 def _verify(args) -> int:
@@ -223,6 +238,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.action == "verify":
             return _verify(args)
+        if args.action == "backup":
+            return _backup(args)
         return _show(args) if args.action == "show" else _export(args)
     except (LogCliError, LogError) as exc:
         return _fail(exc)

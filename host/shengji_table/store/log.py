@@ -154,8 +154,20 @@ class EventLog:
         p = pathlib.Path(self.path)
         if not p.is_file():
             raise LogError(f"{self.path}: no such log file")
-        db = sqlite3.connect(p.resolve().as_uri() + "?mode=ro", uri=True, isolation_level=None,
-                             check_same_thread=False)
+        # A log closed cleanly is one file (its WAL checkpointed and removed): read it as immutable,
+        # which creates nothing beside it (a read-only copy, a read-only medium).  A -wal beside it
+        # holds committed rows not yet in the main file: read through it (SQLite needs its -shm).
+        wal = p.with_name(p.name + "-wal")
+        query = "?mode=ro" if wal.exists() else "?mode=ro&immutable=1"
+        try:
+            db = sqlite3.connect(p.resolve().as_uri() + query, uri=True, isolation_level=None,
+                                 check_same_thread=False)
+            db.execute("SELECT 1 FROM sqlite_master LIMIT 1")
+        except sqlite3.OperationalError as exc:
+            raise LogError(f"{self.path}: cannot read it beside its -wal file ({exc}); copy the log with "
+                           f"shengji-table log backup, which takes the rows in the -wal too") from None
+        except sqlite3.DatabaseError as exc:
+            raise LogError(f"{self.path} is not an event log (not an SQLite file: {exc})") from None
         try:
             names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         except sqlite3.DatabaseError as exc:
@@ -274,6 +286,26 @@ class EventLog:
             previous, rows, expected_id = stored, rows + 1, rid + 1
         return Verification(True, rows, previous)
 
+    def backup(self, dest) -> Verification:
+        """Copy the log, rows still in its WAL included, to ``dest`` with SQLite's online backup
+        (safe while a table is writing it); returns the copy's verification."""
+        target = pathlib.Path(dest)
+        if target.exists():
+            raise LogError(f"{dest} exists: a backup never overwrites a file")
+        tmp = target.with_name(target.name + ".partial")
+        try:
+            out = sqlite3.connect(tmp)
+            try:
+                self._db.backup(out)
+            finally:
+                out.close()
+            tmp.replace(target)
+        except (OSError, sqlite3.Error) as exc:
+            tmp.unlink(missing_ok=True)
+            raise LogError(f"cannot write the backup {dest}: {exc}") from None
+        with EventLog(target, read_only=True) as copy:
+            return copy.verify()
+
     def game_events(self, match: str = "default") -> list:
         """The game events of a match, in order: what a restarted host replays."""
         return [e.payload for e in self.entries(match=match, kind="game")]
@@ -287,6 +319,9 @@ class EventLog:
 
     # ---- lifetime ------------------------------------------------------------------------
     def close(self):
+        if not self.read_only:
+            with contextlib.suppress(sqlite3.Error):   # a clean close leaves one self-contained file
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self._db.close()
         if self._lock is not None:
             locks.release(self._lock)
