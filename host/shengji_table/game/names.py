@@ -46,7 +46,7 @@ def check_names(names: Sequence[object], players: int) -> tuple[str, ...]:
         raise PlayerNamesError(f"player names are a list of {players} names, not {names!r}")
     if not all(isinstance(n, str) for n in names):
         raise PlayerNamesError(f"player names are text: {list(names)!r}")
-    out = tuple(n.strip() for n in names)                # type: ignore[union-attr]
+    out = tuple(str(n).strip() for n in names)
     if len(out) != players:
         raise PlayerNamesError(f"{len(out)} player name(s) given ({', '.join(out)}) but the game has {players} "
                          f"players: give one name a seat, in seat order (seat 0 first)")

@@ -15,6 +15,7 @@ import tempfile
 from collections.abc import Callable
 
 from ..board import BOARDS_DIR
+from ..game.names import with_names
 from ..rules.cards import level_text
 from ..rules.ruleset import Ruleset
 
@@ -24,16 +25,18 @@ __all__ = ["BOARDS", "play_demo"]
 BOARDS = (BOARDS_DIR / "table-4.json", BOARDS_DIR / "table-6.json")
 
 
+# long: the demo's whole life — board, table, host, view, run, report — each step with its own failure
 def play_demo(ruleset: Ruleset, *, preset: str, mode: str = "scanned", seed: int = 7, hands: int = 2,
               bots: str = "heuristic", log: str | None = None, record: str | None = None,
               plain: bool = False, voice: bool = True,
-              write_record: Callable[[str, str], None] | None = None) -> int:
+              write_record: Callable[[str, str], None] | None = None, names: tuple = ()) -> int:
     """Play ``hands`` hands of ``ruleset`` (the preset named ``preset``) at a virtual table; the exit
     status (0 played, 1 the table lost its way, 2 it could not start, 130 interrupted).
 
     ``log``: keep the SQLite event log there (default: a temporary file); ``record``: write the
     JSON match record there with ``write_record(path, text)`` (the caller checked both paths can
-    be written); ``plain``: plain text even in a terminal; ``voice``: speak announcements.
+    be written); ``plain``: plain text even in a terminal; ``voice``: speak announcements;
+    ``names``: the players' names (game/names.py), shown and kept in the log and the record.
     """
     from ..game.record import dumps
     from .match_runner import SimHost
@@ -64,7 +67,7 @@ def play_demo(ruleset: Ruleset, *, preset: str, mode: str = "scanned", seed: int
     try:
         try:
             host = SimHost(vt.device, log_path, preset=preset, mode=mode, seed=seed,
-                           hands=hands, bots=bots, board=board_path)
+                           hands=hands, bots=bots, board=board_path, ruleset=ruleset, names=names)
         except LogError as exc:         # e.g. --log names another program's database
             print(f"error: {exc}", file=sys.stderr)
             return 2
@@ -77,14 +80,14 @@ def play_demo(ruleset: Ruleset, *, preset: str, mode: str = "scanned", seed: int
         ok = host.run(timeout=60 * 60, idle=view.refresh)
         view.refresh(force=True)
         m = host.controller.match
-        print("\nLevels: " + ", ".join(f"seat {i} {level_text(lv) if lv <= 14 else 'won'}"
-                                       for i, lv in enumerate(m.levels)))
+        print(with_names("\nLevels: " + ", ".join(f"seat {i} {level_text(lv) if lv <= 14 else 'won'}"
+                                                  for i, lv in enumerate(m.levels)), names))
         print(f"{len(m.summaries)} hand(s) played, {host.service.stats.physical} table events, "
               f"{host.service.stats.refusals} refusals; log: {log or '(temporary)'}")
         if record:
             assert write_record is not None, "a record path needs write_record"
             try:
-                write_record(record, dumps(host.service.record(seats=[f"bot:{bots}"] * ruleset.players)))
+                write_record(record, dumps(host.service.record(seats=names or [f"bot:{bots}"] * ruleset.players)))
             except OSError as exc:
                 print(f"error: cannot write record {record}: {exc.strerror or exc}", file=sys.stderr)
                 return 2

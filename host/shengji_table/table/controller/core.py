@@ -1,7 +1,8 @@
 """The controller's core: its state, its persistence, the automatic steps, game events in and effects out.
 
-Pure: no I/O, no clock (the play clock is given the time: :meth:`Core.tick`).  The service (``service.py``) persists everything an :class:`Outcome`
-lists before it shows a ring or acknowledges the Pico.
+Pure: no I/O, no clock (the play clock is given the time: :meth:`Core.tick`).  The service
+(``service.py``) persists everything an :class:`Outcome` lists before it shows a ring or
+acknowledges the Pico.
 """
 from __future__ import annotations
 
