@@ -63,7 +63,10 @@ def read_rules_file(path: str) -> dict:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise HouseRulesError(f"rules file {path} is not TOML: {exc}") from None
+        why = str(exc)                              # "(at line 3, column 5)", or the end of the file
+        if "at end of document" in why:
+            why = why.replace("at end of document", f"at the end of the file, line {len(text.splitlines())}")
+        raise HouseRulesError(f"rules file {path} is not TOML: {why}") from None
     unknown = sorted(set(data) - set(_FILE_KEYS))
     if unknown:
         raise HouseRulesError(f"rules file {path}: unknown key(s) {', '.join(unknown)}; valid keys: "
@@ -107,20 +110,21 @@ def house_rules(args) -> tuple[Ruleset, tuple[str, ...]]:
         name, value = option_from_text(name.strip(), text)
         options[name] = value
     ruleset = Ruleset.from_preset(preset, **options)
+    game = f"preset {ruleset.preset!r}" + (" with these options" if options else "")
     try:
         if getattr(args, "players", None):
-            return ruleset, names_from_text(args.players, ruleset.players)
+            return ruleset, names_from_text(args.players, ruleset.players, game)
         if given.get("players") is not None:
-            return ruleset, _file_names(given["players"], ruleset.players, where)
+            return ruleset, _file_names(given["players"], ruleset.players, game)
     except PlayerNamesError as exc:
         raise HouseRulesError(("--players: " if args.players else where) + str(exc)) from None
     return ruleset, ()
 
 
-def _file_names(names, players: int, where: str) -> tuple[str, ...]:
+def _file_names(names, players: int, game: str) -> tuple[str, ...]:
     if not isinstance(names, list):
         raise PlayerNamesError('players is a list of names, e.g. players = ["Li", "Wang", "Zhao", "Chen"]')
-    return check_names(names, players)
+    return check_names(names, players, game)
 
 
 def preset_ruleset(args, *, min_hands: int | None = 1) -> Ruleset | None:

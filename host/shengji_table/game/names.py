@@ -39,16 +39,17 @@ def with_names(text: str, names: Sequence[str] | None) -> str:
     return _SEAT.sub(named, text)
 
 
-def check_names(names: Sequence[object], players: int) -> tuple[str, ...]:
+def check_names(names: Sequence[object], players: int, game: str = "the game") -> tuple[str, ...]:
     """``names`` as a tuple of stripped strings, one a seat in seat order; :class:`PlayerNamesError`
-    when their number is not ``players`` or a name is empty, not text or given twice."""
+    when their number is not ``players`` (of ``game``, for the message) or a name is empty, not
+    text or given twice."""
     if isinstance(names, str) or not isinstance(names, Sequence):
         raise PlayerNamesError(f"player names are a list of {players} names, not {names!r}")
     if not all(isinstance(n, str) for n in names):
         raise PlayerNamesError(f"player names are text: {list(names)!r}")
     out = tuple(str(n).strip() for n in names)
     if len(out) != players:
-        raise PlayerNamesError(f"{len(out)} player name(s) given ({', '.join(out)}) but the game has {players} "
+        raise PlayerNamesError(f"{len(out)} player name(s) given ({', '.join(out)}) but {game} has {players} "
                          f"players: give one name a seat, in seat order (seat 0 first)")
     if not all(out):
         raise PlayerNamesError(f"a player name is empty: {', '.join(repr(n) for n in out)}")
@@ -58,6 +59,6 @@ def check_names(names: Sequence[object], players: int) -> tuple[str, ...]:
     return out
 
 
-def names_from_text(text: str, players: int) -> tuple[str, ...]:
+def names_from_text(text: str, players: int, game: str = "the game") -> tuple[str, ...]:
     """``"Li,Wang,Zhao,Chen"`` → the checked names (:func:`check_names`)."""
-    return check_names(text.split(","), players)
+    return check_names(text.split(","), players, game)

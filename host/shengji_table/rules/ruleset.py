@@ -126,13 +126,15 @@ class Ruleset:
         return dataclasses.replace(self, **_check_overrides(overrides))._validated()
 
     def to_json(self) -> dict:
-        """Every option, except those of :data:`_QUIET_AT_DEFAULT` at their default: options added
-        later leave the records of rulesets without them as they were (and old records load, a
-        missing option taking its default)."""
+        """Every option, except those of :data:`_QUIET_AT_DEFAULT` at their default in a preset
+        that keeps the default too: options added later leave the records of rulesets without them
+        as they were, and old records load (a missing option is the preset's, which is the
+        default).  ``from_json(to_json())`` is the same ruleset."""
         d = dataclasses.asdict(self)
         d["must_defend"] = list(self.must_defend)
+        preset = PRESETS.get(self.preset, {})
         for name in _QUIET_AT_DEFAULT:
-            if d[name] == _FIELDS[name].default:
+            if d[name] == _FIELDS[name].default == preset.get(name, _FIELDS[name].default):
                 del d[name]
         return d
 
