@@ -130,3 +130,28 @@ def test_options_given_as_text_are_read_by_their_type():
     assert option_from_text("must_defend", "J, A") == ("must_defend", (11, 14))
     assert option_from_text("start_level", "K") == ("start_level", 13)
     assert option_from_text("scoring", "takeover-plus-one") == ("scoring", "takeover-plus-one")
+
+
+def test_the_docs_list_every_option_and_the_example_file_reads_as_the_docs_show_it():
+    import re
+    import tomllib
+
+    from shengji_table.rules.ruleset import OPTIONS
+    doc = (REPO / "docs" / "house-rules.md").read_text(encoding="utf-8")
+    listed = re.findall(r"^\| `(\w+)` \|", doc.split("### The options", 1)[1], re.M)
+    assert listed == list(OPTIONS)
+    shown = tomllib.loads(doc.split("```toml\n", 1)[1].split("```", 1)[0])
+    assert shown == tomllib.loads(CLUB.read_text(encoding="utf-8"))
+
+
+@pytest.mark.micropython
+def test_demo_plays_the_house_rules_with_the_names(capsys, tmp_path):
+    record, log = tmp_path / "r.json", tmp_path / "d.db"
+    assert main(["demo", "--rules", str(CLUB), "--hands", "1", "--plain", "--no-voice", "--record", str(record),
+                 "--log", str(log)]) == 0
+    out = capsys.readouterr().out
+    assert "Levels: seat 0 (Li) " in out and "seat 1 (Wang)" in out
+    data = json.loads(record.read_text())
+    assert data["seats"] == ["Li", "Wang", "Zhao", "Chen"] and data["ruleset"]["play_clock"] == 20
+    assert main(["log", "export", str(log)]) == 0
+    assert json.loads(capsys.readouterr().out)["seats"] == ["Li", "Wang", "Zhao", "Chen"]

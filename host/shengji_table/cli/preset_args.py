@@ -7,7 +7,7 @@ The rules file (``docs/house-rules.md``, ``examples/rules/``)::
     preset = "classic"                      # default classic
     players = ["Li", "Wang", "Zhao", "Chen"]   # names in seat order (seat 0 first)
 
-    [options]                               # any ruleset option (docs/rules-engine.md)
+    [options]                               # any ruleset option (docs/house-rules.md)
     throw_penalty = "per-card"
     match_end = "defend-a"
 
