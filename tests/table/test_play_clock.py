@@ -134,3 +134,28 @@ def test_the_service_logs_the_clock_ruling_and_shows_it(tmp_path):
     assert [r["type"] for r in rulings] == ["clock"] and rulings[0]["seconds"] == 15
     assert said == [rulings[0]["public"]] and "the referee decides" in said[0]
     log.close()
+
+
+def test_the_controllers_texts_name_the_seats_and_the_rows_keep_the_numbers():
+    """Player names (game/names.py) in every sentence the table shows; the game's rows stay plain."""
+    from shengji_table.sim.virtual_table import sim_pages, sim_uid
+    names = ("Li", "Wang", "Zhao", "Chen")
+    c = controller(names)
+    hand = c.match.hand
+    seat = (hand.turn + 2) % 4
+    out = c.on_tap(seat, sim_uid(hand.hand_copies(seat)[0]), sim_pages(hand.hand_copies(seat)[0]))
+    want = f"Seat {seat} ({names[seat]}): refused"
+    assert out.texts[0].startswith(want) and f"seat {hand.turn} ({names[hand.turn]})" in out.texts[0]
+    ruling = next(p for k, p in out.rows if k == "ruling")
+    assert ruling["public"] == out.texts[0] and "(" + names[seat] + ")" not in ruling["reason"]
+    # the first trick: its announcement is named, the effect rows are the game's own
+    texts, rows = [], []
+    for e in EVENTS[playing():]:
+        if c.match.hand.tricks:
+            break
+        out = c.on_tap(e.seat, sim_uid(e.copy), sim_pages(e.copy)) if isinstance(e, ev.Tap) else c.on_button(e.seat, 1)
+        texts += out.texts
+        rows += out.rows
+    winner = c.match.hand.tricks[0][1]
+    assert any(f"seat {winner} ({names[winner]})" in t for t in texts), texts
+    assert not any(n in json.dumps(p, ensure_ascii=False) for k, p in rows if k in ("game", "effect") for n in names)
