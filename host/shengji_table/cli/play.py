@@ -56,7 +56,7 @@ class Printer:
         parts = " | ".join(f"{s}: {' '.join(c.card.unicode() for c in cards)}" for s, cards in plays)
         att = hand.attackers_points()
         self.write(f"  trick {len(hand.tricks):2d}  {parts}  → seat {winner}"
-                       + (f" +{pts}" if pts else "") + f"  (attackers {att})\n")
+                   + (f" +{pts}" if pts else "") + f"  (attackers {att})\n")
 
 
 def run(args) -> int:

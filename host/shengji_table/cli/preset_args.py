@@ -22,6 +22,7 @@ wrong number of names — is one line on stderr and exit status 2, before anythi
 """
 from __future__ import annotations
 
+import pathlib
 import sys
 import tomllib
 
@@ -55,7 +56,7 @@ def add_preset_argument(parser) -> None:
 def read_rules_file(path: str) -> dict:
     """The rules file at ``path`` as ``{"preset", "options", "players"}``; :class:`HouseRulesError`."""
     try:
-        text = open(path, "rb").read().decode("utf-8")
+        text = pathlib.Path(path).read_bytes().decode("utf-8")
     except OSError as exc:
         raise HouseRulesError(f"cannot read rules file {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
