@@ -22,7 +22,7 @@ GOLDEN = HERE / "golden"
 # heuristic bots and the open table's unscanned burial where they take other paths.
 CASES = [(preset, mode, "random", {}) for preset in (
     "classic", "one-deck", "one-deck-two-colour", "three-decks", "four-decks", "find-friend-4",
-    "find-friend-5", "find-friend-5-three-decks", "six-players", "three-players")
+    "find-friend-5", "find-friend-5-three-decks", "six-players", "three-players", "tournament")
     for mode in ("scanned", "open")]
 CASES += [
     ("classic", "scanned", "heuristic", {}),

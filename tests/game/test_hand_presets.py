@@ -23,7 +23,7 @@ from settlement_oracle import expected_levels  # noqa: E402
 
 BOUNDED = {"classic": 6, "one-deck": 6, "one-deck-two-colour": 6, "three-decks": 3, "four-decks": 2,
            "find-friend-4": 5, "find-friend-5": 5, "find-friend-5-three-decks": 3, "six-players": 3,
-           "three-players": 5}
+           "three-players": 5, "tournament": 6}
 
 
 def card_places(hand):

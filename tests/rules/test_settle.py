@@ -32,6 +32,7 @@ PRESET_TABLES = {
     "classic": CLASSIC_S40, "one-deck": CLASSIC_S20, "one-deck-two-colour": CLASSIC_S20,
     "three-decks": CLASSIC_S60, "four-decks": PLUS_ONE_S80, "find-friend-4": CLASSIC_S40,
     "find-friend-5": CLASSIC_S40, "find-friend-5-three-decks": CLASSIC_S60, "six-players": CLASSIC_S60,
+    "tournament": CLASSIC_S40,
 }
 
 

@@ -42,4 +42,4 @@ def run(args) -> int:
             return 2
     return play_demo(ruleset, preset=args.preset, mode=args.mode, seed=args.seed, hands=args.hands, bots=args.bots,
                      log=args.log, record=args.record, plain=args.plain, voice=not args.no_voice,
-                     write_record=write_atomically)
+                     write_record=write_atomically, names=args.names)

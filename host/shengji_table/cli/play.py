@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import sys
 
+from ..game.names import with_names
 from ..rules.cards import level_text
 from .preset_args import add_preset_argument, preset_ruleset
 
@@ -30,10 +31,14 @@ class Printer:
     SHOW = {"deal", "declare", "trump", "kitty", "friend", "throw", "settle", "level", "match", "bid",
             "revoke", "referee", "undo"}
 
-    def __init__(self, match, out=None, quiet: bool = False):
+    def __init__(self, match, out=None, quiet: bool = False, names: tuple = ()):
         self.match = match
         self.out = out if out is not None else sys.stdout     # the stdout of now, not of the import
         self.quiet = quiet
+        self.names = names          # the players' names: every "seat N" is shown with its name
+
+    def write(self, text: str) -> None:
+        self.out.write(with_names(text, self.names))
 
     def __call__(self, event, effects):
         hand = self.match.hand
@@ -44,14 +49,14 @@ class Printer:
                 if not self.quiet:
                     self._trick(hand)
             elif eff.kind in self.SHOW and (not self.quiet or eff.kind in ("settle", "level", "match")):
-                self.out.write(("\n" if eff.kind == "deal" else "") + f"  {eff.text}\n")
+                self.write(("\n" if eff.kind == "deal" else "") + f"  {eff.text}\n")
 
     def _trick(self, hand):
         plays, winner, pts = hand.tricks[-1]
         parts = " | ".join(f"{s}: {' '.join(c.card.unicode() for c in cards)}" for s, cards in plays)
         att = hand.attackers_points()
-        self.out.write(f"  trick {len(hand.tricks):2d}  {parts}  → seat {winner}"
-                       + (f" +{pts}" if pts else "") + f"  (attackers {att})\n")
+        self.write(f"  trick {len(hand.tricks):2d}  {parts}  → seat {winner}"
+                   + (f" +{pts}" if pts else "") + f"  (attackers {att})\n")
 
 
 def run(args) -> int:
@@ -79,9 +84,10 @@ def run(args) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     match = Match(ruleset)
-    printer = Printer(match, quiet=args.quiet)
+    printer = Printer(match, quiet=args.quiet, names=args.names)
+    seats = [f"{args.names[i]} ({k})" if args.names else k for i, k in enumerate(kinds)]
     print(f"Preset {ruleset.preset}: {ruleset.players} players, {ruleset.decks} deck(s), kitty {ruleset.kitty_size}; "
-          f"seats: {', '.join(f'{i} {k}' for i, k in enumerate(kinds))}")
+          f"seats: {', '.join(f'{i} {k}' for i, k in enumerate(seats))}")
     rng = random.Random(args.seed)
     driver = Driver(match, bots, on_event=printer)
     try:
@@ -95,11 +101,11 @@ def run(args) -> int:
     except BrokenPipeError:          # e.g. piped into `head`: stop quietly
         sys.stderr.close()
         return 0
-    print("\nLevels: " + ", ".join(f"seat {i} {level_text(lv) if lv <= 14 else 'jokers'}"
-                                   for i, lv in enumerate(match.levels)))
+    printer.write("\nLevels: " + ", ".join(f"seat {i} {level_text(lv) if lv <= 14 else 'jokers'}"
+                                          for i, lv in enumerate(match.levels)) + "\n")
     if args.record:
         try:
-            write_atomically(args.record, dumps(to_record(match, seats=[f"bot:{k}" for k in kinds])))
+            write_atomically(args.record, dumps(to_record(match, seats=args.names or [f"bot:{k}" for k in kinds])))
         except OSError as exc:
             print(f"error: cannot write record {args.record}: {exc.strerror or exc}", file=sys.stderr)
             return 2

@@ -15,7 +15,7 @@ import pathlib
 import sys
 import time
 
-from .preset_args import add_preset_argument, preset_ruleset
+from .preset_args import HouseRulesError, add_preset_argument, logged_names, preset_ruleset, seats_meta
 
 
 def add_arguments(parser):
@@ -80,13 +80,14 @@ def run(args) -> int:
         return 2
     try:
         log = EventLog(args.log)
-    except LogError as exc:
+        controller.names = logged_names(args, log, args.match)      # a resumed match keeps its names
+    except (LogError, HouseRulesError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     link = SerialLink(args.device, resume=last_position(log, args.match))
     service = TableService(link, controller, log, match=args.match, on_text=_say,
                            meta={"preset": args.preset, "mode": args.mode, "board": board.get("name"),
-                                 "deck_set": deck_set.name})
+                                 "deck_set": deck_set.name, **seats_meta(controller.names)})
     try:
         return _serve(args, service, link, log, controller, ruleset, deck_set, hands)
     except KeyboardInterrupt:

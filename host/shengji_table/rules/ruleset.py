@@ -16,7 +16,8 @@ from collections.abc import Mapping
 
 from .cards import CardError, level_text, parse_rank
 
-__all__ = ["Ruleset", "RulesetError", "PRESETS", "OPTIONS", "LEVELS", "level_from_text", "level_text"]
+__all__ = ["Ruleset", "RulesetError", "PRESETS", "OPTIONS", "LEVELS", "level_from_text", "level_text",
+           "option_from_text"]
 
 
 class RulesetError(ValueError):
@@ -87,6 +88,8 @@ class Ruleset:
     bidding: bool = False                 # three players: bidding for the deal (竞标)
     # §10 referee
     referee_undo: bool = False            # R-10.4 option: the referee may undo a play
+    play_clock: int = 0                   # seconds a seat has for a play (0: no clock); the referee rules
+    bury_clock: int = 0                   # seconds the dealer has to bury the kitty (0: no clock)
 
     # ---- derived values -------------------------------------------------------------------
     @property
@@ -123,8 +126,16 @@ class Ruleset:
         return dataclasses.replace(self, **_check_overrides(overrides))._validated()
 
     def to_json(self) -> dict:
+        """Every option, except those of :data:`_QUIET_AT_DEFAULT` at their default in a preset
+        that keeps the default too: options added later leave the records of rulesets without them
+        as they were, and old records load (a missing option is the preset's, which is the
+        default).  ``from_json(to_json())`` is the same ruleset."""
         d = dataclasses.asdict(self)
         d["must_defend"] = list(self.must_defend)
+        preset = PRESETS.get(self.preset, {})
+        for name in _QUIET_AT_DEFAULT:
+            if d[name] == _FIELDS[name].default == preset.get(name, _FIELDS[name].default):
+                del d[name]
         return d
 
     @classmethod
@@ -160,6 +171,9 @@ class Ruleset:
             raise RulesetError("two_colour is a one-deck option (R-2.5)")
         if self.start_level not in LEVELS:
             raise RulesetError(f"start_level must be a level 2..14, not {self.start_level}")
+        for name in ("play_clock", "bury_clock"):
+            if getattr(self, name) < 0:
+                raise RulesetError(f"{name} is seconds, 0 (no clock) or more, not {getattr(self, name)}")
         for lv in self.must_defend:
             if lv not in LEVELS:
                 raise RulesetError(f"must_defend holds levels 2..14, not {lv!r}")
@@ -168,6 +182,8 @@ class Ruleset:
 
 _FIELDS = {f.name: f for f in dataclasses.fields(Ruleset)}
 OPTIONS = tuple(n for n in _FIELDS if n != "preset")
+# Options a ruleset's JSON leaves out when they are at their default (see Ruleset.to_json).
+_QUIET_AT_DEFAULT = ("play_clock", "bury_clock")
 
 
 def _check_overrides(overrides: Mapping[str, Any]) -> dict:
@@ -195,6 +211,32 @@ def _check_overrides(overrides: Mapping[str, Any]) -> dict:
     return out
 
 
+_TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
+
+
+def option_from_text(name: str, text: str) -> tuple[str, Any]:
+    """``(name, value)`` for an option given as text (``--option throw_penalty=per-card``): the
+    text read by the option's type — true/false, a whole number, one of its choices, levels
+    (``must_defend=J,A``) — then checked as :meth:`Ruleset.from_preset` checks it (the same
+    :class:`RulesetError`, with the valid names or values listed)."""
+    if name not in OPTIONS:
+        raise RulesetError(f"unknown option {name!r}; valid options: {', '.join(OPTIONS)}")
+    default = _FIELDS[name].default
+    value: Any = text.strip()
+    if name == "must_defend":
+        value = [v for v in (p.strip() for p in value.split(",")) if v]
+    elif isinstance(default, bool) and name not in _CHOICES:
+        if value.lower() not in _TRUE + _FALSE:
+            raise RulesetError(f"option {name} is true or false, not {text!r}")
+        value = value.lower() in _TRUE
+    elif isinstance(default, int) and name != "start_level":
+        try:
+            value = int(value)
+        except ValueError:
+            raise RulesetError(f"option {name} is a whole number, not {text!r}") from None
+    return name, _check_overrides({name: value})[name]
+
+
 # The presets of docs/rules.md, R-9.  Kitty sizes "by deal" keep every hand the same size.
 PRESETS: dict = {
     "classic": dict(players=4, decks=2, kitty_size=8),
@@ -210,4 +252,8 @@ PRESETS: dict = {
                                       teams="find-friend", friend_calls=2),
     "six-players": dict(players=6, decks=3, kitty_size=6, declare_ladder="three-decks"),
     "three-players": dict(players=3, decks=2, kitty_size=9, teams="solo", bidding=True, throws="none"),
+    # club tournament points (R-10): a failed throw costs 10 a card taken back, the referee may undo,
+    # a play clock; a revoke and a wrong kitty end the hand in every preset (R-10.2, R-10.3)
+    "tournament": dict(players=4, decks=2, kitty_size=8, throw_penalty="per-card", throw_penalty_points=10,
+                       referee_undo=True, play_clock=15, bury_clock=60),
 }

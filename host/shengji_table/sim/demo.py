@@ -15,6 +15,7 @@ import tempfile
 from collections.abc import Callable
 
 from ..board import BOARDS_DIR
+from ..game.names import with_names
 from ..rules.cards import level_text
 from ..rules.ruleset import Ruleset
 
@@ -39,14 +40,15 @@ def _ring_sizes(board: dict) -> dict:
     return {(board["seats"] if r["seat"] == "centre" else r["seat"]): r["count"] for r in board["leds"]["rings"]}
 
 
-def _start_host(vt, log_path: str, board_path, *, preset: str, mode: str, seed: int, hands: int, bots: str):
+def _start_host(vt, log_path: str, board_path, *, preset: str, mode: str, seed: int, hands: int, bots: str,
+                ruleset=None, names: tuple = ()):
     """The host on the virtual table's serial device, logging to ``log_path``; ``None`` (said on
     stderr) when that log cannot be used."""
     from ..store.log import LogError
     from .match_runner import SimHost
     try:
         return SimHost(vt.device, log_path, preset=preset, mode=mode, seed=seed,
-                       hands=hands, bots=bots, board=board_path)
+                       hands=hands, bots=bots, board=board_path, ruleset=ruleset, names=names)
     except LogError as exc:         # e.g. --log names another program's database
         print(f"error: {exc}", file=sys.stderr)
         return None
@@ -63,11 +65,11 @@ def _open_view(host, sizes: dict, title: str, *, plain: bool, voice: bool):
     return view
 
 
-def _print_outcome(host, log: str | None) -> None:
+def _print_outcome(host, log: str | None, names: tuple = ()) -> None:
     """Everybody's level, then how many hands, table events and refusals there were."""
     m = host.controller.match
-    print("\nLevels: " + ", ".join(f"seat {i} {level_text(lv) if lv <= 14 else 'won'}"
-                                   for i, lv in enumerate(m.levels)))
+    print(with_names("\nLevels: " + ", ".join(f"seat {i} {level_text(lv) if lv <= 14 else 'won'}"
+                                              for i, lv in enumerate(m.levels)), names))
     print(f"{len(m.summaries)} hand(s) played, {host.service.stats.physical} table events, "
           f"{host.service.stats.refusals} refusals; log: {log or '(temporary)'}")
 
@@ -88,13 +90,14 @@ def _save_record(host, record: str, write_record, seats: list) -> bool:
 def play_demo(ruleset: Ruleset, *, preset: str, mode: str = "scanned", seed: int = 7, hands: int = 2,
               bots: str = "heuristic", log: str | None = None, record: str | None = None,
               plain: bool = False, voice: bool = True,
-              write_record: Callable[[str, str], None] | None = None) -> int:
+              write_record: Callable[[str, str], None] | None = None, names: tuple = ()) -> int:
     """Play ``hands`` hands of ``ruleset`` (the preset named ``preset``) at a virtual table; the exit
     status (0 played, 1 the table lost its way, 2 it could not start, 130 interrupted).
 
     ``log``: keep the SQLite event log there (default: a temporary file); ``record``: write the
     JSON match record there with ``write_record(path, text)`` (the caller checked both paths can
-    be written); ``plain``: plain text even in a terminal; ``voice``: speak announcements.
+    be written); ``plain``: plain text even in a terminal; ``voice``: speak announcements;
+    ``names``: the players' names (game/names.py), shown and kept in the log and the record.
     """
     from ..micropython import MicroPythonMissing
     from .players import PlanMismatch
@@ -117,15 +120,17 @@ def play_demo(ruleset: Ruleset, *, preset: str, mode: str = "scanned", seed: int
     view = None
     host = None
     try:
-        host = _start_host(vt, log_path, board_path, preset=preset, mode=mode, seed=seed, hands=hands, bots=bots)
+        host = _start_host(vt, log_path, board_path, preset=preset, mode=mode, seed=seed, hands=hands, bots=bots,
+                           ruleset=ruleset, names=names)
         if host is None:
             return 2
         view = _open_view(host, sizes, title, plain=plain, voice=voice)
         host.start()
         ok = host.run(timeout=60 * 60, idle=view.refresh)
         view.refresh(force=True)
-        _print_outcome(host, log)
-        if record and not _save_record(host, record, write_record, seats=[f"bot:{bots}"] * ruleset.players):
+        _print_outcome(host, log, names)
+        seats = list(names) or [f"bot:{bots}"] * ruleset.players
+        if record and not _save_record(host, record, write_record, seats=seats):
             return 2
         return 0 if ok else 1
     except PlanMismatch as exc:

@@ -28,12 +28,14 @@ __all__ = ["SimHost", "main"]
 
 class SimHost:
     """Host + bot players for a virtual table at ``device``; the log at ``log_path`` (resumed when
-    it already holds the match)."""
+    it already holds the match).  ``ruleset`` (default: ``preset``'s) is played; ``names`` are the
+    players' names (shown in the texts, kept in the match header)."""
 
     def __init__(self, device: str, log_path, *, preset: str = "classic", mode: str = "scanned", seed: int = 7,
                  hands: int = 1, bots: str = "heuristic", board=DEFAULT_BOARD, match: str = "default",
-                 on_text: Callable[[str], None] | None = None, slow: float = 1.0):
-        self.ruleset = Ruleset.from_preset(preset)
+                 on_text: Callable[[str], None] | None = None, slow: float = 1.0,
+                 ruleset: Ruleset | None = None, names: tuple = ()):
+        self.ruleset = ruleset if ruleset is not None else Ruleset.from_preset(preset)
         self.seeds = hand_seeds(seed, hands)
         board_data = json.loads(open(board).read())
         self.deck_set = sim_deck_set(self.ruleset.decks, SIM_DECK_SET_ID)
@@ -41,9 +43,10 @@ class SimHost:
         pos = last_position(self.log, match)
         self.link = SerialLink(device, resume=pos)
         self.controller = Controller(self.ruleset, mode, board_data, self.deck_set, deal_for(mode, self.seeds))
+        self.controller.names = tuple(names)
         self.service = TableService(self.link, self.controller, self.log, match=match, on_text=on_text,
-                                    meta={"preset": preset, "mode": mode, "seed": seed, "hands": hands,
-                                          "bots": bots, "virtual": True})
+                                    meta={"preset": self.ruleset.preset, "mode": mode, "seed": seed, "hands": hands,
+                                          "bots": bots, "virtual": True, **({"seats": list(names)} if names else {})})
         self.players = TablePlayers(self.service, self.seeds, bots=bots, seed=seed, slow=slow)
         self._hooks: list = []
         self.service.on_outcome = self._outcome

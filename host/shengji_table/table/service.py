@@ -147,8 +147,15 @@ class TableService:
         for e in events:
             t0 = time.perf_counter()
             self.handle(e, t0)
+        self.tick(time.monotonic())
         self.link.flush()
         return events
+
+    def tick(self, now: float) -> Outcome:
+        """The play clock (``table/clock.py``) at ``now``: an expiry's ruling row is logged, its text shown."""
+        out = self.controller.tick(now)
+        self._commit([], None, out, 0.0)
+        return out
 
     def handle(self, e, t0: float = 0.0) -> Outcome:
         c = self.controller

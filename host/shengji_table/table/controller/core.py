@@ -1,7 +1,8 @@
 """The controller's core: its state, its persistence, the automatic steps, game events in and effects out.
 
-Pure: no I/O, no clock.  The service (``service.py``) persists everything an :class:`Outcome`
-lists before it shows a ring or acknowledges the Pico.
+Pure: no I/O, no clock (the play clock is given the time: :meth:`Core.tick`).  The service
+(``service.py``) persists everything an :class:`Outcome` lists before it shows a ring or
+acknowledges the Pico.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from ...game.match import Match
 from ...game.phase import Phase
 from ...rules.cards import parse_copy
 from ...rules.ruleset import Ruleset
+from ..clock import PlayClock
 from ..gestures import decider
 from ..registry import DeckSet
 from .rings import REFUSED_COLOUR, REFUSED_MS, TURN_COLOUR, R, RingCommand, Rings
@@ -83,6 +85,8 @@ class Core(Rings):
         self.entry: dict = {}
         self.kitty_drawn: list = []     # three players, scanned: kitty cards the counter-declarer drew
         self.held: set = set()          # seats whose button press became a long press (until released)
+        self.names: tuple = ()          # the players' names (game/names.py), set by serve and the demo
+        self.clock = PlayClock(ruleset)
 
     # ---- persistence ---------------------------------------------------------------------------
     def state_json(self) -> dict:
@@ -150,12 +154,22 @@ class Core(Rings):
         assert hand is not None
         return hand
 
+    def tick(self, now: float) -> Outcome:
+        """The play clock at time ``now`` (table/clock.py): a turn whose time ran out gives a
+        ``clock`` ruling row and its sentence, once; the referee decides what follows."""
+        out = Outcome()
+        expiry = self.clock.tick(self.match.hand, now)
+        if expiry is not None:
+            row = expiry.to_json()
+            row["public"] = self._text(out, expiry.text())
+            out.rows.append(("ruling", row))
+        return out
+
     def on_reader(self, reader: int, alive: bool) -> Outcome:
         out = Outcome()
         if not alive:
             where = self.readers.get(reader, reader)
-            text = f"Reader {where} stopped answering: check its cable."
-            out.texts.append(text)
+            text = self._text(out, f"Reader {where} stopped answering: check its cable.")
             out.rows.append(("effect", Announce("table", text).to_json()))
         return out
 
@@ -188,9 +202,8 @@ class Core(Rings):
         # the shared screen and the voice hear the public reason only (game/disclosure.py); the
         # ruling row keeps the whole reason for the referee
         where = "Centre" if seat is None and ring == self.centre else None
-        text = public_refusal(r, lead_suit=lead_suit_of(self.match.hand), where=where)
+        text = self._text(out, public_refusal(r, lead_suit=lead_suit_of(self.match.hand), where=where))
         row["public"] = text
-        out.texts.append(text)
         target = ring if ring is not None else seat
         if target is not None:
             hand = self.match.hand

@@ -45,7 +45,7 @@ class Entry(Core):
         return {k: v for k, v in e.items() if k != "key"}
 
     def _say(self, out: Outcome, text: str, what: str, seat: int, e: dict) -> None:
-        out.texts.append(text)
+        self._text(out, text)
         out.rows.append(("effect", {"type": "entry", "what": what, "seat": seat,
                                     **{k: v for k, v in e.items() if k != "key"}}))
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from ... import firmware_src
 from ...game.effects import Announce, Ring
 from ...game.match import Match
+from ...game.names import with_names
 from ...game.phase import Phase
 from ...rules.ruleset import Ruleset
 
@@ -61,6 +62,13 @@ class Rings:
     board_seats: int
     centre: int
     ring_sizes: dict
+    names: tuple = ()         # the players' names, seat by seat (game/names.py); () = none given
+
+    def _text(self, out, text: str) -> str:
+        """Show ``text`` on the screen and through the voice, seats named; the text shown."""
+        text = with_names(text, self.names)
+        out.texts.append(text)
+        return text
 
     def _ring(self, out, ring: int, pattern: int, rgb=(0, 0, 0), count: int = 0, arg: int = 0) -> None:
         rc = RingCommand(ring, pattern, rgb[0], rgb[1], rgb[2], min(count, 255), min(arg, 0xFFFF))
@@ -110,7 +118,7 @@ class Rings:
 
     def _show_announce(self, eff: Announce, out) -> None:
         hand = self.match.hand
-        out.texts.append(eff.text)
+        self._text(out, eff.text)
         if eff.kind == "settle" and hand is not None and hand.result is not None:
             pts = max(0, hand.result.to_json()["attackers_points"])
             self._ring(out, self.centre, R.POINTS, POINTS_COLOUR, 5, pts)
