@@ -84,4 +84,18 @@ def spawn_micropython(script: str | None = None, *, module: str | None = None, p
     ``subprocess.Popen`` (``cwd`` among them)."""
     popen_kwargs.setdefault("stdin", subprocess.PIPE)
     popen_kwargs.setdefault("stdout", subprocess.PIPE)
+    popen_kwargs.setdefault("preexec_fn", _die_with_parent)
     return subprocess.Popen(_argv(script, module, heap), env=micropython_env(path), **popen_kwargs)
+
+
+def _die_with_parent() -> None:
+    """In the child, before MicroPython starts: the kernel kills it when the process that started
+    it dies, even by SIGKILL, so a killed demo never leaves a virtual Pico running (Linux
+    ``PR_SET_PDEATHSIG``; elsewhere nothing is done)."""
+    try:
+        import ctypes
+        import signal
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGKILL))        # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass

@@ -229,6 +229,9 @@ def test_pn532_gap_before_status_poll_keeps_ack(chip):
     d = make_driver()  # default: ~1 ms before the status poll
     assert d.begin() == 0x32010607
     assert chip.last_ack_gap_us >= 500
+    # a driver that polls at once loses it: the board is made slower still, so that a loaded machine
+    # (which can stretch "at once" past 0.5 ms) cannot hide the fault
+    chip.ack_gap_us = 50_000
     hasty = make_driver(ack_gap_ms=0)
     with pytest.raises(pn532.PN532NoAck):
         hasty.firmware_version()
