@@ -1,73 +1,133 @@
-"""A live terminal view of a table: each ring drawn in colour (ANSI 24-bit), the trick on the table,
-points, levels and the announcements; read aloud with espeak-ng where it is installed.
+"""The live terminal view of a table, for ``serve`` (a real table) and ``demo`` (the virtual one)
+alike: each ring drawn in colour as the firmware draws it, the teams, the trick on the table,
+points, levels, the announcements and a legend of the ring colours in words — within 80×24.
 
 The rings are drawn by the firmware's own renderer (``firmware/rings.py``), so the screen shows
-what the LEDs show.  Without a terminal the view prints the announcements as plain lines.
-Hidden information (hands, the kitty) is never drawn.
+what the LEDs show.  The screen is redrawn in place (cursor home, each line cleared to its end,
+the rest of the screen cleared once): no full-screen clear, so no flicker at 12 frames a second.
+Written with plain ANSI escape codes rather than a terminal library: the view needs per-pixel
+24-bit colour and an in-place redraw, three escape sequences, and the host package depends on
+pyserial alone.
+
+Plain mode (``--plain``, or stdout not a terminal): one line per announcement, refusal or status,
+``HH:MM:SS  sentence`` — for logs.  Every public sentence also goes to the :class:`~.voice.Voice`.
+Hidden information (hands, the kitty) is never drawn: the view reads the public state (the trick
+on the table, points taken, levels) and the controller's public texts.
 """
 from __future__ import annotations
 
-import shutil
-import subprocess
+import re
 import sys
 import time
+import unicodedata
 
 from ..game.phase import Phase
 from ..rules.cards import level_text, suit_symbol
 from ..table.controller import R
+from .labels import LABELS, PHASES, legend, level_word, teams_line
+from .voice import Voice
+from .words_zh import to_zh
 
-__all__ = ["TableView"]
+__all__ = ["TableView", "width", "is_terminal", "COLUMNS", "ROWS"]
 
+COLUMNS, ROWS = 80, 24
 _RGB = R.order_offsets("RGB")
+_ESC = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def width(text: str) -> int:
+    """Columns ``text`` takes on a terminal (escape codes take none, CJK characters two)."""
+    plain = _ESC.sub("", text)
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in plain)
+
+
+def _clip(text: str, columns: int = COLUMNS) -> str:
+    """``text`` cut to ``columns`` (escape codes kept whole; a cut line ends with …)."""
+    if width(text) <= columns:
+        return text
+    out, used, i = [], 0, 0
+    while i < len(text):
+        m = _ESC.match(text, i)
+        if m:
+            out.append(m.group())
+            i = m.end()
+            continue
+        w = 2 if unicodedata.east_asian_width(text[i]) in "WF" else 1
+        if used + w > columns - 1:
+            break
+        out.append(text[i])
+        used += w
+        i += 1
+    return "".join(out) + "\x1b[0m…"
 
 
 class TableView:
-    """Draws ``controller``'s table on ``out``; ``ring_sizes`` is the pixel count per ring index."""
+    """Draws ``controller``'s table on ``out`` and speaks with ``voice``.
 
-    def __init__(self, controller, ring_sizes: dict, out=None, tty: bool | None = None, voice: bool = True,
-                 title: str = ""):
+    ``plain``: lines instead of the live screen (None: plain when ``out`` is not a terminal);
+    ``lang``: the screen's words (``en``/``zh``; in ``zh`` the announcements are shown in
+    Mandarin too); ``voice``: a :class:`Voice` (None: silent)."""
+
+    def __init__(self, controller, out=None, *, plain: bool | None = None, lang: str = "en",
+                 voice: Voice | None = None, title: str = ""):
         self.controller = controller
-        self.ring_sizes = ring_sizes
+        self.ring_sizes = controller.ring_sizes
         self.out = out or sys.stdout
-        self.tty = self.out.isatty() if tty is None else tty
+        self.plain = (not is_terminal(self.out)) if plain is None else plain
+        self.lang = lang
+        self.voice = voice
         self.title = title
         self.texts: list = []
         self._states: dict = {}          # ring -> (RingState, since seconds)
         self._last_draw = 0.0
-        self._espeak = shutil.which("espeak-ng") if voice else None
-        self._voice: subprocess.Popen | None = None
+        self._drawn = False
+
+    @property
+    def tty(self) -> bool:
+        return not self.plain
 
     # ---- inputs ----------------------------------------------------------------------------
     def say(self, text: str) -> None:
-        """An announcement or a refusal: shown (and spoken) now."""
-        self.texts.append(text)
-        del self.texts[:-8]
-        if not self.tty:
-            self.out.write(text + "\n")
-            self.out.flush()
-        self._speak(text)
+        """A public sentence (an announcement or a refusal): shown and spoken."""
+        self._show(text)
+        if self.voice is not None:
+            self.voice.say(text)
 
-    def _speak(self, text: str) -> None:
-        if self._espeak is None or text.startswith("Trick "):
-            return
-        if self._voice is not None and self._voice.poll() is None:
-            return                     # still speaking: the screen has it, do not queue up
-        try:
-            self._voice = subprocess.Popen([self._espeak, "-s", "170", text], stdout=subprocess.DEVNULL,
-                                           stderr=subprocess.DEVNULL)
-        except OSError:
-            self._espeak = None
+    def status(self, text: str) -> None:
+        """The program's own news (connected, resumed, stopped): shown, not spoken."""
+        self._show(text, translate=False)
+
+    def _show(self, text: str, translate: bool = True) -> None:
+        shown = to_zh(text) if translate and self.lang == "zh" else text
+        self.texts.append(shown)
+        del self.texts[:-20]
+        if self.plain:
+            self.out.write(f"{time.strftime('%H:%M:%S')}  {shown}\n")
+            self.out.flush()
 
     def refresh(self, force: bool = False) -> None:
-        """Redraw (a terminal only; at most 12 times a second unless ``force``)."""
-        if not self.tty:
+        """Redraw in place (live screen only; at most 12 times a second unless ``force``)."""
+        if self.plain:
             return
         now = time.monotonic()
         if not force and now - self._last_draw < 1 / 12:
             return
         self._last_draw = now
-        self.out.write("\x1b[H\x1b[2J" + self.render(now) + "\n")
+        head = "\x1b[?25l\x1b[H" if self._drawn else "\x1b[?25l\x1b[H\x1b[2J"
+        self._drawn = True
+        body = "\x1b[K\n".join(self.render(now).split("\n"))
+        self.out.write(head + body + "\x1b[K\x1b[J")
         self.out.flush()
+
+    def close(self) -> None:
+        """Let the voice finish what it was given; put the cursor back under the view."""
+        if not self.plain and self._drawn:
+            self.refresh(force=True)
+            self.out.write("\x1b[?25h\n")
+            self.out.flush()
+            self._drawn = False
+        if self.voice is not None:
+            self.voice.close()
 
     # ---- drawing ------------------------------------------------------------------------------
     def ring_pixels(self, ring: int, now: float) -> list:
@@ -88,49 +148,75 @@ class TableView:
     def _ring_text(self, ring: int, now: float) -> str:
         cells = []
         for r, g, b in self.ring_pixels(ring, now):
-            if r or g or b:
-                cells.append(f"\x1b[38;2;{r};{g};{b}m●\x1b[0m")
-            else:
-                cells.append("\x1b[38;2;60;60;60m·\x1b[0m")
+            cells.append(f"\x1b[38;2;{r};{g};{b}m●\x1b[0m" if r or g or b else "\x1b[38;2;60;60;60m·\x1b[0m")
         rc = self.controller.rings.get(ring)
         name = R.NAMES[rc.pattern] if rc is not None and rc.pattern < len(R.NAMES) else "OFF"
-        return "".join(cells) + f"  {name.lower()}"
+        return "".join(cells) + f" {name.lower()}"
+
+    def _hand_line(self, hand) -> str:
+        w = LABELS[self.lang]
+        if hand is None:
+            return w["waiting"]
+        trump = suit_symbol(hand.trump) if hand.order is not None else w["drawing"]
+        dealer = "?" if hand.dealer is None else hand.dealer
+        head = f"第{hand.number}副" if self.lang == "zh" else f"{w['hand']} {hand.number}"
+        return (f"{head} · {PHASES[self.lang][hand.phase]} · {w['level']} {level_text(hand.level)} · "
+                f"{w['trump']} {trump} · {w['dealer']} {dealer}")
+
+    def _seat_lines(self, hand, now: float) -> list:
+        c, w = self.controller, LABELS[self.lang]
+        lines = []
+        on_turn = hand is not None and hand.phase in (Phase.PLAYING, Phase.BIDDING, Phase.DRAWING)
+        dec = set(hand.declarers()) if hand is not None else set()
+        for seat in range(c.seats):
+            turn = "▶" if on_turn and hand.turn == seat else " "
+            role = ""
+            if hand is not None and hand.dealer is not None:
+                role = w["dealer_tag"] if seat == hand.dealer else w["decl"] if seat in dec else (
+                    w["unknown"] if c.ruleset.teams == "find-friend" else w["att"])
+            lvl = level_word(c.match.levels[seat], self.lang)
+            lines.append(f"{turn} {w['seat']} {seat} {_pad(role, 8)} {w['level']} {lvl:<3} {self._ring_text(seat, now)}")
+        lines.append(f"  {_pad(w['centre'], 19)} {self._ring_text(c.centre, now)}")
+        return lines
+
+    def _trick_lines(self, hand) -> list:
+        w = LABELS[self.lang]
+        if hand is None:
+            return []
+        shown = hand.trick if hand.trick else (hand.tricks[-1][0] if hand.tricks else ())
+        label = w["trick"] if hand.trick else w["last"]
+        plays = "  ".join(f"{s}: {' '.join(x.card.unicode() for x in cards)}" for s, cards in shown)
+        lines = [_clip(f"{label}: {plays}")]
+        extra = []
+        if hand.pending and hand.phase == Phase.PLAYING:
+            extra.append(f"{hand.turn} {w['entering']}: {' '.join(x.card.unicode() for x in hand.pending)}")
+        if hand.dealer is not None:
+            extra.append(f"{w['points']} {hand.attackers_points()} · {w['tricks']} {len(hand.tricks)}")
+        lines.append(_clip("   ".join(extra)))
+        return lines
 
     def render(self, now: float | None = None) -> str:
+        """The whole screen: at most 24 lines of at most 80 columns."""
         now = time.monotonic() if now is None else now
         c = self.controller
-        m = c.match
-        hand = m.hand
-        lines = [f"\x1b[1m{self.title}\x1b[0m"]
-        if hand is not None:
-            trump = suit_symbol(hand.trump) if hand.order is not None else "(drawing)"
-            lines.append(f"Hand {hand.number} · phase {hand.phase} · level {level_text(hand.level)} · trump {trump}"
-                         f" · dealer {'?' if hand.dealer is None else hand.dealer}")
-        lines.append("")
-        for seat in range(c.seats):
-            turn = "▶" if hand is not None and hand.turn == seat and hand.phase == Phase.PLAYING else " "
-            lvl = m.levels[seat]
-            lines.append(f" {turn} seat {seat}  level {level_text(lvl) if lvl <= 14 else 'won'}  "
-                         f"{self._ring_text(seat, now)}")
-        lines.append(f"   centre            {self._ring_text(c.centre, now)}")
-        lines.append("")
-        if hand is not None:
-            shown = hand.trick if hand.trick else (hand.tricks[-1][0] if hand.tricks else ())
-            label = "Trick on the table" if hand.trick else "Last trick"
-            plays = "  ".join(f"{s}: {' '.join(x.card.unicode() for x in cards)}" for s, cards in shown)
-            lines.append(f"{label}: {plays}")
-            if hand.pending:
-                lines.append(f"Seat {hand.turn} is entering: {' '.join(x.card.unicode() for x in hand.pending)}")
-            if hand.dealer is not None:
-                lines.append(f"Attackers' points: {hand.attackers_points()}   tricks played: {len(hand.tricks)}")
-        lines.append("")
-        lines.append("Announcements:")
-        lines += [f"  {t}" for t in self.texts]
-        return "\n".join(lines)
+        hand = c.match.hand
+        lines = [f"\x1b[1m{_clip(self.title)}\x1b[0m", _clip(self._hand_line(hand)),
+                 _clip(teams_line(hand, c.ruleset, self.lang))]
+        lines += self._seat_lines(hand, now)
+        lines += self._trick_lines(hand)
+        lines += [_clip(x) for x in legend(self.lang)]
+        room = ROWS - len(lines) - 1
+        lines.append(f"{LABELS[self.lang]['news']}:")
+        lines += [_clip("  " + t) for t in self.texts[-room:]] if room > 0 else []
+        return "\n".join(_clip(x) for x in lines[:ROWS])
 
-    def close(self) -> None:
-        if self._voice is not None:
-            try:
-                self._voice.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self._voice.kill()
+
+def _pad(text: str, columns: int) -> str:
+    return text + " " * max(0, columns - width(text))
+
+
+def is_terminal(out) -> bool:
+    try:
+        return bool(out.isatty())
+    except (AttributeError, ValueError):
+        return False

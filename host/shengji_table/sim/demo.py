@@ -26,20 +26,21 @@ BOARDS = (BOARDS_DIR / "table-4.json", BOARDS_DIR / "table-6.json")
 
 def play_demo(ruleset: Ruleset, *, preset: str, mode: str = "scanned", seed: int = 7, hands: int = 2,
               bots: str = "heuristic", log: str | None = None, record: str | None = None,
-              plain: bool = False, voice: bool = True,
+              make_view: Callable | None = None,
               write_record: Callable[[str, str], None] | None = None) -> int:
     """Play ``hands`` hands of ``ruleset`` (the preset named ``preset``) at a virtual table; the exit
     status (0 played, 1 the table lost its way, 2 it could not start, 130 interrupted).
 
     ``log``: keep the SQLite event log there (default: a temporary file); ``record``: write the
     JSON match record there with ``write_record(path, text)`` (the caller checked both paths can
-    be written); ``plain``: plain text even in a terminal; ``voice``: speak announcements.
+    be written); ``make_view(controller, title)``: the terminal view and its voice (``cli/face_args.py``,
+    the same as ``serve``'s; default: plain lines, silent).
     """
     from ..game.record import dumps
     from .match_runner import SimHost
     from ..micropython import MicroPythonMissing
     from .players import PlanMismatch
-    from .table_view import TableView
+    from ..face.terminal import TableView
     from .virtual_table import VirtualTable
     from ..store.log import LogError
     # bids, trump and friend calls are entered at the seats (table/gestures.py); a preset with
@@ -48,8 +49,6 @@ def play_demo(ruleset: Ruleset, *, preset: str, mode: str = "scanned", seed: int
     if board_path is None:
         print(f"error: no virtual table has {ruleset.players} seats for preset {preset!r}", file=sys.stderr)
         return 2
-    board = json.loads(board_path.read_text())
-    sizes = {(board["seats"] if r["seat"] == "centre" else r["seat"]): r["count"] for r in board["leds"]["rings"]}
     tmp = tempfile.TemporaryDirectory(prefix="shengji-demo-")
     log_path = log or os.path.join(tmp.name, "demo.db")
     try:
@@ -68,14 +67,13 @@ def play_demo(ruleset: Ruleset, *, preset: str, mode: str = "scanned", seed: int
         except LogError as exc:         # e.g. --log names another program's database
             print(f"error: {exc}", file=sys.stderr)
             return 2
-        view = TableView(host.controller, sizes, tty=False if plain else None, voice=voice,
-                         title=title)
+        view = (make_view or (lambda c, t: TableView(c, plain=True, title=t)))(host.controller, title)
         host.service.on_text = view.say
-        if not view.tty:
+        if view.plain:
             print(title, flush=True)
         host.start()
         ok = host.run(timeout=60 * 60, idle=view.refresh)
-        view.refresh(force=True)
+        view.close()
         m = host.controller.match
         print("\nLevels: " + ", ".join(f"seat {i} {level_text(lv) if lv <= 14 else 'won'}"
                                        for i, lv in enumerate(m.levels)))
