@@ -8,7 +8,7 @@ from ..rules.cards import level_text, suit_symbol
 from ..table.controller.rings import (ACCEPTED_COLOUR, LEVEL_COLOUR, PENDING_COLOUR, POINTS_COLOUR,
                                       REFUSED_COLOUR, SUIT_COLOURS, TURN_COLOUR, WON_COLOUR)
 
-__all__ = ["LABELS", "PHASES", "legend", "teams_line", "level_word", "LANGS"]
+__all__ = ["LABELS", "PHASES", "legend", "teams_line", "level_word", "friend_open", "LANGS"]
 
 LANGS = ("en", "zh")
 
@@ -34,13 +34,13 @@ PHASES = {
 
 # (colour, English, Mandarin): what each ring colour means (table/controller/rings.py, docs/table.md §7)
 _LEGEND = (
-    (TURN_COLOUR, "white, circling: your turn", "白色转圈：轮到你"),
-    (PENDING_COLOUR, "blue: cards tapped", "蓝色：已刷的牌"),
-    (ACCEPTED_COLOUR, "green: accepted", "绿色：已接受"),
-    (REFUSED_COLOUR, "red, blinking: refused", "红色闪：不接受"),
-    (WON_COLOUR, "amber: won the trick", "琥珀色：赢这一墩"),
-    (POINTS_COLOUR, "orange: points (centre)", "橙色：闲家得分（中间）"),
-    (LEVEL_COLOUR, "purple: new level", "紫色：升级"),
+    (TURN_COLOUR, "circling: your turn", "转圈：轮到你"),
+    (PENDING_COLOUR, "blue: tapped", "蓝：已刷的牌"),
+    (ACCEPTED_COLOUR, "green: accepted", "绿：接受"),
+    (REFUSED_COLOUR, "red blink: refused", "红闪：不接受"),
+    (WON_COLOUR, "amber: won the trick", "琥珀：赢这一墩"),
+    (POINTS_COLOUR, "orange: points (centre)", "橙：闲家得分（中间）"),
+    (LEVEL_COLOUR, "purple: new level", "紫：升级"),
 )
 _TRUMP_LEGEND = {"en": "breathing suit colour: trump", "zh": "花色慢闪：主牌"}
 _SUITS = {"en": "no trump", "zh": "无主"}
@@ -87,12 +87,22 @@ def teams_line(hand, ruleset, lang: str) -> str:
             f"Seat {hand.dealer} declares alone; seats {_seats(hand.attackers(), lang)} attack")
 
 
+def friend_open(hand) -> bool:
+    """Find a friend: a call is still unanswered (who is a friend is not known yet)."""
+    search = hand.friend_search
+    return search is None or len(search.spent) < len(search.calls)
+
+
 def _friend_line(hand, lang: str) -> str:
     zh = lang == "zh"
     if hand is None or hand.dealer is None:
         return "找朋友：朋友出牌之前，谁是朋友没人知道" if zh else "Find a friend: nobody knows the friend until the called card is played"
     calls = "; ".join(f"{'#' + str(nth)} {face.unicode()}" for face, nth in hand.friend_calls)
     found = [s for s in hand.friends if s != hand.dealer]
+    if not friend_open(hand):
+        return (f"庄家 {hand.dealer} + {_seats(found, lang) or '无朋友'}，{_seats(hand.attackers(), lang)} 攻" if zh else
+                f"Seats {_seats(hand.declarers(), lang)} declare, {_seats(hand.attackers(), lang)} attack"
+                + (f"; called: {calls}" if calls else ""))
     if zh:
         who = f"朋友：{_seats(found, lang)}" if found else "朋友未知，等朋友出牌"
         return f"庄家 {hand.dealer}，{who}" + (f"；叫的牌：{calls}" if calls else "")

@@ -24,7 +24,7 @@ import unicodedata
 from ..game.phase import Phase
 from ..rules.cards import level_text, suit_symbol
 from ..table.controller import R
-from .labels import LABELS, PHASES, legend, level_word, teams_line
+from .labels import LABELS, PHASES, friend_open, legend, level_word, teams_line
 from .voice import Voice
 from .words_zh import to_zh
 
@@ -173,9 +173,10 @@ class TableView:
             role = ""
             if hand is not None and hand.dealer is not None:
                 role = w["dealer_tag"] if seat == hand.dealer else w["decl"] if seat in dec else (
-                    w["unknown"] if c.ruleset.teams == "find-friend" else w["att"])
+                    w["unknown"] if c.ruleset.teams == "find-friend" and friend_open(hand) else w["att"])
             lvl = level_word(c.match.levels[seat], self.lang)
-            lines.append(f"{turn} {w['seat']} {seat} {_pad(role, 8)} {w['level']} {lvl:<3} {self._ring_text(seat, now)}")
+            name = f"{seat}号位" if self.lang == "zh" else f"seat {seat}"
+            lines.append(f"{turn} {_pad(name, 6)} {_pad(role, 8)} {w['level']} {lvl:<3} {self._ring_text(seat, now)}")
         lines.append(f"  {_pad(w['centre'], 19)} {self._ring_text(c.centre, now)}")
         return lines
 

@@ -5,7 +5,8 @@ with the *speaker*, so a sentence that arrives while another is being spoken wai
 nothing is ever dropped (the game does not wait for the voice).  :meth:`Voice.close` lets the
 queue run out (Ctrl-C stops it).
 
-The speaker is ``espeak-ng`` (Debian package ``espeak-ng``; its Mandarin voice is ``cmn``), or any
+The speaker is ``espeak-ng`` (Debian package ``espeak-ng``; its Mandarin voice ``cmn-latn-pinyin``, see
+:data:`ESPEAK_VOICES`), or any
 callable ``speaker(text, lang)`` — the tests inject a slow fake one.  Without espeak-ng the voice
 says once, on the screen, that it is off and why, and the table carries on silently.
 
@@ -26,7 +27,10 @@ from .words_zh import to_zh
 __all__ = ["Voice", "ESPEAK_VOICES", "espeak_speaker", "spoken_text", "LANGS"]
 
 LANGS = ("zh", "en", "off")
-ESPEAK_VOICES = {"zh": "cmn", "en": "en"}        # espeak-ng --voices: cmn = Chinese (Mandarin)
+# espeak-ng --voices: Chinese (Mandarin) is ``cmn`` and ``cmn-latn-pinyin``.  Debian's espeak-ng
+# dictionary turns many characters (号, 位, 红, 桃 …) into pinyin, which ``cmn`` ("latin as English")
+# then spells out in English letters; ``cmn-latn-pinyin`` reads that pinyin as Mandarin.
+ESPEAK_VOICES = {"zh": "cmn-latn-pinyin", "en": "en"}
 _SPEED = {"zh": "160", "en": "170"}
 
 Speaker = Callable[[str, str], None]
