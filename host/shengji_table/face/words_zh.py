@@ -218,7 +218,7 @@ CATALOGUE: dict[str, list[Rule]] = {
 # a sentence of the kind that no pattern knows: what is said instead (the screen has the details)
 FALLBACK = {
     "deal": "发牌。", "declare": "有人叫主。", "trump": "主牌已定。", "kitty": "底牌。", "throw": "甩牌。",
-    "trick": "一墩结束。", "friend": "找朋友。", "revoke": "有人该跟没跟，本副按规则结算。", "settle": "本副结算，请看屏幕。",
+    "trick": "一墩结束。", "friend": "找朋友。", "revoke": "该跟没跟，本副按规则结算。", "settle": "本副结算，请看屏幕。",
     "level": "级别有变动，请看屏幕。", "match": "比赛结束。", "referee": "裁判裁决，请看屏幕。", "bid": "叫分。",
     "undo": "裁判撤回一手牌。", "table": "桌子有提示，请看屏幕。", "refusal": "不行，请看屏幕。",
 }
