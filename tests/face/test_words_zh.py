@@ -18,7 +18,8 @@ from views import replay  # noqa: E402
 # one sentence of each kind, as the game writes it (game/…: the Announce texts)
 SAMPLES = {
     "deal": ["Hand 3: dealing, 25 cards each; level J.", "Next dealer: seat 2."],
-    "declare": ["Seat 0 shows C2: seat 0 declares clubs.", "Seat 1 shows BJ BJ: seat 1 overcalls with jokers: no trump (反无主).",
+    "declare": ["Seat 0 shows C2: seat 0 declares clubs.",
+                "Seat 1 shows BJ BJ: seat 1 overcalls with jokers: no trump (反无主).",
                 "Seat 3 makes a hidden declaration.", "Hidden declarations revealed: seat 2 with H4 H4 H4 stands.",
                 "Seat 1's call stands: seat 1 deals.", "Nobody declared: seat 0, who drew first, deals.",
                 "Seat 0 counter-declares with C3 C3: trump is clubs. seat 0 overcalls with clubs (反主). "
@@ -26,7 +27,8 @@ SAMPLES = {
                 "The dealer, seat 1, answers with LJ LJ: trump is no trump. seat 1 answers."],
     "trump": ["Trump: hearts, level 10; seat 3 deals.", "Nobody declared: no trump (R-6.4)."],
     "kitty": ["Seat 0 takes the kitty and buries 8 cards.", "Seat 2 has buried the kitty.",
-              "Seat 1 draws 6 cards from the kitty at random and lays 6 back.", "Seat 1 has laid 6 cards back in the kitty.",
+              "Seat 1 draws 6 cards from the kitty at random and lays 6 back.",
+              "Seat 1 has laid 6 cards back in the kitty.",
               "Last trick played: reveal the kitty."],
     "throw": ["Seat 1 throws SA SK SK: opponents may challenge.",
               "Seat 1's throw fails: ♠K ♠K is beaten by seat 2. Played: SK SK.",
@@ -38,7 +40,8 @@ SAMPLES = {
                "Seat 1 plays the first ♣A, already on the dealer's side: this call finds no friend."],
     "revoke": ["Seat 2 showed it could have followed ♦ in trick 3: the hand ends (R-10.2)."],
     "settle": ["Attackers captured 110, kitty 5 × 2 = 10: 120 points. attackers took 120, 80 or more: they take over "
-               "the deal and go up 1 level.", "Attackers captured 0: 0 points. attackers took no points: declarers go up 3 levels."],
+               "the deal and go up 1 level.",
+               "Attackers captured 0: 0 points. attackers took no points: declarers go up 3 levels."],
     "level": ["Declarers go up two levels: 2 → 4", "Seat 0 (dealer) goes up one level: Q → K", "Nobody goes up.",
               "The attackers take over the deal.", "Seat 2 goes down one level: 5 → 4"],
     "match": ["Match over: seat(s) 0, 2 win."],

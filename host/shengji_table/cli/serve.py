@@ -7,7 +7,8 @@ Opens the Pico (``auto``: found by its USB ids; or a path / pyserial URL), repla
 when it already holds the match (a restarted host carries on where it stopped), and runs the serve
 loop: every tap and press is logged before its ring is shown and before the Pico is acknowledged.
 The terminal view (``face/terminal.py``) shows the table live, or prints announcements and
-refusals as lines (``--plain``, or stdout not a terminal); ``--voice zh|en`` speaks them.  Ctrl-C stops it; nothing is lost.
+refusals as lines (``--plain``, or stdout not a terminal); ``--voice zh|en`` speaks them.
+Ctrl-C stops it; nothing is lost.
 """
 from __future__ import annotations
 

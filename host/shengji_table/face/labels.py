@@ -82,7 +82,8 @@ def teams_line(hand, ruleset, lang: str) -> str:
     if ruleset.teams == "find-friend":
         return _friend_line(hand, lang)
     if hand is None or hand.dealer is None:
-        return "三人：叫分最高者一人坐庄，另外两家联手" if zh else "Three players: the bid winner declares alone against the others"
+        return ("三人：叫分最高者一人坐庄，另外两家联手" if zh else
+                "Three players: the bid winner declares alone against the others")
     return (f"庄家 {hand.dealer} 一人坐庄，{_seats(hand.attackers(), lang)} 联手" if zh else
             f"Seat {hand.dealer} declares alone; seats {_seats(hand.attackers(), lang)} attack")
 
@@ -96,12 +97,14 @@ def friend_open(hand) -> bool:
 def _friend_line(hand, lang: str) -> str:
     zh = lang == "zh"
     if hand is None or hand.dealer is None:
-        return "找朋友：朋友出牌之前，谁是朋友没人知道" if zh else "Find a friend: nobody knows the friend until the called card is played"
+        return ("找朋友：朋友出牌之前，谁是朋友没人知道" if zh else
+                "Find a friend: nobody knows the friend until the called card is played")
     calls = "; ".join(f"{'#' + str(nth)} {face.unicode()}" for face, nth in hand.friend_calls)
     found = [s for s in hand.friends if s != hand.dealer]
     if not friend_open(hand):
-        return (f"庄家 {hand.dealer} + {_seats(found, lang) or '无朋友'}，{_seats(hand.attackers(), lang)} 攻" if zh else
-                f"Seats {_seats(hand.declarers(), lang)} declare, {_seats(hand.attackers(), lang)} attack"
+        if zh:
+            return f"庄家 {hand.dealer} + {_seats(found, lang) or '无朋友'}，{_seats(hand.attackers(), lang)} 攻"
+        return (f"Seats {_seats(hand.declarers(), lang)} declare, {_seats(hand.attackers(), lang)} attack"
                 + (f"; called: {calls}" if calls else ""))
     if zh:
         who = f"朋友：{_seats(found, lang)}" if found else "朋友未知，等朋友出牌"

@@ -105,6 +105,12 @@ class TableView:
             self.out.write(f"{time.strftime('%H:%M:%S')}  {shown}\n")
             self.out.flush()
 
+    def announce_title(self) -> None:
+        """Plain mode: print the title once, as the first line (the live screen draws it on top)."""
+        if self.plain and self.title:
+            self.out.write(self.title + "\n")
+            self.out.flush()
+
     def refresh(self, force: bool = False) -> None:
         """Redraw in place (live screen only; at most 12 times a second unless ``force``)."""
         if self.plain:

@@ -36,7 +36,8 @@ _ROLE_ZH = {"dealer": "庄家", "declarer": "庄家一方", "attacker": "闲家"
 # a card in the game's notation (S10, HA, LJ, BJ, ♠10, 大王; optional copy #2)
 _CARD = re.compile(r"(?<![A-Za-z0-9])(?:(?P<suit>[SHCD♠♥♣♦])(?P<rank>10|[2-9JQKAT])|(?P<joker>LJ|BJ|小王|大王))"
                    r"(?:#\d+)?(?![A-Za-z0-9])")
-_CARDS = r"(?P<cards>(?:[SHCD♠♥♣♦](?:10|[2-9JQKAT])|LJ|BJ|小王|大王)(?:#\d+)?(?: (?:[SHCD♠♥♣♦](?:10|[2-9JQKAT])|LJ|BJ|小王|大王)(?:#\d+)?)*)"
+_ONE = r"(?:[SHCD♠♥♣♦](?:10|[2-9JQKAT])|LJ|BJ|小王|大王)(?:#\d+)?"
+_CARDS = rf"(?P<cards>{_ONE}(?: {_ONE})*)"
 
 
 def card_zh(match: re.Match) -> str:
@@ -168,7 +169,8 @@ CATALOGUE: dict[str, list[Rule]] = {
         (r"^Seat (?P<s>\d+)'s throw fails:.*Played: " + _CARDS,
          lambda m: f"{_seat(m['s'])}甩牌失败，改出{cards_zh(m['cards'])}。"),
         (r"^Penalty against seat (?P<s>\d+)'s side", lambda m: f"{_seat(m['s'])}一方甩牌失败，罚分。"),
-        (r"^Seat (?P<s>\d+) challenged with " + _CARDS, lambda m: f"{_seat(m['s'])}用{cards_zh(m['cards'])}挑战甩牌。")),
+        (r"^Seat (?P<s>\d+) challenged with " + _CARDS,
+         lambda m: f"{_seat(m['s'])}用{cards_zh(m['cards'])}挑战甩牌。")),
     "trick": _rules(
         (r"^Trick (?P<k>\d+) to seat (?P<s>\d+)(?:, (?P<p>\d+) points)?",
          lambda m: f"第{m['k']}墩归{_seat(m['s'])}" + (f"，{m['p']}分。" if m["p"] else "。"))),
@@ -179,7 +181,8 @@ CATALOGUE: dict[str, list[Rule]] = {
         (r"^Seat (?P<s>\d+) plays the (?P<nth>\w+) (?P<c>\S+) and is the dealer's friend",
          lambda m: f"{_seat(m['s'])}出了{_NTH_ZH.get(m['nth'], '')}{cards_zh(m['c'])}，是庄家的朋友！"),
         (r"^Seat (?P<s>\d+) plays the (?P<nth>\w+) (?P<c>\S+), already on the dealer's side",
-         lambda m: f"{_seat(m['s'])}出了{_NTH_ZH.get(m['nth'], '')}{cards_zh(m['c'])}，已是庄家一方，这张没找到朋友。")),
+         lambda m: f"{_seat(m['s'])}出了{_NTH_ZH.get(m['nth'], '')}{cards_zh(m['c'])}，"
+                   "已是庄家一方，这张没找到朋友。")),
     "settle": _rules(
         (r"^Attackers captured \d+.*?: (?P<p>-?\d+) points\. (?P<reason>.*)",
          lambda m: f"闲家得{m['p']}分，{_outcome_zh(m['reason'])}。")),
@@ -218,7 +221,8 @@ CATALOGUE: dict[str, list[Rule]] = {
 # a sentence of the kind that no pattern knows: what is said instead (the screen has the details)
 FALLBACK = {
     "deal": "发牌。", "declare": "有人叫主。", "trump": "主牌已定。", "kitty": "底牌。", "throw": "甩牌。",
-    "trick": "一墩结束。", "friend": "找朋友。", "revoke": "该跟没跟，本副按规则结算。", "settle": "本副结算，请看屏幕。",
+    "trick": "一墩结束。", "friend": "找朋友。", "revoke": "该跟没跟，本副按规则结算。",
+    "settle": "本副结算，请看屏幕。",
     "level": "级别有变动，请看屏幕。", "match": "比赛结束。", "referee": "裁判裁决，请看屏幕。", "bid": "叫分。",
     "undo": "裁判撤回一手牌。", "table": "桌子有提示，请看屏幕。", "refusal": "不行，请看屏幕。",
 }

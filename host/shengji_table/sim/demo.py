@@ -18,10 +18,17 @@ from ..board import BOARDS_DIR
 from ..rules.cards import level_text
 from ..rules.ruleset import Ruleset
 
-__all__ = ["BOARDS", "play_demo"]
+__all__ = ["BOARDS", "board_for", "play_demo"]
 
 # The virtual tables, 4 seats then 6: the first with a seat for every player of the preset is played.
 BOARDS = (BOARDS_DIR / "table-4.json", BOARDS_DIR / "table-6.json")
+
+
+def board_for(ruleset: Ruleset):
+    """The virtual table a preset is played at (None: none has the seats).  Bids, trump and friend
+    calls are entered at the seats (table/gestures.py); a preset with fewer players than the
+    board's seats leaves the last seats empty."""
+    return next((b for b in BOARDS if json.loads(b.read_text())["seats"] >= ruleset.players), None)
 
 
 def play_demo(ruleset: Ruleset, *, preset: str, mode: str = "scanned", seed: int = 7, hands: int = 2,
@@ -33,19 +40,16 @@ def play_demo(ruleset: Ruleset, *, preset: str, mode: str = "scanned", seed: int
 
     ``log``: keep the SQLite event log there (default: a temporary file); ``record``: write the
     JSON match record there with ``write_record(path, text)`` (the caller checked both paths can
-    be written); ``make_view(controller, title)``: the terminal view and its voice (``cli/face_args.py``,
-    the same as ``serve``'s; default: plain lines, silent).
+    be written); ``make_view(controller, title)``: the terminal view and its voice
+    (``cli/face_args.py``, as ``serve``'s; default: plain lines, silent).
     """
-    from ..game.record import dumps
-    from .match_runner import SimHost
-    from ..micropython import MicroPythonMissing
-    from .players import PlanMismatch
     from ..face.terminal import TableView
-    from .virtual_table import VirtualTable
+    from ..micropython import MicroPythonMissing
     from ..store.log import LogError
-    # bids, trump and friend calls are entered at the seats (table/gestures.py); a preset with
-    # fewer players than the board's seats leaves the last seats empty
-    board_path = next((b for b in BOARDS if json.loads(b.read_text())["seats"] >= ruleset.players), None)
+    from .match_runner import SimHost
+    from .players import PlanMismatch
+    from .virtual_table import VirtualTable
+    board_path = board_for(ruleset)
     if board_path is None:
         print(f"error: no virtual table has {ruleset.players} seats for preset {preset!r}", file=sys.stderr)
         return 2
@@ -56,10 +60,8 @@ def play_demo(ruleset: Ruleset, *, preset: str, mode: str = "scanned", seed: int
     except MicroPythonMissing as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    title = (f"Shengji virtual table — {ruleset.preset}, {mode} hands, seed {seed}, "
-             f"{hands} hand(s)")
-    view = None
-    host = None
+    title = f"Shengji virtual table — {ruleset.preset}, {mode} hands, seed {seed}, {hands} hand(s)"
+    view = host = None
     try:
         try:
             host = SimHost(vt.device, log_path, preset=preset, mode=mode, seed=seed,
@@ -69,24 +71,13 @@ def play_demo(ruleset: Ruleset, *, preset: str, mode: str = "scanned", seed: int
             return 2
         view = (make_view or (lambda c, t: TableView(c, plain=True, title=t)))(host.controller, title)
         host.service.on_text = view.say
-        if view.plain:
-            print(title, flush=True)
+        view.announce_title()
         host.start()
         ok = host.run(timeout=60 * 60, idle=view.refresh)
         view.close()
-        m = host.controller.match
-        print("\nLevels: " + ", ".join(f"seat {i} {level_text(lv) if lv <= 14 else 'won'}"
-                                       for i, lv in enumerate(m.levels)))
-        print(f"{len(m.summaries)} hand(s) played, {host.service.stats.physical} table events, "
-              f"{host.service.stats.refusals} refusals; log: {log or '(temporary)'}")
-        if record:
-            assert write_record is not None, "a record path needs write_record"
-            try:
-                write_record(record, dumps(host.service.record(seats=[f"bot:{bots}"] * ruleset.players)))
-            except OSError as exc:
-                print(f"error: cannot write record {record}: {exc.strerror or exc}", file=sys.stderr)
-                return 2
-            print(f"Record written to {record}")
+        _summary(host, log)
+        if record and not _write_record(host, record, [f"bot:{bots}"] * ruleset.players, write_record):
+            return 2
         return 0 if ok else 1
     except PlanMismatch as exc:
         print(f"error: the table lost or doubled a card: {exc}", file=sys.stderr)
@@ -100,3 +91,25 @@ def play_demo(ruleset: Ruleset, *, preset: str, mode: str = "scanned", seed: int
             host.close()
         vt.close()
         tmp.cleanup()
+
+
+def _summary(host, log: str | None) -> None:
+    """The levels and the figures of the match played."""
+    m = host.controller.match
+    print("\nLevels: " + ", ".join(f"seat {i} {level_text(lv) if lv <= 14 else 'won'}"
+                                   for i, lv in enumerate(m.levels)))
+    print(f"{len(m.summaries)} hand(s) played, {host.service.stats.physical} table events, "
+          f"{host.service.stats.refusals} refusals; log: {log or '(temporary)'}")
+
+
+def _write_record(host, record: str, seats: list, write_record) -> bool:
+    """Write the match record (False: it could not be written, said on stderr)."""
+    from ..game.record import dumps
+    assert write_record is not None, "a record path needs write_record"
+    try:
+        write_record(record, dumps(host.service.record(seats=seats)))
+    except OSError as exc:
+        print(f"error: cannot write record {record}: {exc.strerror or exc}", file=sys.stderr)
+        return False
+    print(f"Record written to {record}")
+    return True
