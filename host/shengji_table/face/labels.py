@@ -8,7 +8,7 @@ from ..rules.cards import level_text, suit_symbol
 from ..table.controller.rings import (ACCEPTED_COLOUR, LEVEL_COLOUR, PENDING_COLOUR, POINTS_COLOUR,
                                       REFUSED_COLOUR, SUIT_COLOURS, TURN_COLOUR, WON_COLOUR)
 
-__all__ = ["LABELS", "PHASES", "legend", "teams_line", "level_word", "friend_open", "LANGS"]
+__all__ = ["LABELS", "PHASES", "legend", "teams_line", "level_word", "friend_open", "PATTERNS", "LANGS"]
 
 LANGS = ("en", "zh")
 
@@ -30,6 +30,13 @@ PHASES = {
     "zh": {Phase.DEAL: "发牌", Phase.DRAWING: "摸牌", Phase.BIDDING: "叫分", Phase.TRUMP: "定主",
            Phase.KITTY: "底牌", Phase.EXCHANGE: "换底", Phase.BURYING: "扣底", Phase.FRIEND: "找朋友",
            Phase.PLAYING: "出牌", Phase.OVER: "结束"},
+}
+
+# the firmware's ring patterns (firmware/rings.py NAMES) as the screen names them
+PATTERNS = {
+    "en": {},
+    "zh": {"OFF": "灭", "TURN": "轮到", "PENDING": "刷牌", "REFUSED": "不接受", "TRICK_WON": "赢墩", "POINTS": "分数",
+           "TRUMP": "主牌", "LEVEL": "升级", "SOLID": "常亮"},
 }
 
 # (colour, English, Mandarin): what each ring colour means (table/controller/rings.py, docs/table.md §7)
@@ -84,7 +91,7 @@ def teams_line(hand, ruleset, lang: str) -> str:
     if hand is None or hand.dealer is None:
         return ("三人：叫分最高者一人坐庄，另外两家联手" if zh else
                 "Three players: the bid winner declares alone against the others")
-    return (f"庄家 {hand.dealer} 一人坐庄，{_seats(hand.attackers(), lang)} 联手" if zh else
+    return (f"{hand.dealer}号位一人坐庄，{_seats(hand.attackers(), lang)} 联手" if zh else
             f"Seat {hand.dealer} declares alone; seats {_seats(hand.attackers(), lang)} attack")
 
 
@@ -103,11 +110,11 @@ def _friend_line(hand, lang: str) -> str:
     found = [s for s in hand.friends if s != hand.dealer]
     if not friend_open(hand):
         if zh:
-            return f"庄家 {hand.dealer} + {_seats(found, lang) or '无朋友'}，{_seats(hand.attackers(), lang)} 攻"
+            return f"庄家{hand.dealer}号位 + {_seats(found, lang) or '无朋友'}，{_seats(hand.attackers(), lang)} 攻"
         return (f"Seats {_seats(hand.declarers(), lang)} declare, {_seats(hand.attackers(), lang)} attack"
                 + (f"; called: {calls}" if calls else ""))
     if zh:
         who = f"朋友：{_seats(found, lang)}" if found else "朋友未知，等朋友出牌"
-        return f"庄家 {hand.dealer}，{who}" + (f"；叫的牌：{calls}" if calls else "")
+        return f"庄家{hand.dealer}号位，{who}" + (f"；叫的牌：{calls}" if calls else "")
     who = f"friend(s): seat {_seats(found, lang)}" if found else "friend unknown until the friend shows"
     return f"Dealer seat {hand.dealer}, {who}" + (f"; called: {calls}" if calls else "")

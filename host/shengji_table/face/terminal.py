@@ -24,7 +24,7 @@ import unicodedata
 from ..game.phase import Phase
 from ..rules.cards import level_text, suit_symbol
 from ..table.controller import R
-from .labels import LABELS, PHASES, friend_open, legend, level_word, teams_line
+from .labels import LABELS, PATTERNS, PHASES, friend_open, legend, level_word, teams_line
 from .voice import Voice
 from .words_zh import to_zh
 
@@ -157,7 +157,7 @@ class TableView:
             cells.append(f"\x1b[38;2;{r};{g};{b}m●\x1b[0m" if r or g or b else "\x1b[38;2;60;60;60m·\x1b[0m")
         rc = self.controller.rings.get(ring)
         name = R.NAMES[rc.pattern] if rc is not None and rc.pattern < len(R.NAMES) else "OFF"
-        return "".join(cells) + f" {name.lower()}"
+        return "".join(cells) + " " + PATTERNS[self.lang].get(name, name.lower())
 
     def _hand_line(self, hand) -> str:
         w = LABELS[self.lang]
