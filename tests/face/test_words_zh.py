@@ -52,7 +52,9 @@ SAMPLES = {
     "table": ["Reader 2 stopped answering: check its cable.", "Reader centre stopped answering: check its cable."],
     "refusal": [public_refusal(Refusal(2, "tap", rule, "secret"), lead_suit="D") for rule in NEUTRAL_REASONS]
     + [public_refusal(Refusal(1, "tap", "table.turn", "not your turn: seat 3 is on turn")),
-       public_refusal(Refusal(None, "tap", "table.phase", "the centre reader takes the burial"), where="Centre")],
+       public_refusal(Refusal(None, "tap", "table.phase", "the centre reader takes the burial"), where="Centre"),
+       public_refusal(Refusal(1, "tap", "table.unknown-tag", "unknown card: tag 04aa is not in this deck set")),
+       public_refusal(Refusal(0, "bid", "R-9 bidding", "it is seat 2's turn to bid"))],
 }
 CARD_CODE = re.compile(r"(?<![A-Za-z])(?:[SHCD](?:10|[2-9JQKAT])|LJ|BJ)(?![a-z])|#\d")
 # Latin letters left after the ranks (黑桃A, 打J, 从Q到K) are taken out: there must be none
@@ -86,6 +88,8 @@ def test_cards_and_ranks_are_named_in_chinese():
     assert to_zh("Declarers go up two levels: 2 → 4") == "庄家升两级，从2到4。"
     assert to_zh("Seat 2: refused — must follow the lead's tractors (R-4.6)") == "2号位：不行，必须跟拖拉机。"
     assert to_zh("Seat 2: refused — must follow trumps (R-4.4)") == "2号位：不行，必须跟主牌。"
+    assert to_zh("Seat 1: refused — unknown card: tag 04aa is not in this deck set (table.unknown-tag)") == \
+        "1号位：不行，不认识的牌。"
 
 
 def test_an_unknown_sentence_gets_its_kinds_phrase_never_the_english():

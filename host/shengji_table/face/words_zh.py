@@ -114,17 +114,33 @@ def _refusal(m: re.Match) -> str:
     if follow:
         why = "必须跟主牌" if follow.group(1) == "trumps" else f"必须跟{SUIT_ZH[follow.group(1)]}"
     else:
-        why = next((zh for en, zh in _REASONS_ZH if en in reason), "请看屏幕")
+        rule = re.search(r"\(([^()]*)\)$", reason)
+        why = next((zh for en, zh in _REASONS_ZH if en in reason), None) or \
+            _RULES_ZH.get(rule.group(1) if rule else "", "请看屏幕")
     return f"{who}：不行，{why}。"
 
 
+# the refusal's public reason (game/disclosure.py and the controller's own), then its rule id
 _REASONS_ZH = (
     ("must follow the lead's pairs", "必须跟对子"), ("must follow the lead's tractors", "必须跟拖拉机"),
     ("must follow the lead's shape", "必须跟首家的牌型"), ("must follow the lead's suit", "必须跟首家的花色"),
     ("cannot be played from this seat", "这张牌不能从这里出"), ("not the next card", "不是下一张牌"),
-    ("not your turn", "还没轮到你"), ("turn", "还没轮到你"), ("unknown", "不认识的牌"), ("foreign", "别的牌组的牌"),
-    ("already", "这张牌已经用过"), ("decision", "不是你的决定"),
+    ("unknown card", "不认识的牌"), ("foreign card", "别的牌组的牌"), ("no hand is being played", "现在没有在打牌"),
+    ("turn to bid", "还没轮到你叫分"), ("no lower bid", "没有更低的分了，刷一张牌表示不叫"),
+    ("calls the friend", "由庄家找朋友"), ("names trump", "由庄家定主"), ("called twice", "同一张牌叫了两次"),
+    ("not in the kitty", "这张不是底牌"), ("centre reader takes", "中间读卡器现在不收牌"),
+    ("tap a card of the face you call", "先刷要叫的牌，再按按钮"),
+    ("press the button to choose a bid", "按按钮选分，长按叫分"), ("tap the cards to lead first", "先刷要出的牌"),
+    ("is empty", "这个座位没人"), ("not on this board", "本桌没有这个读卡器"),
 )
+_RULES_ZH = {
+    "table.out-of-turn": "还没轮到你", "table.already-played": "这张牌已经出过", "table.twice": "同一张牌刷了两次",
+    "table.unknown-tag": "不认识的牌", "table.foreign-deck": "别的牌组的牌", "table.reader": "这个读卡器现在不用",
+    "table.phase": "现在不能这样做", "table.seat": "这个座位没人", "table.draw-order": "还没轮到你摸牌",
+    "table.take-back": "这张牌不能收回", "table.mode": "这种打法不用这一步", "R-4.1": "出牌不合规则",
+    "R-4.2": "出牌不合规则", "R-4.3": "甩牌有误", "R-6.5": "叫主有误", "R-7.1": "底牌有误", "R-7.2": "扣底有误",
+    "R-9 bidding": "叫分有误", "R-9 find-a-friend": "由庄家找朋友", "R-10.1": "裁判规则", "R-10.4": "裁判规则",
+}
 
 Rule = tuple[re.Pattern, Callable[[re.Match], str]]
 
