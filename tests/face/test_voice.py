@@ -104,3 +104,24 @@ def test_espeak_ng_has_the_voice_and_reads_the_sentence(lang):
     assert ipa.strip()
     if lang == "zh":
         assert "(en)" not in ipa                    # read as Mandarin, not spelled out in English
+
+
+def test_the_virtual_tables_bots_wait_while_the_voice_is_behind():
+    import io
+
+    from shengji_table.face.terminal import TableView
+
+    class Stub:                                    # the view only needs the ring sizes to be built
+        ring_sizes: dict = {}
+    speaker = SlowSpeaker()
+    view = TableView(Stub(), io.StringIO(), voice=Voice("en", speaker=speaker))
+    for s in SENTENCES[:10]:
+        view.say(s)
+    t0 = time.monotonic()
+    view.pace(backlog=2, seconds=0.05)
+    assert time.monotonic() - t0 >= 0.04           # behind: the caller waits a moment
+    view.close()
+    t0 = time.monotonic()
+    view.pace()
+    assert time.monotonic() - t0 < 0.01            # caught up: no wait
+    assert [t for _, t in speaker.heard] == SENTENCES[:10]

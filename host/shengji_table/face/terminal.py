@@ -125,6 +125,13 @@ class TableView:
         self.out.write(head + body + "\x1b[K\x1b[J")
         self.out.flush()
 
+    def pace(self, backlog: int = 2, seconds: float = 0.05) -> None:
+        """For the virtual table's bots: wait a moment while more than ``backlog`` sentences are
+        still to be said, so the voice keeps up with the game (one short wait per call: the caller's
+        loop keeps serving the link)."""
+        if self.voice is not None and self.voice.backlog > backlog:
+            time.sleep(seconds)
+
     def close(self) -> None:
         """Let the voice finish what it was given; put the cursor back under the view."""
         if not self.plain and self._drawn:

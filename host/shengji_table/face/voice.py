@@ -111,6 +111,11 @@ class Voice:
             finally:
                 self._queue.task_done()
 
+    @property
+    def backlog(self) -> int:
+        """Sentences queued and not yet said."""
+        return self._queue.qsize() if self.on else 0
+
     def wait(self) -> None:
         """Until every sentence queued so far is said."""
         if self._thread is not None:
