@@ -13,7 +13,7 @@ from shengji_table.game.effects import Refusal
 from shengji_table.rules.ruleset import PRESETS
 
 sys.path.insert(0, str(Path(__file__).parent))
-from views import replay  # noqa: E402
+from views import play_at_table, replay  # noqa: E402
 
 # one sentence of each kind, as the game writes it (game/…: the Announce texts)
 SAMPLES = {
@@ -25,7 +25,8 @@ SAMPLES = {
                 "Seat 0 counter-declares with C3 C3: trump is clubs. seat 0 overcalls with clubs (反主). "
                 "Seat 0 now swaps 6 cards drawn at random from the kitty.",
                 "The dealer, seat 1, answers with LJ LJ: trump is no trump. seat 1 answers."],
-    "trump": ["Trump: hearts, level 10; seat 3 deals.", "Nobody declared: no trump (R-6.4)."],
+    "trump": ["Trump: hearts, level 10; seat 3 deals.", "Nobody declared: no trump (R-6.4).",
+              "Seat 1: trump no trump? Hold the button to name it."],
     "kitty": ["Seat 0 takes the kitty and buries 8 cards.", "Seat 2 has buried the kitty.",
               "Seat 1 draws 6 cards from the kitty at random and lays 6 back.",
               "Seat 1 has laid 6 cards back in the kitty.",
@@ -36,6 +37,9 @@ SAMPLES = {
     "trick": ["Trick 4 to seat 2, 25 points: seat 1 ♠A · seat 2 大王 · seat 3 ♠5 · seat 0 ♠10.",
               "Trick 5 to seat 0: seat 0 ♥3 · seat 1 ♥4 · seat 2 ♥6 · seat 3 ♥7."],
     "friend": ["Seat 1 calls for a friend: the first ♣A; the second ♥A.",
+               "Seat 2 calls ♣A: press once for the first copy, twice for the second …; hold the button to confirm.",
+               "Seat 2 calls the second ♣A? Hold the button to confirm.",
+               "Seat 2: call 1 of 2 noted; tap the card of the next call.",
                "Seat 3 plays the second ♥A and is the dealer's friend.",
                "Seat 1 plays the first ♣A, already on the dealer's side: this call finds no friend."],
     "revoke": ["Seat 2 showed it could have followed ♦ in trick 3: the hand ends (R-10.2)."],
@@ -47,6 +51,7 @@ SAMPLES = {
     "match": ["Match over: seat(s) 0, 2 win."],
     "referee": ["Referee: 10 points against seat 3's side. Talking across the table."],
     "bid": ["Kitty cards shown: C2 BJ S8. Seat 0 bids first.", "Seat 1 passes.", "Seat 2 bids 115.",
+            "Seat 0: bid 160? Hold the button to bid it, tap a card to pass.",
             "Seat 2 wins the bidding at 115 and deals."],
     "undo": ["Referee undid seat 1's play of S5 S5: misplayed."],
     "table": ["Reader 2 stopped answering: check its cable.", "Reader centre stopped answering: check its cable."],
@@ -101,6 +106,19 @@ def test_an_unknown_sentence_gets_its_kinds_phrase_never_the_english():
 @pytest.mark.parametrize("mode", ["scanned", "open"])
 def test_every_sentence_of_whole_hands_is_in_the_catalogue(preset, mode):
     said = [t for _, texts in replay(preset, mode, seed=3, hands=2) for t in texts]
+    assert said
+    for text in said:
+        assert kind_of(text) is not None, f"no Mandarin pattern for: {text}"
+        zh = to_zh(text)
+        assert not CARD_CODE.search(zh) and not _latin(zh), (text, zh)
+
+
+@pytest.mark.parametrize("preset", ["find-friend-5", "three-players", "classic"])
+@pytest.mark.parametrize("mode", ["scanned", "open"])
+def test_every_sentence_at_the_table_is_in_the_catalogue(preset, mode):
+    """Played with taps and presses: the controller's own sentences (a bid, trump or a friend
+    call being entered) are known too."""
+    _, said = play_at_table(preset, mode)
     assert said
     for text in said:
         assert kind_of(text) is not None, f"no Mandarin pattern for: {text}"

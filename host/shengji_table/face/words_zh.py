@@ -170,7 +170,9 @@ CATALOGUE: dict[str, list[Rule]] = {
     "trump": _rules(
         (r"^Trump: (?P<t>[a-z ]+), level (?P<l>\w+); seat (?P<s>\d+) deals",
          lambda m: f"{_trump(m['t'])}，打{m['l']}，{_seat(m['s'])}坐庄。"),
-        (r"^Nobody declared: (?P<t>[a-z ]+) \(", lambda m: f"无人叫主，{_trump(m['t'])}。")),
+        (r"^Nobody declared: (?P<t>[a-z ]+) \(", lambda m: f"无人叫主，{_trump(m['t'])}。"),
+        (r"^Seat (?P<s>\d+): trump (?P<t>[a-z ]+)\? Hold the button",
+         lambda m: f"{_seat(m['s'])}定{_trump(m['t'])}吗？长按按钮确认。")),
     "kitty": _rules(
         (r"^Seat (?P<s>\d+) takes the kitty and buries (?P<k>\d+) cards",
          lambda m: f"{_seat(m['s'])}拿底牌，扣{m['k']}张。"),
@@ -191,6 +193,12 @@ CATALOGUE: dict[str, list[Rule]] = {
         (r"^Trick (?P<k>\d+) to seat (?P<s>\d+)(?:, (?P<p>\d+) points)?",
          lambda m: f"第{m['k']}墩归{_seat(m['s'])}" + (f"，{m['p']}分。" if m["p"] else "。"))),
     "friend": _rules(
+        (r"^Seat (?P<s>\d+) calls (?P<c>\S+): press once for the first copy",
+         lambda m: f"{_seat(m['s'])}叫{cards_zh(m['c'])}：按一下是第一张，按两下是第二张，长按确认。"),
+        (r"^Seat (?P<s>\d+) calls the (?P<nth>\w+) (?P<c>\S+)\? Hold the button",
+         lambda m: f"{_seat(m['s'])}叫{_NTH_ZH.get(m['nth'], '')}{cards_zh(m['c'])}吗？长按按钮确认。"),
+        (r"^Seat (?P<s>\d+): call (?P<k>\d+) of (?P<n>\d+) noted",
+         lambda m: f"{_seat(m['s'])}：第{m['k']}个朋友已记下（共{m['n']}个），请刷下一张要叫的牌。"),
         (r"^Seat (?P<s>\d+) calls for a friend: (?P<calls>.*)\.$",
          lambda m: f"{_seat(m['s'])}找朋友：" + "；".join(
              _NTH_ZH.get(c.split()[1], "") + cards_zh(c) for c in m["calls"].split("; ") if len(c.split()) > 2) + "。"),
@@ -219,7 +227,9 @@ CATALOGUE: dict[str, list[Rule]] = {
          lambda m: f"亮出底牌：{cards_zh(m['cards'])}。{_seat(m['s'])}先叫分。"),
         (r"^Seat (?P<s>\d+) passes", lambda m: f"{_seat(m['s'])}不叫。"),
         (r"^Seat (?P<s>\d+) bids (?P<p>\d+)", lambda m: f"{_seat(m['s'])}叫{m['p']}分。"),
-        (r"^Seat (?P<s>\d+) wins the bidding at (?P<p>\d+)", lambda m: f"{_seat(m['s'])}以{m['p']}分叫得，坐庄。")),
+        (r"^Seat (?P<s>\d+) wins the bidding at (?P<p>\d+)", lambda m: f"{_seat(m['s'])}以{m['p']}分叫得，坐庄。"),
+        (r"^Seat (?P<s>\d+): bid (?P<p>\d+)\? Hold the button",
+         lambda m: f"{_seat(m['s'])}叫{m['p']}分吗？长按按钮确认，刷一张牌表示不叫。")),
     "referee": _rules(
         (r"^Referee: (?P<p>\d+) points against seat (?P<s>\d+)'s side",
          lambda m: f"裁判：{_seat(m['s'])}一方罚{m['p']}分。")),
