@@ -132,6 +132,11 @@ class TableView:
         if self.voice is not None and self.voice.backlog > backlog:
             time.sleep(seconds)
 
+    def refresh_paced(self) -> None:
+        """:meth:`refresh`, then :meth:`pace`: the virtual table's idle step."""
+        self.refresh()
+        self.pace()
+
     def close(self) -> None:
         """Let the voice finish what it was given; put the cursor back under the view."""
         if not self.plain and self._drawn:

@@ -73,7 +73,7 @@ def play_demo(ruleset: Ruleset, *, preset: str, mode: str = "scanned", seed: int
         host.service.on_text = view.say
         view.announce_title()
         host.start()
-        ok = host.run(timeout=60 * 60, idle=lambda: (view.refresh(), view.pace()))   # bots wait for the voice
+        ok = host.run(timeout=60 * 60, idle=view.refresh_paced)     # the bots wait for the voice
         view.close()
         _summary(host, log)
         if record and not _write_record(host, record, [f"bot:{bots}"] * ruleset.players, write_record):
