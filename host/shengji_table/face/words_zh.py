@@ -241,7 +241,11 @@ CATALOGUE: dict[str, list[Rule]] = {
                                                               "没有响应，请检查连线。")),
     "refusal": _rules(
         (r"^(?P<who>Seat (?P<n>\d+)(?: \([^)]*\))?|Centre|Table): refused — (?P<reason>.*)", _refusal)),
-    "revoke": [],
+    "revoke": _rules(
+        (r"^a declarer revoked", lambda m: "庄家一方该跟没跟：本副结束，闲家上台，不升级。"),
+        (r"^an attacker revoked", lambda m: "闲家一方该跟没跟：本副结束，庄家升一级。"),
+        (r"^the declarers' .* is wrong", lambda m: "庄家一方牌数不对：闲家上台，不升级。"),
+        (r"^an attacker's .* is wrong", lambda m: "闲家一方牌数不对：庄家升一级。")),
 }
 
 # a sentence of the kind that no pattern knows: what is said instead (the screen has the details)
