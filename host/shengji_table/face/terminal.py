@@ -81,6 +81,7 @@ class TableView:
         self._states: dict = {}          # ring -> (RingState, since seconds)
         self._last_draw = 0.0
         self._drawn = False
+        self._dirty = False              # a sentence arrived since the last frame
 
     @property
     def tty(self) -> bool:
@@ -101,6 +102,7 @@ class TableView:
         shown = to_zh(text) if translate and self.lang == "zh" else text
         self.texts.append(shown)
         del self.texts[:-20]
+        self._dirty = True
         if self.plain:
             self.out.write(f"{time.strftime('%H:%M:%S')}  {shown}\n")
             self.out.flush()
@@ -120,7 +122,7 @@ class TableView:
             return
         self._last_draw = now
         head = "\x1b[?25l\x1b[H" if self._drawn else "\x1b[?25l\x1b[H\x1b[2J"
-        self._drawn = True
+        self._drawn, self._dirty = True, False
         body = "\x1b[K\n".join(self.render(now).split("\n"))
         self.out.write(head + body + "\x1b[K\x1b[J")
         self.out.flush()
@@ -138,9 +140,12 @@ class TableView:
         self.pace()
 
     def close(self) -> None:
-        """Let the voice finish what it was given; put the cursor back under the view."""
+        """Let the voice finish what it was given; put the cursor back under the view (drawn once
+        more only when a sentence came since the last frame: an error printed after the last frame
+        stays readable)."""
         if not self.plain and self._drawn:
-            self.refresh(force=True)
+            if self._dirty:
+                self.refresh(force=True)
             self.out.write("\x1b[?25h\n")
             self.out.flush()
             self._drawn = False
