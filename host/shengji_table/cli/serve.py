@@ -85,7 +85,7 @@ def run(args) -> int:
                            meta={"preset": args.preset, "mode": args.mode, "board": board.get("name"),
                                  "deck_set": deck_set.name})
     try:
-        return _serve(args, service, link, face, ruleset, deck_set, hands)
+        return _serve(args, service, link, log, controller, ruleset, deck_set, hands, face)
     except KeyboardInterrupt:
         face.status("stopped; the log holds everything (run serve again to resume)")
         return 0
@@ -95,7 +95,7 @@ def run(args) -> int:
         log.close()
 
 
-def _serve(args, service, link, face, ruleset, deck_set, hands) -> int:
+def _serve(args, service, link, log, controller, ruleset, deck_set, hands, face) -> int:
     from ..table.serial_link import Disconnected, ProtocolMismatch, Reconnected
     from ..table.session import LinkDown, Rebooted
     try:
@@ -104,7 +104,6 @@ def _serve(args, service, link, face, ruleset, deck_set, hands) -> int:
         print(f"error: the log {args.log} does not replay for this table: {exc}", file=sys.stderr)
         return 2
     _say = face.status
-    controller = service.controller
     _say(("resumed" if resumed else "new") + f" match {args.match!r}: {ruleset.preset}, {args.mode} hands, "
          f"deck set {deck_set.name}, log {args.log}")
     if controller.match.over:
