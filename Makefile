@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: all venv demo test test-all bench typecheck clean
+.PHONY: all venv espeak demo test test-all bench typecheck clean
 
 all: test
 
@@ -14,14 +14,24 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[dev,hardware]'
 	touch $(STAMP)
 
-venv: $(STAMP)
+venv: $(STAMP) espeak
+
+# The voice (host/shengji_table/face/voice.py) speaks with espeak-ng, a Debian package, not a PyPI
+# one: installed here when it is missing and we are root (CI, containers); otherwise the command is
+# printed, the table runs silent and the tests that need the real espeak-ng skip, saying why.
+espeak:
+	@command -v espeak-ng >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    apt-get install -y -q espeak-ng || { apt-get update -q && apt-get install -y -q espeak-ng; } \
+	      || echo "could not install espeak-ng: the voice stays off"; \
+	  else echo "the voice needs espeak-ng: sudo apt-get install espeak-ng"; fi; }
 
 # The main job.
-demo: $(STAMP)
+demo: $(STAMP) espeak
 	$(BIN)/shengji-table demo
 
 # The whole test suite, bounded for CI (slow soak/fuzz runs use their bounded profile).
-test: $(STAMP)
+test: $(STAMP) espeak
 	$(BIN)/python -m pytest -q -p no:cacheprovider
 
 # Including the long soak/fuzz runs.

@@ -14,7 +14,7 @@ import pytest
 from shengji_table.rules.ruleset import Ruleset
 from shengji_table.sim.cpython_pico import CPythonPico
 from shengji_table.sim.players import deal_for, hand_seeds, play_direct
-from shengji_table.sim.table_view import TableView
+from shengji_table.face.terminal import TableView
 from shengji_table.sim.virtual_table import DEFAULT_BOARD, sim_deck_set
 from shengji_table.table.controller import Controller
 
@@ -96,15 +96,15 @@ def test_table_view_draws_rings_in_colour_and_hides_the_hands():
         out_rows = []
         c._game(e, type("O", (), {"rows": out_rows, "rings": [], "texts": [], "refusals": [],
                                   "game_events": []})())
-    view = TableView(c, {0: 12, 1: 12, 2: 12, 3: 12, 4: 16}, tty=True, voice=False, title="t")
+    view = TableView(c, plain=False, title="t")
     text = view.render()
     assert "\x1b[38;2;" in text                          # 24-bit colour cells
     assert text.count("seat ") >= 4 and "centre" in text
     hand = c.match.hand
-    assert "Trick on the table" in text
+    assert "Trick: " in text
     hidden = [x.card.unicode() for s in range(4) for x in hand.hand_copies(s)]
     hidden += [x.card.unicode() for x in hand.buried]
-    visible = text.split("Trick on the table")[1]
+    visible = text.split("Trick: ")[1]
     for face in hidden:                                 # one deck: a face names one card
         assert face not in visible, f"{face} is in a hand or the kitty but shown"
     # the turn ring is drawn as the firmware draws it: a comet (some pixels lit, some dark)

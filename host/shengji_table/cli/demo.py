@@ -1,6 +1,7 @@
 """``shengji-table demo``: the main job — a virtual table playing a match with bots.
 
     shengji-table demo [--hands N] [--mode scanned|open] [--seed S] [--preset P] [--log FILE]
+                       [--voice zh|en|off] [--lang en|zh] [--plain]
 
 The real firmware runs under the real MicroPython interpreter with simulated PN532 readers, rings
 and buttons; the host talks to it over a pseudo-terminal; bots play by laying cards on the
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import sys
 
+from .face_args import add_face_arguments, make_face
 from .preset_args import add_preset_argument, preset_ruleset
 
 
@@ -24,8 +26,7 @@ def add_arguments(parser):
     parser.add_argument("--bots", default="heuristic", help="bot kind (heuristic, random)")
     parser.add_argument("--log", metavar="FILE", help="keep the SQLite event log here (default: a temporary file)")
     parser.add_argument("--record", metavar="FILE", help="write the JSON match record here")
-    parser.add_argument("--no-voice", action="store_true", help="do not speak announcements (espeak-ng)")
-    parser.add_argument("--plain", action="store_true", help="plain text even in a terminal")
+    add_face_arguments(parser)
 
 
 def run(args) -> int:
@@ -41,5 +42,6 @@ def run(args) -> int:
             print(f"error: {problem}", file=sys.stderr)
             return 2
     return play_demo(ruleset, preset=args.preset, mode=args.mode, seed=args.seed, hands=args.hands, bots=args.bots,
-                     log=args.log, record=args.record, plain=args.plain, voice=not args.no_voice,
+                     log=args.log, record=args.record,
+                     make_view=lambda controller, title: make_face(args, controller, title=title),
                      write_record=write_atomically, names=args.names)

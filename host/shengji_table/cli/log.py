@@ -69,12 +69,12 @@ def _fail(exc) -> int:
     return 2
 
 
-def open_read_only(path: str, *, check: bool = True) -> EventLog:
+def open_read_only(path: str, *, check: bool = True, live: bool = False) -> EventLog:
     """The :class:`EventLog` at ``path``, opened read-only: a mistyped path or a foreign file is an
     error, never a new empty log.  ``check``: its hash chain is verified first, and a broken chain
     refused (a log of a build before the chain is read with a warning)."""
     try:
-        log = EventLog(path, read_only=True)
+        log = EventLog(path, read_only=True, live=live)
     except LogError as exc:
         raise LogCliError(str(exc)) from None
     if check:
@@ -140,7 +140,7 @@ def _line(entry) -> str:
 
 
 def _show(args) -> int:
-    log = open_read_only(args.logfile)
+    log = open_read_only(args.logfile, live=args.follow)
     if args.match is not None and args.match not in log.matches():
         raise LogCliError(f"{args.logfile} holds no match {args.match!r}; it holds: "
                           + (", ".join(log.matches()) or "nothing yet"))

@@ -6,15 +6,17 @@
 Opens the Pico (``auto``: found by its USB ids; or a path / pyserial URL), replays the event log
 when it already holds the match (a restarted host carries on where it stopped), and runs the serve
 loop: every tap and press is logged before its ring is shown and before the Pico is acknowledged.
-Announcements and refusals are printed as they happen.  Ctrl-C stops it; nothing is lost.
+The terminal view (``face/terminal.py``) shows the table live, or prints announcements and
+refusals as lines (``--plain``, or stdout not a terminal); ``--voice zh|en`` speaks them.
+Ctrl-C stops it; nothing is lost.
 """
 from __future__ import annotations
 
 import json
 import pathlib
 import sys
-import time
 
+from .face_args import add_face_arguments, make_face
 from .preset_args import HouseRulesError, add_preset_argument, logged_names, preset_ruleset, seats_meta
 
 
@@ -31,10 +33,7 @@ def add_arguments(parser):
     add_preset_argument(parser)
     parser.add_argument("--match", default="table", help="the match's name in the log")
     parser.add_argument("--hands", type=int, default=0, help="stop dealing after N hands (0: until the match ends)")
-
-
-def _say(text: str) -> None:
-    print(f"{time.strftime('%H:%M:%S')}  {text}", flush=True)
+    add_face_arguments(parser)
 
 
 def run(args) -> int:
@@ -85,20 +84,22 @@ def run(args) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     link = SerialLink(args.device, resume=last_position(log, args.match))
-    service = TableService(link, controller, log, match=args.match, on_text=_say,
+    face = make_face(args, controller, title=f"Shengji table {args.match!r} — {ruleset.preset}, {args.mode} hands")
+    service = TableService(link, controller, log, match=args.match, on_text=face.say,
                            meta={"preset": args.preset, "mode": args.mode, "board": board.get("name"),
                                  "deck_set": deck_set.name, **seats_meta(controller.names)})
     try:
-        return _serve(args, service, link, log, controller, ruleset, deck_set, hands)
+        return _serve(args, service, link, log, controller, ruleset, deck_set, hands, face)
     except KeyboardInterrupt:
-        _say("stopped; the log holds everything (run serve again to resume)")
+        face.status("stopped; the log holds everything (run serve again to resume)")
         return 0
     finally:
+        face.close()
         link.close()
         log.close()
 
 
-def _serve(args, service, link, log, controller, ruleset, deck_set, hands) -> int:
+def _serve(args, service, link, log, controller, ruleset, deck_set, hands, face) -> int:
     from ..table.serial_link import Disconnected, ProtocolMismatch, Reconnected
     from ..table.session import LinkDown, Rebooted
     try:
@@ -106,6 +107,7 @@ def _serve(args, service, link, log, controller, ruleset, deck_set, hands) -> in
     except ValueError as exc:
         print(f"error: the log {args.log} does not replay for this table: {exc}", file=sys.stderr)
         return 2
+    _say = face.status
     _say(("resumed" if resumed else "new") + f" match {args.match!r}: {ruleset.preset}, {args.mode} hands, "
          f"deck set {deck_set.name}, log {args.log}")
     if controller.match.over:
@@ -130,6 +132,7 @@ def _serve(args, service, link, log, controller, ruleset, deck_set, hands) -> in
     try:
         while True:
             service.step()
+            face.refresh()
             if hands > 0 and controller.match.hand is not None and controller.match.hand.result is not None \
                     and len(controller.match.summaries) >= hands:
                 _say(f"{hands} hand(s) played")

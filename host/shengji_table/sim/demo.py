@@ -19,95 +19,42 @@ from ..game.names import with_names
 from ..rules.cards import level_text
 from ..rules.ruleset import Ruleset
 
-__all__ = ["BOARDS", "play_demo"]
+__all__ = ["BOARDS", "board_for", "play_demo"]
 
 # The virtual tables, 4 seats then 6: the first with a seat for every player of the preset is played.
 BOARDS = (BOARDS_DIR / "table-4.json", BOARDS_DIR / "table-6.json")
 
 
-def _virtual_board(players: int):
-    """The first virtual table with a seat for every player: ``(path, its board file read)``, or
-    ``None``.  Bids, trump and friend calls are entered at the seats (table/gestures.py); a preset
-    with fewer players than the board's seats leaves the last seats empty."""
-    board_path = next((b for b in BOARDS if json.loads(b.read_text())["seats"] >= players), None)
-    if board_path is None:
-        return None
-    return board_path, json.loads(board_path.read_text())
-
-
-def _ring_sizes(board: dict) -> dict:
-    """Seat (the centre counted as seat ``seats``) → the LEDs of its ring, for the live view."""
-    return {(board["seats"] if r["seat"] == "centre" else r["seat"]): r["count"] for r in board["leds"]["rings"]}
-
-
-def _start_host(vt, log_path: str, board_path, *, preset: str, mode: str, seed: int, hands: int, bots: str,
-                ruleset=None, names: tuple = ()):
-    """The host on the virtual table's serial device, logging to ``log_path``; ``None`` (said on
-    stderr) when that log cannot be used."""
-    from ..store.log import LogError
-    from .match_runner import SimHost
-    try:
-        return SimHost(vt.device, log_path, preset=preset, mode=mode, seed=seed,
-                       hands=hands, bots=bots, board=board_path, ruleset=ruleset, names=names)
-    except LogError as exc:         # e.g. --log names another program's database
-        print(f"error: {exc}", file=sys.stderr)
-        return None
-
-
-def _open_view(host, sizes: dict, title: str, *, plain: bool, voice: bool):
-    """The live view of the table, saying the host's announcements (the title printed first when
-    it is plain text)."""
-    from .table_view import TableView
-    view = TableView(host.controller, sizes, tty=False if plain else None, voice=voice, title=title)
-    host.service.on_text = view.say
-    if not view.tty:
-        print(title, flush=True)
-    return view
-
-
-def _print_outcome(host, log: str | None, names: tuple = ()) -> None:
-    """Everybody's level, then how many hands, table events and refusals there were."""
-    m = host.controller.match
-    print(with_names("\nLevels: " + ", ".join(f"seat {i} {level_text(lv) if lv <= 14 else 'won'}"
-                                              for i, lv in enumerate(m.levels)), names))
-    print(f"{len(m.summaries)} hand(s) played, {host.service.stats.physical} table events, "
-          f"{host.service.stats.refusals} refusals; log: {log or '(temporary)'}")
-
-
-def _save_record(host, record: str, write_record, seats: list) -> bool:
-    """Write the JSON match record to ``record``; whether it was written (if not, said on stderr)."""
-    from ..game.record import dumps
-    assert write_record is not None, "a record path needs write_record"
-    try:
-        write_record(record, dumps(host.service.record(seats=seats)))
-    except OSError as exc:
-        print(f"error: cannot write record {record}: {exc.strerror or exc}", file=sys.stderr)
-        return False
-    print(f"Record written to {record}")
-    return True
+def board_for(ruleset: Ruleset):
+    """The virtual table a preset is played at (None: none has the seats).  Bids, trump and friend
+    calls are entered at the seats (table/gestures.py); a preset with fewer players than the
+    board's seats leaves the last seats empty."""
+    return next((b for b in BOARDS if json.loads(b.read_text())["seats"] >= ruleset.players), None)
 
 
 def play_demo(ruleset: Ruleset, *, preset: str, mode: str = "scanned", seed: int = 7, hands: int = 2,
               bots: str = "heuristic", log: str | None = None, record: str | None = None,
-              plain: bool = False, voice: bool = True,
+              make_view: Callable | None = None,
               write_record: Callable[[str, str], None] | None = None, names: tuple = ()) -> int:
     """Play ``hands`` hands of ``ruleset`` (the preset named ``preset``) at a virtual table; the exit
     status (0 played, 1 the table lost its way, 2 it could not start, 130 interrupted).
 
     ``log``: keep the SQLite event log there (default: a temporary file); ``record``: write the
     JSON match record there with ``write_record(path, text)`` (the caller checked both paths can
-    be written); ``plain``: plain text even in a terminal; ``voice``: speak announcements;
-    ``names``: the players' names (game/names.py), shown and kept in the log and the record.
+    be written); ``make_view(controller, title)``: the terminal view and its voice
+    (``cli/face_args.py``, as ``serve``'s; default: plain lines, silent); ``names``: the players'
+    names (game/names.py), shown and kept in the log and the record.
     """
+    from ..face.terminal import TableView
     from ..micropython import MicroPythonMissing
+    from ..store.log import LogError
+    from .match_runner import SimHost
     from .players import PlanMismatch
     from .virtual_table import VirtualTable
-    found = _virtual_board(ruleset.players)
-    if found is None:
+    board_path = board_for(ruleset)
+    if board_path is None:
         print(f"error: no virtual table has {ruleset.players} seats for preset {preset!r}", file=sys.stderr)
         return 2
-    board_path, board = found
-    sizes = _ring_sizes(board)
     tmp = tempfile.TemporaryDirectory(prefix="shengji-demo-")
     log_path = log or os.path.join(tmp.name, "demo.db")
     try:
@@ -115,22 +62,24 @@ def play_demo(ruleset: Ruleset, *, preset: str, mode: str = "scanned", seed: int
     except MicroPythonMissing as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    title = (f"Shengji virtual table — {ruleset.preset}, {mode} hands, seed {seed}, "
-             f"{hands} hand(s)")
-    view = None
-    host = None
+    title = f"Shengji virtual table — {ruleset.preset}, {mode} hands, seed {seed}, {hands} hand(s)"
+    view = host = None
     try:
-        host = _start_host(vt, log_path, board_path, preset=preset, mode=mode, seed=seed, hands=hands, bots=bots,
-                           ruleset=ruleset, names=names)
-        if host is None:
+        try:
+            host = SimHost(vt.device, log_path, preset=preset, mode=mode, seed=seed,
+                           hands=hands, bots=bots, board=board_path, ruleset=ruleset, names=names)
+        except LogError as exc:         # e.g. --log names another program's database
+            print(f"error: {exc}", file=sys.stderr)
             return 2
-        view = _open_view(host, sizes, title, plain=plain, voice=voice)
+        view = (make_view or (lambda c, t: TableView(c, plain=True, title=t)))(host.controller, title)
+        host.service.on_text = view.say
+        view.announce_title()
         host.start()
-        ok = host.run(timeout=60 * 60, idle=view.refresh)
-        view.refresh(force=True)
-        _print_outcome(host, log, names)
+        ok = host.run(timeout=60 * 60, idle=view.refresh_paced)     # the bots wait for the voice
+        view.close()
+        _summary(host, log, names)
         seats = list(names) or [f"bot:{bots}"] * ruleset.players
-        if record and not _save_record(host, record, write_record, seats=seats):
+        if record and not _write_record(host, record, seats, write_record):
             return 2
         return 0 if ok else 1
     except PlanMismatch as exc:
@@ -145,3 +94,25 @@ def play_demo(ruleset: Ruleset, *, preset: str, mode: str = "scanned", seed: int
             host.close()
         vt.close()
         tmp.cleanup()
+
+
+def _summary(host, log: str | None, names: tuple = ()) -> None:
+    """The levels and the figures of the match played."""
+    m = host.controller.match
+    print(with_names("\nLevels: " + ", ".join(f"seat {i} {level_text(lv) if lv <= 14 else 'won'}"
+                                              for i, lv in enumerate(m.levels)), names))
+    print(f"{len(m.summaries)} hand(s) played, {host.service.stats.physical} table events, "
+          f"{host.service.stats.refusals} refusals; log: {log or '(temporary)'}")
+
+
+def _write_record(host, record: str, seats: list, write_record) -> bool:
+    """Write the match record (False: it could not be written, said on stderr)."""
+    from ..game.record import dumps
+    assert write_record is not None, "a record path needs write_record"
+    try:
+        write_record(record, dumps(host.service.record(seats=seats)))
+    except OSError as exc:
+        print(f"error: cannot write record {record}: {exc.strerror or exc}", file=sys.stderr)
+        return False
+    print(f"Record written to {record}")
+    return True

@@ -98,11 +98,12 @@ class Verification:
 class EventLog:
     """An open log file.  ``with EventLog(path) as log: log.append("game", {...})``."""
 
-    def __init__(self, path, *, clock=time.time, read_only: bool = False):
+    def __init__(self, path, *, clock=time.time, read_only: bool = False, live: bool = False):
         """Open (and with ``read_only=False`` create) the log at ``path``.
 
         ``read_only=True`` is for readers (``log show``/``export``, a referee's copy): the file must
         already be a log; nothing is created or written, and a read-only file or medium works.
+        ``live=True``: a reader that keeps reading while a table may start writing (``--follow``).
         """
         self.path = str(path)
         self._clock = clock
@@ -111,7 +112,7 @@ class EventLog:
         self._head = GENESIS
         try:
             if read_only:
-                self._db = self._open_existing()
+                self._db = self._open_existing(live)
             else:
                 self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
                 self._hold()
@@ -150,7 +151,7 @@ class EventLog:
             self._db.close()
             raise LogError(f"cannot open the log {self.path}: {exc.strerror}") from None
 
-    def _open_existing(self):
+    def _open_existing(self, live: bool = False):
         p = pathlib.Path(self.path)
         if not p.is_file():
             raise LogError(f"{self.path}: no such log file")
@@ -158,7 +159,7 @@ class EventLog:
         # which creates nothing beside it (a read-only copy, a read-only medium).  A -wal beside it
         # holds committed rows not yet in the main file: read through it (SQLite needs its -shm).
         wal = p.with_name(p.name + "-wal")
-        query = "?mode=ro" if wal.exists() else "?mode=ro&immutable=1"
+        query = "?mode=ro" if live or wal.exists() else "?mode=ro&immutable=1"
         try:
             db = sqlite3.connect(p.resolve().as_uri() + query, uri=True, isolation_level=None,
                                  check_same_thread=False)

@@ -1,0 +1,246 @@
+"""The live terminal view of a table, for ``serve`` (a real table) and ``demo`` (the virtual one)
+alike: each ring drawn in colour as the firmware draws it, the teams, the trick on the table,
+points, levels, the announcements and a legend of the ring colours in words — within 80×24.
+
+The rings are drawn by the firmware's own renderer (``firmware/rings.py``), so the screen shows
+what the LEDs show.  The screen is redrawn in place (cursor home, each line cleared to its end,
+the rest of the screen cleared once): no full-screen clear, so no flicker at 12 frames a second.
+Written with plain ANSI escape codes rather than a terminal library: the view needs per-pixel
+24-bit colour and an in-place redraw, three escape sequences, and the host package depends on
+pyserial alone.
+
+Plain mode (``--plain``, or stdout not a terminal): one line per announcement, refusal or status,
+``HH:MM:SS  sentence`` — for logs.  Every public sentence also goes to the :class:`~.voice.Voice`.
+Hidden information (hands, the kitty) is never drawn: the view reads the public state (the trick
+on the table, points taken, levels) and the controller's public texts.
+"""
+from __future__ import annotations
+
+import re
+import sys
+import time
+import unicodedata
+
+from ..game.phase import Phase
+from ..rules.cards import level_text, suit_symbol
+from ..table.controller import R
+from .labels import LABELS, PATTERNS, PHASES, friend_open, legend, level_word, teams_line
+from .voice import Voice
+from .words_zh import to_zh
+
+__all__ = ["TableView", "width", "is_terminal", "COLUMNS", "ROWS"]
+
+COLUMNS, ROWS = 80, 24
+_RGB = R.order_offsets("RGB")
+_ESC = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def width(text: str) -> int:
+    """Columns ``text`` takes on a terminal (escape codes take none, CJK characters two)."""
+    plain = _ESC.sub("", text)
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in plain)
+
+
+def _clip(text: str, columns: int = COLUMNS) -> str:
+    """``text`` cut to ``columns`` (escape codes kept whole; a cut line ends with …)."""
+    if width(text) <= columns:
+        return text
+    out, used, i = [], 0, 0
+    while i < len(text):
+        m = _ESC.match(text, i)
+        if m:
+            out.append(m.group())
+            i = m.end()
+            continue
+        w = 2 if unicodedata.east_asian_width(text[i]) in "WF" else 1
+        if used + w > columns - 1:
+            break
+        out.append(text[i])
+        used += w
+        i += 1
+    return "".join(out) + "\x1b[0m…"
+
+
+class TableView:
+    """Draws ``controller``'s table on ``out`` and speaks with ``voice``.
+
+    ``plain``: lines instead of the live screen (None: plain when ``out`` is not a terminal);
+    ``lang``: the screen's words (``en``/``zh``; in ``zh`` the announcements are shown in
+    Mandarin too); ``voice``: a :class:`Voice` (None: silent)."""
+
+    def __init__(self, controller, out=None, *, plain: bool | None = None, lang: str = "en",
+                 voice: Voice | None = None, title: str = ""):
+        self.controller = controller
+        self.ring_sizes = controller.ring_sizes
+        self.out = out or sys.stdout
+        self.plain = (not is_terminal(self.out)) if plain is None else plain
+        self.lang = lang
+        self.voice = voice
+        self.title = title
+        self.texts: list = []
+        self._states: dict = {}          # ring -> (RingState, since seconds)
+        self._last_draw = 0.0
+        self._drawn = False
+        self._dirty = False              # a sentence arrived since the last frame
+
+    @property
+    def tty(self) -> bool:
+        return not self.plain
+
+    # ---- inputs ----------------------------------------------------------------------------
+    def say(self, text: str) -> None:
+        """A public sentence (an announcement or a refusal): shown and spoken."""
+        self._show(text)
+        if self.voice is not None:
+            self.voice.say(text)
+
+    def status(self, text: str) -> None:
+        """The program's own news (connected, resumed, stopped): shown, not spoken."""
+        self._show(text, translate=False)
+
+    def _show(self, text: str, translate: bool = True) -> None:
+        shown = to_zh(text) if translate and self.lang == "zh" else text
+        self.texts.append(shown)
+        del self.texts[:-20]
+        self._dirty = True
+        if self.plain:
+            self.out.write(f"{time.strftime('%H:%M:%S')}  {shown}\n")
+            self.out.flush()
+
+    def announce_title(self) -> None:
+        """Plain mode: print the title once, as the first line (the live screen draws it on top)."""
+        if self.plain and self.title:
+            self.out.write(self.title + "\n")
+            self.out.flush()
+
+    def refresh(self, force: bool = False) -> None:
+        """Redraw in place (live screen only; at most 12 times a second unless ``force``)."""
+        if self.plain:
+            return
+        now = time.monotonic()
+        if not force and now - self._last_draw < 1 / 12:
+            return
+        self._last_draw = now
+        head = "\x1b[?25l\x1b[H" if self._drawn else "\x1b[?25l\x1b[H\x1b[2J"
+        self._drawn, self._dirty = True, False
+        body = "\x1b[K\n".join(self.render(now).split("\n"))
+        self.out.write(head + body + "\x1b[K\x1b[J")
+        self.out.flush()
+
+    def pace(self, backlog: int = 2, seconds: float = 0.05) -> None:
+        """For the virtual table's bots: wait a moment while more than ``backlog`` sentences are
+        still to be said, so the voice keeps up with the game (one short wait per call: the caller's
+        loop keeps serving the link)."""
+        if self.voice is not None and self.voice.backlog > backlog:
+            time.sleep(seconds)
+
+    def refresh_paced(self) -> None:
+        """:meth:`refresh`, then :meth:`pace`: the virtual table's idle step."""
+        self.refresh()
+        self.pace()
+
+    def close(self) -> None:
+        """Let the voice finish what it was given; put the cursor back under the view (drawn once
+        more only when a sentence came since the last frame: an error printed after the last frame
+        stays readable)."""
+        if not self.plain and self._drawn:
+            if self._dirty:
+                self.refresh(force=True)
+            self.out.write("\x1b[?25h\n")
+            self.out.flush()
+            self._drawn = False
+        if self.voice is not None:
+            self.voice.close()
+
+    # ---- drawing ------------------------------------------------------------------------------
+    def ring_pixels(self, ring: int, now: float) -> list:
+        """The ring's pixels right now as (r, g, b), rendered by the firmware's ``rings.render``."""
+        rc = self.controller.rings.get(ring)
+        n = self.ring_sizes.get(ring, 12)
+        entry = self._states.get(ring)
+        if entry is None:
+            entry = self._states[ring] = (R.RingState(), now)
+        st, since = entry
+        if rc is not None and st.set(*rc.state(), 0):
+            since = now
+            self._states[ring] = (st, since)
+        buf = bytearray(3 * n)
+        R.render(buf, 0, n, _RGB, st, int((now - since) * 1000), R.FULL)
+        return [(buf[3 * i], buf[3 * i + 1], buf[3 * i + 2]) for i in range(n)]
+
+    def _ring_text(self, ring: int, now: float) -> str:
+        cells = []
+        for r, g, b in self.ring_pixels(ring, now):
+            cells.append(f"\x1b[38;2;{r};{g};{b}m●\x1b[0m" if r or g or b else "\x1b[38;2;60;60;60m·\x1b[0m")
+        rc = self.controller.rings.get(ring)
+        name = R.NAMES[rc.pattern] if rc is not None and rc.pattern < len(R.NAMES) else "OFF"
+        return "".join(cells) + " " + PATTERNS[self.lang].get(name, name.lower())
+
+    def _hand_line(self, hand) -> str:
+        w = LABELS[self.lang]
+        if hand is None:
+            return w["waiting"]
+        trump = suit_symbol(hand.trump) if hand.order is not None else w["drawing"]
+        dealer = "?" if hand.dealer is None else hand.dealer
+        head = f"第{hand.number}副" if self.lang == "zh" else f"{w['hand']} {hand.number}"
+        return (f"{head} · {PHASES[self.lang][hand.phase]} · {w['level']} {level_text(hand.level)} · "
+                f"{w['trump']} {trump} · {w['dealer']} {dealer}")
+
+    def _seat_lines(self, hand, now: float) -> list:
+        c, w = self.controller, LABELS[self.lang]
+        lines = []
+        on_turn = hand is not None and hand.phase in (Phase.PLAYING, Phase.BIDDING, Phase.DRAWING)
+        dec = set(hand.declarers()) if hand is not None else set()
+        for seat in range(c.seats):
+            turn = "▶" if on_turn and hand.turn == seat else " "
+            role = ""
+            if hand is not None and hand.dealer is not None:
+                role = w["dealer_tag"] if seat == hand.dealer else w["decl"] if seat in dec else (
+                    w["unknown"] if c.ruleset.teams == "find-friend" and friend_open(hand) else w["att"])
+            lvl = level_word(c.match.levels[seat], self.lang)
+            name = f"{seat}号位" if self.lang == "zh" else f"seat {seat}"
+            lines.append(f"{turn} {_pad(name, 6)} {_pad(role, 8)} {w['level']} {lvl:<3} {self._ring_text(seat, now)}")
+        lines.append(f"  {_pad(w['centre'], 19)} {self._ring_text(c.centre, now)}")
+        return lines
+
+    def _trick_lines(self, hand) -> list:
+        w = LABELS[self.lang]
+        if hand is None:
+            return []
+        shown = hand.trick if hand.trick else (hand.tricks[-1][0] if hand.tricks else ())
+        label = w["trick"] if hand.trick else w["last"]
+        plays = "  ".join(f"{s}: {' '.join(x.card.unicode() for x in cards)}" for s, cards in shown)
+        lines = [_clip(f"{label}: {plays}")]
+        extra = []
+        if hand.pending and hand.phase == Phase.PLAYING:
+            extra.append(f"{hand.turn} {w['entering']}: {' '.join(x.card.unicode() for x in hand.pending)}")
+        if hand.dealer is not None:
+            extra.append(f"{w['points']} {hand.attackers_points()} · {w['tricks']} {len(hand.tricks)}")
+        lines.append(_clip("   ".join(extra)))
+        return lines
+
+    def render(self, now: float | None = None) -> str:
+        """The whole screen: at most 24 lines of at most 80 columns."""
+        now = time.monotonic() if now is None else now
+        c = self.controller
+        hand = c.match.hand
+        lines = [f"\x1b[1m{_clip(self.title)}\x1b[0m", _clip(self._hand_line(hand)),
+                 _clip(teams_line(hand, c.ruleset, self.lang))]
+        lines += self._seat_lines(hand, now)
+        lines += self._trick_lines(hand)
+        lines += [_clip(x) for x in legend(self.lang)]
+        room = ROWS - len(lines) - 1
+        lines.append(f"{LABELS[self.lang]['news']}:")
+        lines += [_clip("  " + t) for t in self.texts[-room:]] if room > 0 else []
+        return "\n".join(_clip(x) for x in lines[:ROWS])
+
+
+def _pad(text: str, columns: int) -> str:
+    return text + " " * max(0, columns - width(text))
+
+
+def is_terminal(out) -> bool:
+    try:
+        return bool(out.isatty())
+    except (AttributeError, ValueError):
+        return False

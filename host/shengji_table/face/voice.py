@@ -1,0 +1,133 @@
+"""The voice: every public sentence spoken, in order, in Mandarin (``zh``) or English (``en``).
+
+:class:`Voice` puts each sentence on a queue; one worker thread speaks them one after the other
+with the *speaker*, so a sentence that arrives while another is being spoken waits its turn and
+nothing is ever dropped (the game does not wait for the voice).  :meth:`Voice.close` lets the
+queue run out (Ctrl-C stops it).
+
+The speaker is ``espeak-ng`` (Debian package ``espeak-ng``; its Mandarin voice ``cmn-latn-pinyin``, see
+:data:`ESPEAK_VOICES`), or any
+callable ``speaker(text, lang)`` — the tests inject a slow fake one.  Without espeak-ng the voice
+says once, on the screen, that it is off and why, and the table carries on silently.
+
+Only the sentences the controller made public are ever given to it (``Outcome.texts``: the
+announcements and the refusals after ``game/disclosure.py``); the Mandarin is built from that same
+text (``words_zh.py``), so the voice never says a hand or the kitty.
+"""
+from __future__ import annotations
+
+import queue
+import shutil
+import subprocess
+import threading
+from collections.abc import Callable
+
+from .words_zh import to_zh
+
+__all__ = ["Voice", "ESPEAK_VOICES", "espeak_speaker", "spoken_text", "LANGS"]
+
+LANGS = ("zh", "en", "off")
+# espeak-ng --voices: Chinese (Mandarin) is ``cmn`` and ``cmn-latn-pinyin``.  Debian's espeak-ng
+# dictionary turns many characters (号, 位, 红, 桃 …) into pinyin, which ``cmn`` ("latin as English")
+# then spells out in English letters; ``cmn-latn-pinyin`` reads that pinyin as Mandarin.
+ESPEAK_VOICES = {"zh": "cmn-latn-pinyin", "en": "en"}
+_SPEED = {"zh": "160", "en": "170"}
+
+Speaker = Callable[[str, str], None]
+
+
+def espeak_speaker(program: str) -> Speaker:
+    """A speaker running ``program`` (espeak-ng) once per sentence, waiting until it is said."""
+    def speak(text: str, lang: str) -> None:
+        subprocess.run([program, "-v", ESPEAK_VOICES[lang], "-s", _SPEED[lang], text], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, check=False, timeout=60)
+    return speak
+
+
+def spoken_text(text: str, lang: str) -> str:
+    """What is said for a public sentence: Mandarin from the catalogue, or the English without the
+    cards of a trick (the screen lists them) and without rule numbers."""
+    if lang == "zh":
+        return to_zh(text)
+    if text.startswith("Trick "):
+        text = text.split(":")[0] + "."
+    return text
+
+
+class Voice:
+    """Speaks sentences in order on a worker thread.  ``lang``: ``zh``, ``en`` or ``off``;
+    ``speaker``: a callable ``(text, lang)`` (default: espeak-ng, when installed); ``notice(text)``
+    is told once why the voice is off when it cannot speak."""
+
+    def __init__(self, lang: str = "en", speaker: Speaker | None = None,
+                 notice: Callable[[str], None] | None = None):
+        if lang not in LANGS:
+            raise ValueError(f"voice {lang!r}: one of {', '.join(LANGS)}")
+        self.lang = lang
+        self.notice = notice
+        self.spoken: list = []                    # what was said, in order (tests, the log of a session)
+        self._queue: queue.Queue = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self.speaker = speaker
+        if lang != "off" and speaker is None:
+            program = shutil.which("espeak-ng")
+            if program is None:
+                self._off("voice off: espeak-ng is not installed (Debian: sudo apt-get install espeak-ng)")
+            else:
+                self.speaker = espeak_speaker(program)
+
+    @property
+    def on(self) -> bool:
+        return self.lang != "off" and self.speaker is not None
+
+    def _off(self, why: str) -> None:
+        self.speaker = None
+        if self.notice is not None:
+            self.notice(why)
+
+    def say(self, text: str) -> None:
+        """Queue a public sentence (returns at once)."""
+        if not self.on:
+            return
+        self._queue.put(spoken_text(text, self.lang))
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._work, name="voice", daemon=True)
+            self._thread.start()
+
+    def _work(self) -> None:
+        while True:
+            text = self._queue.get()
+            try:
+                if text is None:
+                    return
+                speaker = self.speaker
+                if speaker is None:
+                    continue                      # the voice failed: the rest is on the screen only
+                try:
+                    speaker(text, self.lang)
+                    self.spoken.append(text)
+                except (OSError, subprocess.SubprocessError) as exc:
+                    self._off(f"voice off: the speaker failed ({exc})")
+            finally:
+                self._queue.task_done()
+
+    @property
+    def backlog(self) -> int:
+        """Sentences queued and not yet said."""
+        return self._queue.qsize() if self.on else 0
+
+    def wait(self) -> None:
+        """Until every sentence queued so far is said."""
+        if self._thread is not None:
+            self._queue.join()
+
+    def close(self) -> None:
+        """Say what is still queued, then stop the worker (Ctrl-C while waiting stops at once)."""
+        if self._thread is None:
+            return
+        self._queue.put(None)
+        try:
+            self._thread.join()
+        except KeyboardInterrupt:
+            self.speaker = None
+        self._thread = None
