@@ -36,32 +36,40 @@ def add_arguments(parser):
     add_face_arguments(parser)
 
 
-def run(args) -> int:
-    from ..game import events as ev
+def _board_and_decks(args):
+    """``(board dict, deck set)`` from the files named, or None (the error said on stderr)."""
     from ..board import BoardError, load_board
-    from ..store.log import EventLog, LogError
-    from ..table.controller import Controller
     from ..table.registry import DeckSet, RegistryError
-    from ..table.serial_link import SerialLink
-    from ..table.service import TableService, last_position
-    ruleset = preset_ruleset(args, min_hands=0)     # --hands 0: until the match ends
-    if ruleset is None:
-        return 2
     try:
         load_board(args.board)                      # the validator flash and selftest use
         # the controller reads the board file's own dict; the file was just validated
         board = json.loads(pathlib.Path(args.board).read_text(encoding="utf-8"))
     except BoardError as exc:
         print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return None
     except (OSError, ValueError) as exc:            # the file changed since it was validated
         print(f"error: cannot read board file {args.board}: {exc}", file=sys.stderr)
-        return 2
+        return None
     try:
-        deck_set = DeckSet.load(args.deck_set)
+        return board, DeckSet.load(args.deck_set)
     except RegistryError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return None
+
+
+def run(args) -> int:
+    from ..game import events as ev
+    from ..store.log import EventLog, LogError
+    from ..table.controller import Controller
+    from ..table.serial_link import SerialLink
+    from ..table.service import TableService, last_position
+    ruleset = preset_ruleset(args, min_hands=0)     # --hands 0: until the match ends
+    if ruleset is None:
         return 2
+    loaded = _board_and_decks(args)
+    if loaded is None:
+        return 2
+    board, deck_set = loaded
     hands = args.hands
 
     def deal_for(number):

@@ -32,6 +32,7 @@ def board_for(ruleset: Ruleset):
     return next((b for b in BOARDS if json.loads(b.read_text())["seats"] >= ruleset.players), None)
 
 
+# long: the demo's whole life — board, table, host, view, run, report — with the clean-up of each
 def play_demo(ruleset: Ruleset, *, preset: str, mode: str = "scanned", seed: int = 7, hands: int = 2,
               bots: str = "heuristic", log: str | None = None, record: str | None = None,
               make_view: Callable | None = None,
