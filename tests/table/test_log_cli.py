@@ -286,3 +286,26 @@ def test_log_read_only_copy_is_read_without_creating_files_beside_it(tmp_path, m
         assert sorted(p.name for p in folder.iterdir()) == ["copy.sqlite"]
     finally:
         os.chmod(folder, 0o755)
+
+
+def test_log_damaged_files_fail_cleanly_with_exit_2(tmp_path, matches):
+    """A truncated log, and one with a byte flipped inside a row: every reader answers with one line
+    and exit 2 (verify: exit 1 naming the row), never a traceback; a writer refuses them too."""
+    path = _chained_log(tmp_path, matches[0])
+    data = path.read_bytes()
+    truncated = tmp_path / "truncated.sqlite"
+    truncated.write_bytes(data[:len(data) // 2])
+    flipped = tmp_path / "flipped.sqlite"
+    raw = bytearray(data)
+    at = raw.find(b'"type":"draw"')
+    raw[at + 8] ^= 0x01                           # "draw" → "eraw" inside one row's payload
+    flipped.write_bytes(bytes(raw))
+    for action in ("show", "export", "verify"):
+        r = shengji("log", action, truncated)
+        assert r.returncode == 2 and "Traceback" not in r.stderr and r.stderr.count("\n") == 1, r.stderr
+        r = shengji("log", action, flipped)
+        expected = 1 if action == "verify" else 2
+        assert r.returncode == expected and "Traceback" not in r.stderr, (action, r.stdout, r.stderr)
+    for bad in (truncated, flipped):
+        with pytest.raises(LogError):
+            EventLog(bad)
