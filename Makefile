@@ -22,7 +22,7 @@ venv: $(STAMP) espeak
 espeak:
 	@command -v espeak-ng >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    apt-get install -y -q espeak-ng || { apt-get update -q && apt-get install -y -q espeak-ng; } \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q espeak-ng || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q espeak-ng; } \
 	      || echo "could not install espeak-ng: the voice stays off"; \
 	  else echo "the voice needs espeak-ng: sudo apt-get install espeak-ng"; fi; }
 
