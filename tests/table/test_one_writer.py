@@ -4,10 +4,12 @@ import pathlib
 import signal
 import subprocess
 import sys
-import time
 
 from shengji_table.sim.cpython_pico import CPythonPico
 from shengji_table.sim.virtual_table import DEFAULT_BOARD, sim_deck_set
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+from processes import read_until  # noqa: E402
 
 REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
 SERVE = [sys.executable, "-m", "shengji_table", "serve", "--board", str(DEFAULT_BOARD), "--mode", "scanned"]
@@ -18,17 +20,6 @@ def _start(device, deck, log):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=str(REPO_ROOT))
 
 
-def _wait_for(proc, words, seconds=30):
-    end = time.monotonic() + seconds
-    seen = ""
-    while time.monotonic() < end:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        seen += line
-        if words in line:
-            return seen
-    raise AssertionError(f"{words!r} never printed; got:\n{seen}")
 
 
 def _stop(proc):
@@ -46,7 +37,7 @@ def test_a_second_serve_on_the_same_port_is_refused_naming_the_first(tmp_path):
     with CPythonPico() as pico:
         first = _start(pico.device, deck, tmp_path / "a.db")
         try:
-            _wait_for(first, "table connected")
+            read_until(first, "table connected")
             second = _start(pico.device, deck, tmp_path / "b.db")
             out, err = second.communicate(timeout=60)
             assert second.returncode == 2, out + err
@@ -63,7 +54,7 @@ def test_a_second_serve_on_the_same_log_is_refused_naming_the_first(tmp_path):
     with CPythonPico() as pico, CPythonPico() as other:
         first = _start(pico.device, deck, log)
         try:
-            _wait_for(first, "table connected")
+            read_until(first, "table connected")
             second = _start(other.device, deck, log)
             out, err = second.communicate(timeout=60)
             assert second.returncode == 2, out + err

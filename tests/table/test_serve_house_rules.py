@@ -4,15 +4,16 @@ played and the names; a resumed serve takes the names back, other names are refu
 gives them."""
 import json
 import pathlib
-import select
 import signal
 import subprocess
 import sys
-import time
 
 from shengji_table.sim.cpython_pico import CPythonPico
 from shengji_table.sim.virtual_table import DEFAULT_BOARD, sim_deck_set
 from shengji_table.store.log import EventLog
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+from processes import read_until  # noqa: E402
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 CLUB = REPO / "examples" / "rules" / "club-friday.toml"
@@ -23,20 +24,6 @@ def serve(args):
                             stderr=subprocess.PIPE, text=True, cwd=str(REPO))
 
 
-def read_until(proc, words, seconds=20):
-    seen = ""
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        ready, _, _ = select.select([proc.stdout], [], [], max(0.0, end - time.monotonic()))
-        if not ready:
-            break
-        line = proc.stdout.readline()
-        if not line:
-            break
-        seen += line
-        if words in line:
-            return seen
-    raise AssertionError(f"{words!r} never printed; got:\n{seen}")
 
 
 def stop(p):

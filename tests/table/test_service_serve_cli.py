@@ -3,11 +3,9 @@ with the firmware's link code as the Pico), its errors, and the terminal view of
 in colour, no hidden information)."""
 import json
 import pathlib
-import select
 import signal
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -17,6 +15,9 @@ from shengji_table.sim.players import deal_for, hand_seeds, play_direct
 from shengji_table.face.terminal import TableView
 from shengji_table.sim.virtual_table import DEFAULT_BOARD, sim_deck_set
 from shengji_table.table.controller import Controller
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+from processes import read_until  # noqa: E402
 
 REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -29,21 +30,6 @@ def serve(args, **kw):
                             cwd=str(REPO_ROOT), **kw)
 
 
-def read_until(proc, words, seconds=20):
-    """Lines printed until one holds ``words`` (never blocks past ``seconds``)."""
-    seen = ""
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        ready, _, _ = select.select([proc.stdout], [], [], max(0.0, end - time.monotonic()))
-        if not ready:
-            break
-        line = proc.stdout.readline()
-        if not line:
-            break
-        seen += line
-        if words in line:
-            return seen
-    raise AssertionError(f"{words!r} never printed; got:\n{seen}")
 
 
 def test_serve_starts_a_match_stops_on_ctrl_c_and_resumes_from_its_log(tmp_path):
