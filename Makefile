@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: all venv demo test test-all bench typecheck clean
+.PHONY: all venv browser demo test test-all bench typecheck clean
 
 all: test
 
@@ -14,18 +14,31 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[dev,hardware]'
 	touch $(STAMP)
 
-venv: $(STAMP)
+venv: $(STAMP) browser
+
+# The browser tests (tests/web/test_browser_*.py) drive Debian's chromium with chromedriver: as
+# root they are installed when missing; otherwise the one command to run is printed and the
+# browser tests skip, saying so.
+BROWSER_PKGS := chromium chromium-driver
+browser:
+	@if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "installing $(BROWSER_PKGS) for the browser tests"; \
+	  DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(BROWSER_PKGS) >/dev/null || \
+	  echo "could not install $(BROWSER_PKGS): the browser tests will skip"; \
+	else echo "the browser tests will skip; to run them: sudo apt-get update && sudo apt-get install -y $(BROWSER_PKGS)"; fi
 
 # The main job.
 demo: $(STAMP)
 	$(BIN)/shengji-table demo
 
 # The whole test suite, bounded for CI (slow soak/fuzz runs use their bounded profile).
-test: $(STAMP)
+test: $(STAMP) browser
 	$(BIN)/python -m pytest -q -p no:cacheprovider
 
 # Including the long soak/fuzz runs.
-test-all: $(STAMP)
+test-all: $(STAMP) browser
 	HYPOTHESIS_PROFILE=long $(BIN)/python -m pytest -q -p no:cacheprovider --run-slow
 
 # Type checks: the host package (mypy.ini); the firmware is checked against the rp2 stubs in the tests.

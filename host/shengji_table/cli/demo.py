@@ -13,6 +13,7 @@ from __future__ import annotations
 import sys
 
 from .preset_args import add_preset_argument, preset_ruleset
+from .web_args import add_web_arguments, bad_web_args, start_web
 
 
 def add_arguments(parser):
@@ -26,13 +27,14 @@ def add_arguments(parser):
     parser.add_argument("--record", metavar="FILE", help="write the JSON match record here")
     parser.add_argument("--no-voice", action="store_true", help="do not speak announcements (espeak-ng)")
     parser.add_argument("--plain", action="store_true", help="plain text even in a terminal")
+    add_web_arguments(parser)
 
 
 def run(args) -> int:
     from ..sim.demo import play_demo
     from .output_file import unwritable, write_atomically
     ruleset = preset_ruleset(args)
-    if ruleset is None:
+    if ruleset is None or bad_web_args(args):
         return 2
     # before the match: a bad path must not cost the played hands
     for path, what in ((args.record, "record"), (args.log, "log")):
@@ -42,4 +44,4 @@ def run(args) -> int:
             return 2
     return play_demo(ruleset, preset=args.preset, mode=args.mode, seed=args.seed, hands=args.hands, bots=args.bots,
                      log=args.log, record=args.record, plain=args.plain, voice=not args.no_voice,
-                     write_record=write_atomically)
+                     write_record=write_atomically, on_service=lambda service: start_web(args, service))

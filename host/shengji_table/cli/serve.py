@@ -16,6 +16,7 @@ import sys
 import time
 
 from .preset_args import add_preset_argument, preset_ruleset
+from .web_args import add_web_arguments, bad_web_args, start_web, stop_web
 
 
 def add_arguments(parser):
@@ -28,6 +29,7 @@ def add_arguments(parser):
     add_preset_argument(parser)
     parser.add_argument("--match", default="table", help="the match's name in the log")
     parser.add_argument("--hands", type=int, default=0, help="stop dealing after N hands (0: until the match ends)")
+    add_web_arguments(parser)
 
 
 def _say(text: str) -> None:
@@ -43,7 +45,7 @@ def run(args) -> int:
     from ..table.serial_link import SerialLink
     from ..table.service import TableService, last_position
     ruleset = preset_ruleset(args, min_hands=0)     # --hands 0: until the match ends
-    if ruleset is None:
+    if ruleset is None or bad_web_args(args):
         return 2
     try:
         load_board(args.board)                      # the validator flash and selftest use
@@ -120,6 +122,7 @@ def _serve(args, service, link, log, controller, ruleset, deck_set, hands) -> in
     service.on_outcome = on_outcome
     if not link.is_open and not link.open():
         _say(f"waiting for the table: {link.last_error}")
+    web = start_web(args, service, say=_say)
     try:
         while True:
             service.step()
@@ -130,3 +133,5 @@ def _serve(args, service, link, log, controller, ruleset, deck_set, hands) -> in
     except ProtocolMismatch as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    finally:
+        stop_web(web)

@@ -27,13 +27,16 @@ BOARDS = (BOARDS_DIR / "table-4.json", BOARDS_DIR / "table-6.json")
 def play_demo(ruleset: Ruleset, *, preset: str, mode: str = "scanned", seed: int = 7, hands: int = 2,
               bots: str = "heuristic", log: str | None = None, record: str | None = None,
               plain: bool = False, voice: bool = True,
-              write_record: Callable[[str, str], None] | None = None) -> int:
+              write_record: Callable[[str, str], None] | None = None,
+              on_service: Callable | None = None) -> int:
     """Play ``hands`` hands of ``ruleset`` (the preset named ``preset``) at a virtual table; the exit
     status (0 played, 1 the table lost its way, 2 it could not start, 130 interrupted).
 
     ``log``: keep the SQLite event log there (default: a temporary file); ``record``: write the
     JSON match record there with ``write_record(path, text)`` (the caller checked both paths can
-    be written); ``plain``: plain text even in a terminal; ``voice``: speak announcements.
+    be written); ``plain``: plain text even in a terminal; ``voice``: speak announcements;
+    ``on_service(service)``: called once the table's service exists (the web pages start there); what
+    it returns is stopped (``.stop()``) at the end.
     """
     from ..game.record import dumps
     from .match_runner import SimHost
@@ -61,6 +64,7 @@ def play_demo(ruleset: Ruleset, *, preset: str, mode: str = "scanned", seed: int
              f"{hands} hand(s)")
     view = None
     host = None
+    web = None
     try:
         try:
             host = SimHost(vt.device, log_path, preset=preset, mode=mode, seed=seed,
@@ -68,6 +72,7 @@ def play_demo(ruleset: Ruleset, *, preset: str, mode: str = "scanned", seed: int
         except LogError as exc:         # e.g. --log names another program's database
             print(f"error: {exc}", file=sys.stderr)
             return 2
+        web = on_service(host.service) if on_service is not None else None
         view = TableView(host.controller, sizes, tty=False if plain else None, voice=voice,
                          title=title)
         host.service.on_text = view.say
@@ -96,6 +101,8 @@ def play_demo(ruleset: Ruleset, *, preset: str, mode: str = "scanned", seed: int
     except KeyboardInterrupt:
         return 130
     finally:
+        if web is not None:
+            web.stop()
         if view is not None:
             view.close()
         if host is not None:

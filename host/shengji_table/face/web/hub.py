@@ -106,8 +106,12 @@ class Hub:
         if audience == "referee":
             sub = Subscriber(json.dumps({"version": self.version, "log": self.service.log.last_id()}))
             self.referee.add(sub)
-        else:
+        elif self.delay:
             sub = Subscriber(self.public_text())
+        else:
+            with self.service.lock:         # at most one step of the loop (a few ms)
+                self._current = json.dumps(self.state(), ensure_ascii=False, separators=(",", ":"))
+            sub = Subscriber(self._current)
             self.public.add(sub)
         return sub
 
