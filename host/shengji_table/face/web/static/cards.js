@@ -9,7 +9,7 @@ function cardEl(face) {
   el.dataset.card = face.text;
   const rank = document.createElement("span");
   rank.className = "rank";
-  rank.textContent = face.suit === "J" ? (face.rank === "big" ? "大王" : "小王") : face.rank;
+  rank.textContent = face.rank;                // jokers: "big" / "small"
   const suit = document.createElement("span");
   suit.className = "pip";
   suit.textContent = face.suit === "J" ? "★" : SUITS[face.suit];
