@@ -94,7 +94,8 @@ def measure(clients: int, tmp: pathlib.Path) -> list:
 
 
 def main() -> None:
-    print(f"event → SSE client update, {EVENTS} classic game events fed one at a time (target p99 ≤ {TARGET_MS:.0f} ms)")
+    print(f"event → SSE client update, {EVENTS} classic game events fed one at a time "
+          f"(target p99 ≤ {TARGET_MS:.0f} ms)")
     print(f"{'clients':>8} {'updates':>8} {'median ms':>10} {'p99 ms':>8} {'max ms':>8}  target")
     with tempfile.TemporaryDirectory() as d:
         for clients in (1, 8):

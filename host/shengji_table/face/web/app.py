@@ -90,7 +90,8 @@ class Console:
         if verdict == "locked":
             wait = int(self.gate.locked_for() + 0.999)
             self.service.note_referee("login", False, f"{how}@{_client(request)}", why="locked")
-            return _error(429, f"five wrong PINs: the console is locked for {wait} s", headers={"Retry-After": str(wait)})
+            return _error(429, f"five wrong PINs: the console is locked for {wait} s",
+                          headers={"Retry-After": str(wait)})
         self.service.note_referee("login", False, f"{how}@{_client(request)}", why="wrong PIN")
         if self.gate.locked_for() > 0:
             return _error(429, f"wrong PIN; five wrong PINs lock the console for {int(self.gate.lock_s)} s",
@@ -139,57 +140,55 @@ def _stream(hub: Hub, audience: str, event: str) -> StreamingResponse:
                              headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
-def create_app(hub: Hub, gate: RefereeGate | None = None) -> Starlette:
-    """The app for one table's :class:`Hub` (and its service); ``gate``: the referee's PIN (None:
-    the console is off)."""
-    console = Console(hub, gate)
-    svc = hub.service
+class Pages(Console):
+    """The routes' handlers."""
 
-    def index(request: Request) -> Response:
+    def index(self, request: Request) -> Response:
         return HTMLResponse(_page("table.html"))
 
-    def api_table(request: Request) -> Response:
-        if hub.delay:
-            return Response(hub.public_text(), media_type="application/json")
-        with svc.lock:
-            return JSONResponse(hub.state())
+    def api_table(self, request: Request) -> Response:
+        if self.hub.delay:
+            return Response(self.hub.public_text(), media_type="application/json")
+        with self.service.lock:
+            return JSONResponse(self.hub.state())
 
-    async def events(request: Request) -> Response:
-        return _stream(hub, "public", "state")
+    async def events(self, request: Request) -> Response:
+        return _stream(self.hub, "public", "state")
 
-    def referee_page(request: Request) -> Response:
-        return console.refused(request, api=False) or HTMLResponse(_page("referee.html"))
+    def referee_page(self, request: Request) -> Response:
+        return self.refused(request, api=False) or HTMLResponse(_page("referee.html"))
 
-    async def login(request: Request) -> Response:
+    async def login(self, request: Request) -> Response:
+        gate = self.gate
         if gate is None:
             return _error(403, "the referee's console is off: start the table with --referee-pin-file FILE")
         form = urllib.parse.parse_qs((await request.body()).decode("utf-8", "replace"))
         pin = (form.get("pin") or [""])[0]
-        refusal = await asyncio.to_thread(console.try_pin, pin, request, "form")
+        refusal = await asyncio.to_thread(self.try_pin, pin, request, "form")
         if refusal is not None:
             why = json.loads(bytes(refusal.body)).get("error", "refused")
             return HTMLResponse(_page("login.html", message=_html_escape(why)), status_code=refusal.status_code)
-        svc.note_referee("login", True, f"form@{_client(request)}")
+        self.service.note_referee("login", True, f"form@{_client(request)}")
         resp = RedirectResponse("/referee", status_code=303)
         resp.set_cookie(COOKIE, gate.open_session(), httponly=True, samesite="strict", path="/")
         return resp
 
-    def logout(request: Request) -> Response:
-        if gate is not None:
-            gate.close_session(request.cookies.get(COOKIE))
+    def logout(self, request: Request) -> Response:
+        if self.gate is not None:
+            self.gate.close_session(request.cookies.get(COOKIE))
         resp = RedirectResponse("/referee", status_code=303)
         resp.delete_cookie(COOKIE, path="/")
         return resp
 
-    def api_referee(request: Request) -> Response:
-        refusal = console.refused(request, api=True)
+    def api_referee(self, request: Request) -> Response:
+        refusal = self.refused(request, api=True)
         if refusal is not None:
             return refusal
-        with svc.lock:
-            return JSONResponse(referee_state(svc, hub.names, list(hub.announcements)))
+        with self.service.lock:
+            return JSONResponse(referee_state(self.service, self.hub.names, list(self.hub.announcements)))
 
-    async def api_action(request: Request) -> Response:
-        refusal = await asyncio.to_thread(console.refused, request, True)
+    async def api_action(self, request: Request) -> Response:
+        refusal = await asyncio.to_thread(self.refused, request, True)
         if refusal is not None:
             return refusal
         raw = await request.body()
@@ -197,12 +196,19 @@ def create_app(hub: Hub, gate: RefereeGate | None = None) -> Starlette:
             body = json.loads(raw.decode("utf-8")) if raw.strip() else {}
         except (UnicodeDecodeError, ValueError) as exc:
             return _error(400, f"the body is not JSON: {exc}")
-        how = "session" if gate is not None and gate.session_ok(request.cookies.get(COOKIE)) else "basic"
-        return await asyncio.to_thread(console.act, request.path_params["action"], body, f"{how}@{_client(request)}")
+        by_session = self.gate is not None and self.gate.session_ok(request.cookies.get(COOKIE))
+        by = f"{'session' if by_session else 'basic'}@{_client(request)}"
+        return await asyncio.to_thread(self.act, request.path_params["action"], body, by)
 
-    async def referee_events(request: Request) -> Response:
-        refusal = await asyncio.to_thread(console.refused, request, True)
-        return refusal or _stream(hub, "referee", "changed")
+    async def referee_events(self, request: Request) -> Response:
+        refusal = await asyncio.to_thread(self.refused, request, True)
+        return refusal or _stream(self.hub, "referee", "changed")
+
+
+def create_app(hub: Hub, gate: RefereeGate | None = None) -> Starlette:
+    """The app for one table's :class:`Hub` (and its service); ``gate``: the referee's PIN (None:
+    the console is off)."""
+    pages = Pages(hub, gate)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -211,11 +217,12 @@ def create_app(hub: Hub, gate: RefereeGate | None = None) -> Starlette:
         hub.close()
 
     return Starlette(routes=[
-        Route("/", index), Route("/api/table", api_table), Route("/events", events),
-        Route("/referee", referee_page), Route("/referee/login", login, methods=["POST"]),
-        Route("/referee/logout", logout, methods=["POST"]),
-        Route("/api/referee", api_referee), Route("/api/referee/{action}", api_action, methods=["POST"]),
-        Route("/referee/events", referee_events),
+        Route("/", pages.index), Route("/api/table", pages.api_table), Route("/events", pages.events),
+        Route("/referee", pages.referee_page), Route("/referee/login", pages.login, methods=["POST"]),
+        Route("/referee/logout", pages.logout, methods=["POST"]),
+        Route("/api/referee", pages.api_referee),
+        Route("/api/referee/{action}", pages.api_action, methods=["POST"]),
+        Route("/referee/events", pages.referee_events),
         Mount("/static", StaticFiles(directory=str(_STATIC)), name="static"),
     ], lifespan=lifespan)
 

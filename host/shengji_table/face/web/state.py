@@ -27,7 +27,8 @@ RING_LEGEND = [
      "means": "cards entered, the play not committed yet"},
     {"pattern": "REFUSED", "looks": "red, blinking, then steady dim red", "means": "refused: see the announcements"},
     {"pattern": "TRICK_WON", "looks": "amber, filling around, then breathing", "means": "this seat won the trick"},
-    {"pattern": "POINTS", "looks": "orange pixels (5 points a pixel)", "means": "points taken; on a bidder's ring the bid"},
+    {"pattern": "POINTS", "looks": "orange pixels (5 points a pixel)",
+     "means": "points taken; on a bidder's ring the bid"},
     {"pattern": "TRUMP", "looks": "the whole ring in a suit colour, breathing (♠ blue, ♥ red, ♣ green, ♦ orange, "
                                   "no trump purple)", "means": "the trump suit (a declarer's ring)"},
     {"pattern": "LEVEL", "looks": "a spinning rainbow, then purple pixels", "means": "a level change (the new level)"},
