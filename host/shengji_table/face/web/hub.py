@@ -112,6 +112,7 @@ class Hub:
             with self.service.lock:         # at most one step of the loop (a few ms)
                 self._current = json.dumps(self.state(), ensure_ascii=False, separators=(",", ":"))
             sub = Subscriber(self._current)
+        if audience != "referee":
             self.public.add(sub)
         return sub
 
