@@ -232,3 +232,16 @@ def test_set_pin_command_writes_a_hash_and_never_the_pin(tmp_path, capsys, monke
     assert target.stat().st_mode & 0o077 == 0
     assert main(["referee", "set-pin", str(target), "--pin", "12"]) == 2
     assert verify_pin("5319", target.read_text().strip())
+
+
+def test_a_pause_survives_a_restart(tmp_path):
+    from shengji_table.store.log import EventLog
+    from shengji_table.table.service import paused_reason
+    svc, events = make_table(tmp_path / "log.db")
+    feed_until(svc, events, 0, tricks(1))
+    assert not svc.pause("the lights went out").refusals
+    with EventLog(tmp_path / "log.db", read_only=True) as log:
+        assert paused_reason(log, svc.match) == "the lights went out"
+    assert not svc.resume().refusals
+    with EventLog(tmp_path / "log.db", read_only=True) as log:
+        assert paused_reason(log, svc.match) is None
