@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: all venv espeak demo test test-all bench typecheck clean
+.PHONY: all venv espeak browser demo test test-all bench typecheck clean
 
 all: test
 
@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[dev,hardware]'
 	touch $(STAMP)
 
-venv: $(STAMP) espeak
+venv: $(STAMP) espeak browser
 
 # The voice (host/shengji_table/face/voice.py) speaks with espeak-ng, a Debian package, not a PyPI
 # one: installed here when it is missing and we are root (CI, containers); otherwise the command is
@@ -26,16 +26,29 @@ espeak:
 	      || echo "could not install espeak-ng: the voice stays off"; \
 	  else echo "the voice needs espeak-ng: sudo apt-get install espeak-ng"; fi; }
 
+# The browser tests (tests/web/test_browser_*.py) drive Debian's chromium with chromedriver: as
+# root they are installed when missing; otherwise the one command to run is printed and the
+# browser tests skip, saying so.
+BROWSER_PKGS := chromium chromium-driver
+browser:
+	@if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "installing $(BROWSER_PKGS) for the browser tests"; \
+	  DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(BROWSER_PKGS) >/dev/null || \
+	  echo "could not install $(BROWSER_PKGS): the browser tests will skip"; \
+	else echo "the browser tests will skip; to run them: sudo apt-get update && sudo apt-get install -y $(BROWSER_PKGS)"; fi
+
 # The main job.
 demo: $(STAMP) espeak
 	$(BIN)/shengji-table demo
 
 # The whole test suite, bounded for CI (slow soak/fuzz runs use their bounded profile).
-test: $(STAMP) espeak
+test: $(STAMP) espeak browser
 	$(BIN)/python -m pytest -q -p no:cacheprovider
 
 # Including the long soak/fuzz runs.
-test-all: $(STAMP)
+test-all: $(STAMP) browser
 	HYPOTHESIS_PROFILE=long $(BIN)/python -m pytest -q -p no:cacheprovider --run-slow
 
 # Type checks: the host package (mypy.ini); the firmware is checked against the rp2 stubs in the tests.

@@ -15,6 +15,7 @@ import sys
 
 from .face_args import add_face_arguments, make_face
 from .preset_args import add_preset_argument, preset_ruleset
+from .web_args import add_web_arguments, bad_web_args, start_web
 
 
 def add_arguments(parser):
@@ -27,13 +28,14 @@ def add_arguments(parser):
     parser.add_argument("--log", metavar="FILE", help="keep the SQLite event log here (default: a temporary file)")
     parser.add_argument("--record", metavar="FILE", help="write the JSON match record here")
     add_face_arguments(parser)
+    add_web_arguments(parser)
 
 
 def run(args) -> int:
     from ..sim.demo import play_demo
     from .output_file import unwritable, write_atomically
     ruleset = preset_ruleset(args)
-    if ruleset is None:
+    if ruleset is None or bad_web_args(args):
         return 2
     # before the match: a bad path must not cost the played hands
     for path, what in ((args.record, "record"), (args.log, "log")):
@@ -44,4 +46,5 @@ def run(args) -> int:
     return play_demo(ruleset, preset=args.preset, mode=args.mode, seed=args.seed, hands=args.hands, bots=args.bots,
                      log=args.log, record=args.record,
                      make_view=lambda controller, title: make_face(args, controller, title=title),
-                     write_record=write_atomically, names=args.names)
+                     write_record=write_atomically, names=args.names,
+                     on_service=lambda service: start_web(args, service))

@@ -18,6 +18,7 @@ import sys
 
 from .face_args import add_face_arguments, make_face
 from .preset_args import HouseRulesError, add_preset_argument, logged_names, preset_ruleset, seats_meta
+from .web_args import add_web_arguments, bad_web_args, start_web, stop_web
 
 
 def add_arguments(parser):
@@ -34,6 +35,7 @@ def add_arguments(parser):
     parser.add_argument("--match", default="table", help="the match's name in the log")
     parser.add_argument("--hands", type=int, default=0, help="stop dealing after N hands (0: until the match ends)")
     add_face_arguments(parser)
+    add_web_arguments(parser)
 
 
 def _board_and_decks(args):
@@ -64,7 +66,7 @@ def run(args) -> int:
     from ..table.serial_link import SerialLink
     from ..table.service import TableService, last_position
     ruleset = preset_ruleset(args, min_hands=0)     # --hands 0: until the match ends
-    if ruleset is None:
+    if ruleset is None or bad_web_args(args):
         return 2
     loaded = _board_and_decks(args)
     if loaded is None:
@@ -137,6 +139,7 @@ def _serve(args, service, link, log, controller, ruleset, deck_set, hands, face)
             print(f"error: {link.busy}: one program runs a table at a time", file=sys.stderr)
             return 2
         _say(f"waiting for the table: {link.last_error}")
+    web = start_web(args, service, say=_say)
     try:
         while True:
             service.step()
@@ -148,3 +151,5 @@ def _serve(args, service, link, log, controller, ruleset, deck_set, hands, face)
     except ProtocolMismatch as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    finally:
+        stop_web(web)

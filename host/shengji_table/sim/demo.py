@@ -36,7 +36,8 @@ def board_for(ruleset: Ruleset):
 def play_demo(ruleset: Ruleset, *, preset: str, mode: str = "scanned", seed: int = 7, hands: int = 2,
               bots: str = "heuristic", log: str | None = None, record: str | None = None,
               make_view: Callable | None = None,
-              write_record: Callable[[str, str], None] | None = None, names: tuple = ()) -> int:
+              write_record: Callable[[str, str], None] | None = None, names: tuple = (),
+              on_service: Callable | None = None) -> int:
     """Play ``hands`` hands of ``ruleset`` (the preset named ``preset``) at a virtual table; the exit
     status (0 played, 1 the table lost its way, 2 it could not start, 130 interrupted).
 
@@ -44,7 +45,9 @@ def play_demo(ruleset: Ruleset, *, preset: str, mode: str = "scanned", seed: int
     JSON match record there with ``write_record(path, text)`` (the caller checked both paths can
     be written); ``make_view(controller, title)``: the terminal view and its voice
     (``cli/face_args.py``, as ``serve``'s; default: plain lines, silent); ``names``: the players'
-    names (game/names.py), shown and kept in the log and the record.
+    names (game/names.py), shown and kept in the log and the record; ``on_service(service)``:
+    called once the table's service exists (the web pages start there); what it returns is
+    stopped (``.stop()``) at the end.
     """
     from ..face.terminal import TableView
     from ..micropython import MicroPythonMissing
@@ -64,7 +67,7 @@ def play_demo(ruleset: Ruleset, *, preset: str, mode: str = "scanned", seed: int
         print(f"error: {exc}", file=sys.stderr)
         return 2
     title = f"Shengji virtual table — {ruleset.preset}, {mode} hands, seed {seed}, {hands} hand(s)"
-    view = host = None
+    view = host = web = None
     try:
         try:
             host = SimHost(vt.device, log_path, preset=preset, mode=mode, seed=seed,
@@ -72,6 +75,7 @@ def play_demo(ruleset: Ruleset, *, preset: str, mode: str = "scanned", seed: int
         except LogError as exc:         # e.g. --log names another program's database
             print(f"error: {exc}", file=sys.stderr)
             return 2
+        web = on_service(host.service) if on_service is not None else None
         view = (make_view or (lambda c, t: TableView(c, plain=True, title=t)))(host.controller, title)
         host.service.on_text = view.say
         view.announce_title()
@@ -89,6 +93,8 @@ def play_demo(ruleset: Ruleset, *, preset: str, mode: str = "scanned", seed: int
     except KeyboardInterrupt:
         return 130
     finally:
+        if web is not None:
+            web.stop()
         if view is not None:
             view.close()
         if host is not None:

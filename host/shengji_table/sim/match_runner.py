@@ -73,10 +73,11 @@ class SimHost:
             if time.monotonic() > deadline:
                 return False
             self.service.step()
-            self.players.step()
             if idle is not None:
                 idle()
-            self.link.flush()
+            with self.service.lock:         # the referee's console may queue rings meanwhile
+                self.players.step()
+                self.link.flush()
         # let the last ACKs and rings out
         end = time.monotonic() + 0.1
         while time.monotonic() < end:

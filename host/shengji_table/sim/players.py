@@ -207,6 +207,7 @@ _HOW = {
     Step.NEXT_COPY: _copy,
     Step.CALL: _button,
 }
+_REFEREE = frozenset({"referee_undo", "referee_penalty", "referee_end_hand"})
 _ACTION = {Gesture.SEAT_TAP: "tap", Gesture.CENTRE_TAP: "tap", Gesture.PRESS: "press",
            Gesture.RELEASE: "press", Gesture.LONG_PRESS: "long"}
 
@@ -314,6 +315,8 @@ class TablePlayers:
         if not self.synced:
             self._resync(now)
             return
+        if getattr(self.service, "paused", None) is not None:
+            return                           # the referee paused the table: hands off
         for seat, sent in list(self.releasing.items()):
             # a release lost on the line would hold the button down for ever: send it again
             if now - sent > 0.3:
@@ -376,7 +379,9 @@ class TablePlayers:
         if m.hand is None:
             return None
         plan = self._plan_for(m)
-        done = m.events[self._plan_start:]
+        # the hand's own accepted events, less the referee's: a penalty changes no play, and after
+        # an undo the hand no longer has the undone play, so the bot on turn plays it again
+        done = [e for e in m.hand.events if e.type not in _REFEREE]
         if [e.to_json() for e in done] != [e.to_json() for e in plan[:len(done)]]:
             differs_at = (next(i for i, (a, b) in enumerate(zip(done, plan)) if a != b) if len(done) <= len(plan)
                           else len(plan))

@@ -10,7 +10,13 @@ One iteration (:meth:`TableService.step`)::
         session.set_ring(…)               # rings are queued only after the transaction committed
     link.flush()                          # ACKs and ring frames leave together, after the log
 
-So nothing is shown and nothing acknowledged before it is durable.  A host killed at any moment
+So nothing is shown and nothing acknowledged before it is durable.
+
+The referee's console (``face/web``) runs in another thread of the same process: every step of the
+loop, every referee action (:meth:`TableService.referee`, :meth:`~TableService.pause`,
+:meth:`~TableService.resume`) and every reader of the state (:attr:`TableService.lock`) holds the
+service's lock, so the two never race.  A paused table refuses every tap and press
+(``table.paused``, logged like any refusal) until the referee resumes it.  A host killed at any moment
 restarts with :meth:`TableService.restore`: the log's game events are replayed into a fresh match
 (the same state), the controller's last saved entry state is taken back, and the link resumes at
 the last physical event logged — the Pico resends everything after it, and nothing before it is
@@ -18,17 +24,35 @@ delivered twice (the row with that link identity is in the same transaction as i
 """
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
 from collections.abc import Callable
 
+from ..game.effects import Announce, Refusal
 from ..store.log import EventLog
+from . import protocol as P
 from .controller import Controller, Outcome
 from .serial_link import Disconnected, Reconnected, SerialLink
 from .session import (Button, Hello, LinkDown, LinkPosition, LinkTap, LinkUp, Log, Lost, ReaderStatus,
                       Rebooted, Snapshot)
 
-__all__ = ["TableService", "last_position", "controller_state", "ServiceStats"]
+__all__ = ["TableService", "last_position", "controller_state", "ServiceStats", "PAUSED_RULE", "paused_reason"]
+
+PAUSED_RULE = "table.paused"
+
+
+def paused_reason(log: EventLog, match: str) -> str | None:
+    """The reason of the referee's pause in force at the end of the log (None: not paused)."""
+    reason = None
+    for e in log.entries(match=match, kind="meta"):
+        act = e.payload.get("referee") if isinstance(e.payload, dict) else None
+        if isinstance(act, dict) and act.get("accepted"):
+            if act.get("action") == "pause":
+                reason = act.get("reason") or "paused by the referee"
+            elif act.get("action") == "resume":
+                reason = None
+    return reason
 
 
 def last_position(log: EventLog, match: str) -> LinkPosition | None:
@@ -111,6 +135,11 @@ class TableService:
         self.on_outcome = on_outcome
         self.meta = meta or {}
         self.stats = ServiceStats()
+        # the serve loop, the referee's actions and every reader of the state from another thread
+        self.lock = threading.RLock()
+        self.paused: str | None = None          # the referee's reason while the table is paused
+        self._paused_presses: set = set()       # seats whose press was refused by the pause
+        self._listeners: list = []
 
     # ---- start and restart -------------------------------------------------------------------
     def restore(self) -> bool:
@@ -131,6 +160,7 @@ class TableService:
                              f"{start.get('ruleset', {}).get('preset')!r} and {start.get('mode')} hands, not "
                              f"{self.controller.ruleset.preset!r} and {self.controller.mode} hands")
         self.controller.restore(games, controller_state(self.log, self.match))
+        self.paused = paused_reason(self.log, self.match)
         if pos is not None and self.link.session.position != pos:
             raise ValueError(f"the link must resume at {pos} "
                              f"(build it with SerialLink(resume=last_position(log, match)))")
@@ -143,12 +173,13 @@ class TableService:
     # ---- the loop ---------------------------------------------------------------------------
     def step(self) -> list:
         """One iteration (see the module docstring); returns the events handled."""
-        events = self.link.poll()
-        for e in events:
-            t0 = time.perf_counter()
-            self.handle(e, t0)
-        self.tick(time.monotonic())
-        self.link.flush()
+        with self.lock:
+            events = self.link.poll()
+            for e in events:
+                t0 = time.perf_counter()
+                self.handle(e, t0)
+            self.tick(time.monotonic())
+            self.link.flush()
         return events
 
     def tick(self, now: float) -> Outcome:
@@ -157,9 +188,16 @@ class TableService:
         self._commit([], None, out, 0.0)
         return out
 
+    def add_listener(self, fn: Callable) -> None:
+        """``fn(event, outcome)`` sees every outcome written to the log (``event`` None for an
+        automatic step or a referee action), under :attr:`lock`, after the rows are durable."""
+        self._listeners.append(fn)
+
     def handle(self, e, t0: float = 0.0) -> Outcome:
         c = self.controller
-        if isinstance(e, LinkTap):
+        if self.paused is not None and isinstance(e, (LinkTap, Button)):
+            out = self._refuse_paused(e)
+        elif isinstance(e, LinkTap):
             out = c.on_tap(e.reader, e.uid, e.code)
         elif isinstance(e, Button):
             out = c.on_button(e.seat, e.kind)
@@ -187,7 +225,7 @@ class TableService:
             return
         rows.append(("meta", {"controller": self.controller.state_json()}, None, None))
         self.log.append_many(rows, match=self.match)
-        self.stats.physical += 1 if head else 0
+        self.stats.physical += 1 if head and e is not None else 0
         self.stats.game += len(out.game_events)
         self.stats.refusals += len(out.refusals)
         for rc in out.rings:
@@ -199,6 +237,77 @@ class TableService:
                 self.on_text(text)
         if self.on_outcome is not None and e is not None:
             self.on_outcome(e, out)
+        for fn in self._listeners:
+            fn(e, out)
+
+    # ---- the referee ------------------------------------------------------------------------
+    def _refuse_paused(self, e) -> Outcome:
+        """A tap or a press while the referee has paused the table: refused with the reason (the
+        release and long press of a refused press are swallowed: that push never happened)."""
+        c = self.controller
+        out = Outcome()
+        why = f"the referee paused the table: {self.paused}"
+        if isinstance(e, LinkTap):
+            where = c.readers.get(e.reader)
+            c.refuse(out, where if isinstance(where, int) else None, "tap", PAUSED_RULE, why, ring=e.reader)
+        elif e.kind == P.PRESS:
+            self._paused_presses.add(e.seat)
+            c.refuse(out, e.seat if 0 <= e.seat < c.seats else None, "confirm", PAUSED_RULE, why, ring=e.seat)
+        elif e.seat in self._paused_presses and e.kind == P.RELEASE:
+            self._paused_presses.discard(e.seat)
+        elif e.seat not in self._paused_presses:
+            # the release or long press of a push that began before the pause
+            return c.on_button(e.seat, e.kind)
+        return out
+
+    def _referee_row(self, action: str, accepted: bool, by: str, **fields) -> tuple:
+        act = {"action": action, "accepted": accepted, "by": by,
+               "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+        act.update(fields)
+        return ("meta", {"referee": act}, None, None)
+
+    def note_referee(self, action: str, accepted: bool, by: str = "referee", **fields) -> None:
+        """Log something the referee's console did or was refused that is no game event (a login,
+        a wrong PIN, a malformed action), with the time."""
+        with self.lock:
+            self.log.append_many([self._referee_row(action, accepted, by, **fields)[:2]], match=self.match)
+
+    def referee(self, event, *, by: str = "referee") -> Outcome:
+        """Apply a referee's game event (``RefereeUndo``, ``RefereePenalty``, ``RefereeEndHand``)
+        from any thread: logged with the time and who asked, the refusal too (``outcome.refusals``,
+        nothing changed); the rings follow at the loop's next flush."""
+        with self.lock:
+            out = self.controller.apply_event(event)
+            accepted = not out.refusals
+            if not accepted:
+                out.texts = []              # the referee's console shows it; the table hears nothing
+            self._commit([self._referee_row(event.type, accepted, by, event=event.to_json())], None, out, 0.0)
+            return out
+
+    def pause(self, reason: str, *, by: str = "referee") -> Outcome:
+        """Stop taking taps and presses: each is refused (``table.paused``) until :meth:`resume`."""
+        return self._pause_or_resume("pause", reason, by)
+
+    def resume(self, *, by: str = "referee") -> Outcome:
+        return self._pause_or_resume("resume", "", by)
+
+    def _pause_or_resume(self, action: str, reason: str, by: str) -> Outcome:
+        with self.lock:
+            out = Outcome()
+            if (action == "pause") == (self.paused is not None):
+                why = "the table is paused already" if self.paused is not None else "the table is not paused"
+                out.refusals.append(Refusal(None, action, "table.referee", why))
+                out.rows.append(("ruling", {**out.refusals[0].to_json(), "attempted": {"type": action}}))
+                self._commit([self._referee_row(action, False, by, reason=reason)], None, out, 0.0)
+                return out
+            self.paused = (reason or "paused by the referee") if action == "pause" else None
+            self._paused_presses.clear()
+            text = (f"Referee: the table is paused — {self.paused}." if action == "pause"
+                    else "Referee: play resumes.")
+            out.texts.append(text)
+            out.rows.append(("effect", Announce("referee", text).to_json()))
+            self._commit([self._referee_row(action, True, by, reason=reason)], None, out, 0.0)
+            return out
 
     # ---- reading the record -----------------------------------------------------------------
     def record(self, seats=None) -> dict:

@@ -148,6 +148,21 @@ class Core(Rings):
                 continue
             return
 
+    def apply_event(self, event) -> Outcome:
+        """A game event that comes from no gesture (the referee's console): applied as the gestures'
+        events are — refused with its reason and no change, or accepted with its effects on the
+        rings — then the automatic steps (a hand ended by ruling deals the next)."""
+        out = Outcome()
+        if self._game(event, out):
+            self._auto(out)
+        return out
+
+    def refuse(self, out: Outcome, seat: int | None, event: str, rule: str, reason: str,
+               ring: int | None = None) -> None:
+        """Refuse a physical event for a reason of the service's own (a paused table), as the
+        controller refuses its own: logged, the ring shows it, the public hears the reason."""
+        self._refuse(out, seat, event, rule, reason, ring=ring)
+
     def _hand(self):
         """The hand in play: a step of the gesture table that uses it is taken only while there is one."""
         hand = self.match.hand

@@ -1,0 +1,161 @@
+"""What the public table page, ``GET /api/table`` and the public event stream show: one function,
+:func:`public_state`, built only from public information.
+
+Public: the seats in playing order (counter-clockwise; seat numbers rise counter-clockwise), the
+players' names, the sides as far as they are known (find a friend: "unknown" until the friend is
+revealed by a play), the dealer, the levels, trump once it is public, whose turn it is, the trick
+being laid (the committed plays: cards on the table), the last trick, the points per seat and per
+side, the recent announcements (the game's announcements and the public sentences of refusals,
+``game/disclosure.py``), the rings as everybody sees them and a legend for their colours.  Never a
+hand, the cards being entered, the stack or the kitty — the kitty only once the hand is over
+(scanned: the buried cards; open play: the cards revealed).  The referee's view
+(:func:`referee_state`) adds those.
+"""
+from __future__ import annotations
+
+from ...game.phase import Phase
+from ...rules.cards import JOKER, SMALL_JOKER_RANK, rank_text, trump_text
+from ...table.controller import R
+
+__all__ = ["public_state", "card_json", "RING_LEGEND", "referee_state"]
+
+# What each ring pattern means, in words (docs/table.md, "What the rings mean").
+RING_LEGEND = [
+    {"pattern": "OFF", "looks": "dark", "means": "nothing for this seat now"},
+    {"pattern": "TURN", "looks": "a white light circling", "means": "this seat's turn"},
+    {"pattern": "PENDING", "looks": "one blue pixel per card tapped (green: accepted)",
+     "means": "cards entered, the play not committed yet"},
+    {"pattern": "REFUSED", "looks": "red, blinking, then steady dim red", "means": "refused: see the announcements"},
+    {"pattern": "TRICK_WON", "looks": "amber, filling around, then breathing", "means": "this seat won the trick"},
+    {"pattern": "POINTS", "looks": "orange pixels (5 points a pixel)",
+     "means": "points taken; on a bidder's ring the bid"},
+    {"pattern": "TRUMP", "looks": "the whole ring in a suit colour, breathing (♠ blue, ♥ red, ♣ green, ♦ orange, "
+                                  "no trump purple)", "means": "the trump suit (a declarer's ring)"},
+    {"pattern": "LEVEL", "looks": "a spinning rainbow, then purple pixels", "means": "a level change (the new level)"},
+    {"pattern": "SOLID", "looks": "one steady colour", "means": "self-test or diagnostics"},
+]
+
+
+def card_json(card) -> dict:
+    """A face as the pages draw it: ``{"rank": "A", "suit": "S", "text": "♠A"}`` (jokers: suit
+    ``"J"``, rank ``"small"``/``"big"``)."""
+    if card.suit == JOKER:
+        rank = "small" if card.rank == SMALL_JOKER_RANK else "big"
+        return {"rank": rank, "suit": JOKER, "text": card.unicode()}
+    return {"rank": rank_text(card.rank), "suit": card.suit, "text": card.unicode()}
+
+
+def _cards(copies) -> list:
+    return [card_json(c.card if hasattr(c, "card") else c) for c in copies]
+
+
+def _plays(plays) -> list:
+    return [{"seat": s, "cards": _cards(cards)} for s, cards in plays]
+
+
+def _teams(hand, ruleset, players: int) -> dict:
+    """``{"kind": fixed|find-friend|solo, "declarers": [...], "attackers": [...] | "unknown"}``."""
+    if hand is None or hand.dealer is None:
+        return {"kind": ruleset.teams, "declarers": [], "attackers": []}
+    dec = list(hand.declarers())
+    if ruleset.teams == "find-friend" and len(hand.friends) < ruleset.friend_calls and hand.result is None:
+        return {"kind": ruleset.teams, "declarers": dec, "attackers": "unknown"}
+    return {"kind": ruleset.teams, "declarers": dec, "attackers": [s for s in range(players) if s not in dec]}
+
+
+def _trump(hand) -> str | None:
+    """The trump suit once it is public (``NT``: no trump); None before."""
+    if hand is None:
+        return None
+    if hand.order is not None:
+        return trump_text(hand.trump)
+    if hand.standing is not None and not hand.ruleset.hidden_declarations:
+        return trump_text(hand.standing.trump)
+    return None
+
+
+def _kitty(hand) -> list | None:
+    if hand is None or hand.phase != Phase.OVER or hand.result is None:
+        return None
+    shown = hand.kitty_revealed if hand.kitty_revealed is not None else hand.buried
+    return _cards(shown)
+
+
+def _rings(controller) -> list:
+    out = []
+    for i, rc in sorted(controller.rings.items()):
+        name = R.NAMES[rc.pattern] if rc.pattern < len(R.NAMES) else str(rc.pattern)
+        where = "centre" if i == controller.centre else i
+        out.append({"ring": where, "pattern": name, "rgb": [rc.r, rc.g, rc.b], "count": rc.count})
+    return out
+
+
+def _seat(s: int, hand, levels, names: dict) -> dict:
+    return {"seat": s, "name": names.get(s) or names.get(str(s)) or f"Seat {s}",
+            "level": rank_text(levels[s]) if levels[s] <= 14 else "won",
+            "dealer": hand is not None and hand.dealer == s,
+            "turn": hand is not None and hand.phase == Phase.PLAYING and hand.turn == s,
+            "points": hand.won[s] if hand is not None and hand.dealer is not None else 0,
+            "entering": len(hand.pending) if hand is not None and hand.turn == s
+            and hand.phase == Phase.PLAYING else 0}
+
+
+def public_state(controller, names: dict | None = None, announcements=(), paused: str | None = None) -> dict:
+    """The public table (see the module docstring); ``announcements``: the recent public sentences,
+    oldest first; ``paused``: the referee's reason while the table is paused."""
+    names = names or {}
+    match = controller.match
+    hand = match.hand
+    ruleset = controller.ruleset
+    players = ruleset.players
+    levels = list(hand.levels) if hand is not None and hand.result is None else list(match.levels)
+    teams = _teams(hand, ruleset, players)
+    last = None
+    if hand is not None and hand.tricks:
+        t = hand.tricks[-1]
+        last = {"plays": _plays(t.plays), "winner": t.winner, "points": t.points}
+    dec_points = att_points = 0
+    if hand is not None and hand.dealer is not None:
+        att_points = hand.attackers_points()
+        dec_points = sum(hand.won) - att_points
+    return {
+        "preset": ruleset.preset, "mode": controller.mode, "players": players,
+        "hand": hand.number if hand is not None else 0, "phase": str(hand.phase) if hand is not None else "deal",
+        "order": list(range(players)),      # playing order: counter-clockwise, seat numbers rising
+        "seats": [_seat(s, hand, levels, names) for s in range(players)],
+        "teams": teams,
+        "dealer": hand.dealer if hand is not None else None,
+        "level": rank_text(hand.level) if hand is not None and hand.level <= 14 else None,
+        "trump": _trump(hand),
+        "turn": hand.turn if hand is not None and hand.phase == Phase.PLAYING else None,
+        "trick": _plays(hand.trick) if hand is not None else [],
+        "last_trick": last,
+        "tricks_played": len(hand.tricks) if hand is not None else 0,
+        "points": {"declarers": dec_points, "attackers": att_points, "total": ruleset.total_points},
+        "friend_calls": [{"card": card_json(c), "nth": n} for c, n in hand.friend_calls] if hand is not None else [],
+        "kitty": _kitty(hand),
+        "result": (hand.result.to_json().get("reason") if hand is not None and hand.result is not None else None),
+        "match_over": match.over,
+        "announcements": list(announcements),
+        "paused": paused,
+        "rings": _rings(controller),
+        "legend": RING_LEGEND,
+    }
+
+
+def referee_state(service, names: dict | None = None, announcements=(), log_rows: int = 200) -> dict:
+    """The referee's console: the public state plus every hand, the kitty, the rulings (rule id
+    and full reason) and the latest rows of the event log.  Call it holding ``service.lock``."""
+    c = service.controller
+    hand = c.match.hand
+    state = {"public": public_state(c, names, announcements, service.paused), "paused": service.paused,
+             "referee_undo": bool(c.ruleset.referee_undo)}
+    state["hands"] = ({str(s): _cards(hand.hand_copies(s)) for s in range(hand.players)} if hand is not None else {})
+    state["pending"] = _cards(hand.pending) if hand is not None else []
+    state["kitty"] = _cards(hand.kitty) if hand is not None else []
+    state["buried"] = _cards(hand.buried) if hand is not None else []
+    rows = list(service.log.entries(match=service.match, after=max(0, service.log.last_id() - 20 * log_rows)))
+    state["rulings"] = [{"id": e.id, "at": e.at, **e.payload} for e in rows if e.kind == "ruling"][-log_rows:]
+    state["log"] = [{"id": e.id, "at": e.at, "kind": e.kind, "payload": e.payload}
+                    for e in rows if not (e.kind == "meta" and "controller" in e.payload)][-log_rows:]
+    return state
