@@ -41,7 +41,7 @@ browser:
 
 # The main job.
 demo: $(STAMP) espeak
-	$(BIN)/shengji-table demo
+	$(BIN)/shengji-table demo --web 127.0.0.1:8765
 
 # The whole test suite, bounded for CI (slow soak/fuzz runs use their bounded profile).
 test: $(STAMP) espeak browser
