@@ -65,3 +65,27 @@ def test_e2e_demo_log_of_another_program_is_a_clear_error(tmp_path):
                           capture_output=True, text=True, timeout=120, cwd=str(REPO_ROOT))
     assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
     assert proc.stderr.startswith("error: ") and "Hand 1" not in proc.stdout
+
+
+def test_e2e_demo_shows_the_log_head_after_each_hand_and_the_record_carries_it(tmp_path):
+    """After each settled hand the screen shows the log's row count and head hash; the record names
+    the head the log had when it was written, and ``log verify`` of that log prints the same."""
+    record, log = tmp_path / "record.json", tmp_path / "table.db"
+    proc = subprocess.run([sys.executable, "-c", DEMO, "--hands", "2", "--preset", "one-deck", "--no-voice",
+                           "--record", str(record), "--log", str(log)],
+                          capture_output=True, text=True, timeout=180, cwd=str(REPO_ROOT))
+    assert proc.returncode == 0, proc.stderr
+    notes = [line for line in proc.stdout.splitlines() if "is in the log:" in line]
+    assert [n.split("Hand ")[1].split(" ")[0] for n in notes] == ["1", "2"], proc.stdout
+    written = json.loads(record.read_text(encoding="utf-8"))["log"]
+    verify = subprocess.run([sys.executable, "-m", "shengji_table", "log", "verify", str(log)],
+                            capture_output=True, text=True, timeout=60, cwd=str(REPO_ROOT))
+    assert verify.returncode == 0 and f"ok: {written['rows']} rows" in verify.stdout, verify.stdout
+    assert verify.stdout.strip().endswith(written["head"])
+    import sqlite3
+    db = sqlite3.connect(f"file:{log}?mode=ro", uri=True)
+    for note in notes:                       # each note names the hash of the row it was shown at
+        rows = int(note.split("is in the log: ")[1].split(" ")[0])
+        (row_hash,) = db.execute("SELECT hash FROM entries WHERE id = ?", (rows,)).fetchone()
+        assert f"head {row_hash[:16]}" in note and rows <= written["rows"]
+    db.close()

@@ -98,6 +98,7 @@ def run(args) -> int:
     service = TableService(link, controller, log, match=args.match, on_text=face.say,
                            meta={"preset": args.preset, "mode": args.mode, "board": board.get("name"),
                                  "deck_set": deck_set.name, **seats_meta(controller.names)})
+    service.on_note = face.status
     try:
         return _serve(args, service, link, log, controller, ruleset, deck_set, hands, face)
     except KeyboardInterrupt:

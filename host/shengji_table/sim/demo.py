@@ -78,6 +78,7 @@ def play_demo(ruleset: Ruleset, *, preset: str, mode: str = "scanned", seed: int
         web = on_service(host.service) if on_service is not None else None
         view = (make_view or (lambda c, t: TableView(c, plain=True, title=t)))(host.controller, title)
         host.service.on_text = view.say
+        host.service.on_note = view.status
         view.announce_title()
         host.start()
         ok = host.run(timeout=60 * 60, idle=view.refresh_paced)     # the bots wait for the voice

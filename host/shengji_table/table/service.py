@@ -133,6 +133,9 @@ class TableService:
         self.match = match
         self.on_text = on_text
         self.on_outcome = on_outcome
+        # the program's own news, shown and not spoken: the log's head hash after each hand
+        self.on_note: Callable[[str], None] | None = None
+        self._hands_noted: int | None = None
         self.meta = meta or {}
         self.stats = ServiceStats()
         # the serve loop, the referee's actions and every reader of the state from another thread
@@ -225,6 +228,7 @@ class TableService:
             return
         rows.append(("meta", {"controller": self.controller.state_json()}, None, None))
         self.log.append_many(rows, match=self.match)
+        self._note_head()
         self.stats.physical += 1 if head and e is not None else 0
         self.stats.game += len(out.game_events)
         self.stats.refusals += len(out.refusals)
@@ -310,6 +314,22 @@ class TableService:
             return out
 
     # ---- reading the record -----------------------------------------------------------------
+    def _note_head(self) -> None:
+        """After each hand settled: the log's row count and head hash (``log verify`` prints the
+        same head while nothing was added or changed), to the screen and in the record."""
+        settled = len(self.controller.match.summaries)
+        if self._hands_noted is None:
+            self._hands_noted = settled          # resumed: only hands settled from now on
+        if settled > self._hands_noted:
+            self._hands_noted = settled
+            text = (f"Hand {settled} is in the log: {self.log.last_id()} rows, head {self.log.head()[:16]}… "
+                    f"(shengji-table log verify)")
+            (self.on_note or self.on_text or (lambda _t: None))(text)
+
     def record(self, seats=None) -> dict:
+        """The match record, with the log's head hash and row count when it was written (a later
+        ``log verify`` printing the same head proves those rows unchanged)."""
         from ..game.record import to_record
-        return to_record(self.controller.match, seats=seats)
+        out = to_record(self.controller.match, seats=seats)
+        out["log"] = {"rows": self.log.last_id(), "head": self.log.head()}
+        return out
