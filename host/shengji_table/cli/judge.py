@@ -36,6 +36,8 @@ def _reject_constant(name):
 def _too_deep(text: str) -> bool:
     """Whether brackets outside strings nest deeper than :data:`MAX_DEPTH` (checked before parsing:
     the parser itself recurses)."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return False                 # cannot nest deeper than it has brackets: skip the scan
     depth, in_string, escaped = 0, False, False
     for ch in text:
         if in_string:

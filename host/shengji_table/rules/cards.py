@@ -221,10 +221,14 @@ def _split_copy(text: str):
     return text, None
 
 
+# Longest alias first, so that a two-character alias is tried before a one-character one.
+_ALIASES_LONGEST_FIRST = tuple(sorted(_SUIT_ALIASES.items(), key=lambda kv: -len(kv[0])))
+
+
 def _split_suit(u: str):
     """``(suit, rank text)`` of an upper-cased face, written suit first (S10, ♠10, 黑桃10) or rank
     first (10S, 10♠); the longest alias that fits wins.  ``None`` when no suit alias fits."""
-    for alias, suit in sorted(_SUIT_ALIASES.items(), key=lambda kv: -len(kv[0])):
+    for alias, suit in _ALIASES_LONGEST_FIRST:
         if u.startswith(alias):
             return suit, u[len(alias):]
         if u.endswith(alias) and len(u) > len(alias):
@@ -233,6 +237,13 @@ def _split_suit(u: str):
 
 
 def _parse_face(face: str, original: str) -> Card:
+    card = _FACE_BY_TEXT.get(face)
+    if card is not None:
+        return card
+    return _parse_face_slowly(face, original)
+
+
+def _parse_face_slowly(face: str, original: str) -> Card:
     t = face.strip()
     if not t:
         raise CardError(f"not a card: {original!r}")
@@ -249,6 +260,31 @@ def _parse_face(face: str, original: str) -> Card:
         return Card(suit, parse_rank(rest))
     except CardError:
         raise CardError(f"not a card: {original!r} (write e.g. S10, HA, DT, LJ, BJ, ♠10, 小王)") from None
+
+
+def _face_spellings() -> dict:
+    """Every usual spelling of every face → the face: a table look-up instead of parsing.
+
+    The spellings are those :func:`_parse_face_slowly` accepts (each is checked against it below);
+    anything else (spaces, ``010``, mixed scripts) still goes through the parser, so the accepted
+    notation and every error message are unchanged."""
+    ranks = {r: [rank_text(r), rank_text(r).lower()] for r in RANKS}
+    ranks[10] += ["T", "t"]
+    table: dict = {}
+    for alias, suit in _SUIT_ALIASES.items():
+        for a in {alias, alias.lower()}:
+            for r, texts in ranks.items():
+                for t in texts:
+                    table[a + t] = table[t + a] = Card(suit, r)
+    for alias, rank in _JOKER_ALIASES.items():
+        for a in {alias, alias.lower(), alias.capitalize()}:
+            table[a] = Card(JOKER, rank)
+    for text, card in table.items():
+        assert _parse_face_slowly(text, text) is card, text
+    return table
+
+
+_FACE_BY_TEXT = _face_spellings()
 
 
 def parse_copy(text: str, allow_no_copy: bool = False):
@@ -274,7 +310,8 @@ def parse_card(text) -> Card:
     """Parse one face: ``parse_card("♠10") is parse_card("S10") is parse_card("st")``."""
     if isinstance(text, Card):
         return text
-    return Card.parse(text)
+    card = _FACE_BY_TEXT.get(text) if isinstance(text, str) else None
+    return card if card is not None else Card.parse(text)
 
 
 def parse_cards(items) -> list:

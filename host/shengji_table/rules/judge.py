@@ -63,10 +63,18 @@ def _ruleset(sit: Mapping) -> Ruleset:
         raise SituationError(f"'preset' is a preset name (text), not {preset!r}")
     if not isinstance(options, Mapping):
         raise SituationError("'options' is a JSON object of option name → value")
+    if not options and preset in _PRESET_RULESETS:
+        return _PRESET_RULESETS[preset]      # rulesets are immutable: one per preset is enough
     try:
-        return Ruleset.from_preset(preset, **options)
+        ruleset = Ruleset.from_preset(preset, **options)
     except RulesetError as exc:
         raise SituationError(str(exc)) from None
+    if not options:
+        _PRESET_RULESETS[preset] = ruleset
+    return ruleset
+
+
+_PRESET_RULESETS: dict = {}
 
 
 def _level(sit: Mapping, required: bool = True, default: int = 2) -> int:
@@ -331,7 +339,7 @@ def _judge_settle(sit: Mapping, ruleset: Ruleset) -> dict:
     attackers = [s for s in range(ruleset.players) if s not in declarers]
 
     bonus, mult = 0, 0
-    order = TrumpOrder(ruleset, level, trump)
+    order = TrumpOrder.of(ruleset, level, trump)
     if len(kitty) != ruleset.kitty_size:
         notes.append(f"R-10.3: the kitty has {len(kitty)} cards but must have {ruleset.kitty_size}")
     if last is None:

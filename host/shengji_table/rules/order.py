@@ -15,7 +15,7 @@ no-trump), three questions about every card face, all precomputed into tables in
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from .cards import ALL_FACES, JOKER, SMALL_JOKER_RANK, SUITS, Card
 
@@ -90,6 +90,26 @@ class TrumpOrder:
         object.__setattr__(self, "_memo", {})
         object.__setattr__(self, "_members", {k: tuple(sorted(members[k], key=lambda c: sort[c.index]))
                                                for k in sorted(members, key=lambda k: _DISPLAY_SUIT[k])})
+
+    _CACHE: ClassVar[dict] = {}
+    _CACHE_LIMIT: ClassVar[int] = 1024
+
+    @classmethod
+    def of(cls, ruleset, level: int, trump: str | None) -> TrumpOrder:
+        """The one order of ``(ruleset, level, trump)``, built once and shared (orders are
+        immutable, so a judge or a bot asking about many situations pays for the tables once)."""
+        key = (ruleset, level, None if trump == "NT" else trump)
+        try:
+            return cls._CACHE[key]
+        except KeyError:
+            pass
+        except TypeError:            # an unhashable level or trump: the constructor says what is wrong
+            return cls(ruleset, level, trump)
+        order = cls(ruleset, level, trump)
+        if len(cls._CACHE) >= cls._CACHE_LIMIT:
+            cls._CACHE.clear()
+        cls._CACHE[key] = order
+        return order
 
     def __setattr__(self, name, value):
         raise AttributeError("TrumpOrder is immutable")

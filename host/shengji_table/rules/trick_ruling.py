@@ -95,7 +95,7 @@ def rule_trick(ruleset, level, trump, plays, hands: dict | None = None) -> dict:
     """
     if isinstance(level, str):
         level = level_from_text(level)
-    order = TrumpOrder(ruleset, level, trump)
+    order = TrumpOrder.of(ruleset, level, trump)
     plays = [_as_play(p) for p in plays]
     if not plays:
         raise ValueError("a trick has at least one play")
