@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 __all__ = [
     "SUITS", "RANKS", "JOKER", "SMALL_JOKER_RANK", "BIG_JOKER_RANK",
     "Card", "CardCopy", "CardError", "parse_card", "parse_cards", "parse_copy",
-    "format_cards", "full_deck", "all_copies", "parse_rank", "rank_from_text", "rank_text", "level_text",
+    "faces_of", "format_cards", "full_deck", "all_copies", "parse_rank", "rank_from_text", "rank_text", "level_text",
     "points_of", "SUIT_SYMBOL", "suit_word", "suit_symbol", "trump_text",
 ]
 
@@ -312,6 +312,17 @@ def parse_card(text) -> Card:
         return text
     card = _FACE_BY_TEXT.get(text) if isinstance(text, str) else None
     return card if card is not None else Card.parse(text)
+
+
+def faces_of(items) -> tuple | None:
+    """The faces of a list of card texts when every one is a usual spelling (``S10``, ``♠10``,
+    ``10s``, ``小王`` …: one table look-up each), else ``None`` — then parse them one by one, which
+    says what is wrong.  The fast path of readers of many cards (the judge)."""
+    try:
+        cards = tuple(map(_FACE_BY_TEXT.get, items))
+    except TypeError:                # an unhashable item
+        return None
+    return cards if all(cards) else None
 
 
 def parse_cards(items) -> list:

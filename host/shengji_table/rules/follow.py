@@ -65,16 +65,20 @@ def _rule_for(decks: int, shape: tuple):
     return ladder_for(decks, shape)
 
 
-def follow_rule(lead, order) -> FollowRule:
-    """Analyse a lead once (its suit, count, shape and ladder)."""
+def follow_rule(lead, order, units: tuple | None = None) -> FollowRule:
+    """Analyse a lead once (its suit, count, shape and ladder).  ``units``: the lead's
+    :func:`.units.decompose`, when the caller has it already (then nothing is memoised)."""
     lead = tuple(lead)
     if not lead:
         raise ValueError("a lead has at least one card")
+    if units is not None:
+        return _follow_rule(lead, order, units)
     return order.memo(("follow_rule",) + tuple(sorted(c.index for c in lead)), lambda: _follow_rule(lead, order))
 
 
-def _follow_rule(lead, order) -> FollowRule:
-    units = decompose(lead, order)
+def _follow_rule(lead, order, units: tuple | None = None) -> FollowRule:
+    if units is None:
+        units = decompose(lead, order)
     suit = order._suit[lead[0].index]
     shape = shape_of(units)
     ladder, rule = _rule_for(order.decks, shape)

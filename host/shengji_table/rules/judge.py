@@ -19,14 +19,14 @@ The full contract, with examples, is in ``docs/rules-engine.md``.
 """
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 from collections.abc import Mapping
 
-from .cards import CardError, level_text, parse_card, trump_text
+from .cards import ALL_FACES, CardError, faces_of, level_text, parse_card, trump_text
 from .declare import Declaration, default_trump, run_declarations
 from .kitty import rule_kitty
 from .order import TrumpOrder
+from .follow import missing_from_hand
 from .trick_ruling import rule_trick
 from .ruleset import Ruleset, RulesetError, level_from_text
 from .penalties import throw_penalty
@@ -116,6 +116,9 @@ def _cards(value: Any, where: str) -> tuple:
         raise SituationError(f"{where} is a list of cards such as [\"SA\", \"H10\"], not {value!r}")
     if len(value) > MAX_CARDS:
         raise SituationError(f"{where} lists {len(value)} cards; four decks hold {MAX_CARDS}")
+    cards = faces_of(value)
+    if cards is not None:
+        return cards
     out = []
     for item in value:
         if not isinstance(item, str):
@@ -152,13 +155,18 @@ def _int(sit: Mapping, key: str, required: bool = True):
 def _check_copies(ruleset: Ruleset, groups, what: str) -> None:
     """No face may appear more often than the decks hold (R-1.1).  ``groups`` are card lists that
     are physically distinct (e.g. one per seat)."""
-    total: Counter = Counter()
+    total = [0] * len(ALL_FACES)
     for cards in groups:
-        total.update(cards)
-    for card, n in total.items():
-        if n > ruleset.decks:
-            raise SituationError(f"{card} appears {n} times in {what}, but {ruleset.decks} deck(s) hold "
-                                 f"only {ruleset.decks} of it")
+        for c in cards:
+            total[c.index] += 1
+    if max(total) <= ruleset.decks:
+        return
+    for cards in groups:
+        for card in cards:
+            n = total[card.index]
+            if n > ruleset.decks:
+                raise SituationError(f"{card} appears {n} times in {what}, but {ruleset.decks} deck(s) hold "
+                                     f"only {ruleset.decks} of it")
 
 
 def _check_keys(sit: Mapping, query: str) -> None:
@@ -241,11 +249,10 @@ def _judge_trick(sit: Mapping, ruleset: Ruleset) -> dict:
             hands[seat] = list(_cards(value, f"hands[{key!r}]"))
     # Each seat's physical cards: its hand before the trick, which should contain its play; a card
     # played but missing from the hand is a ruling ('hand'), yet it still exists on the table.
-    per_seat = []
-    played = {p.seat: Counter(p.cards) for p in plays}
-    for seat in set(played) | set(hands or {}):
-        held = Counter(hands.get(seat, ())) if hands else Counter()
-        per_seat.append(list((held | played.get(seat, Counter())).elements()))
+    hands_given = hands or {}
+    played = {p.seat: p.cards for p in plays}
+    per_seat = [hand + missing_from_hand(played.get(seat, ()), hand) for seat, hand in hands_given.items()]
+    per_seat += [p.cards for p in plays if p.seat not in hands_given]
     _check_copies(ruleset, per_seat, "the hands and the trick")
     try:
         ruling = rule_trick(ruleset, level, trump, plays, hands)

@@ -38,7 +38,7 @@ class TrumpOrder:
     """
 
     __slots__ = ("ruleset", "level", "trump", "decks", "_suit", "_rank", "_group", "_trump",
-                 "_sort", "_top_rank", "_members", "_memo")
+                 "_sort", "_top_rank", "_members", "_suits", "_memo")
     ruleset: Any
     level: int
     trump: str | None
@@ -51,6 +51,7 @@ class TrumpOrder:
     _sort: tuple
     _top_rank: dict
     _members: dict
+    _suits: tuple
     _memo: dict
 
     def __init__(self, ruleset, level: int, trump: str | None):
@@ -90,6 +91,7 @@ class TrumpOrder:
         object.__setattr__(self, "_memo", {})
         object.__setattr__(self, "_members", {k: tuple(sorted(members[k], key=lambda c: sort[c.index]))
                                                for k in sorted(members, key=lambda k: _DISPLAY_SUIT[k])})
+        object.__setattr__(self, "_suits", tuple(self._members))
 
     _CACHE: ClassVar[dict] = {}
     _CACHE_LIMIT: ClassVar[int] = 1024
@@ -98,17 +100,19 @@ class TrumpOrder:
     def of(cls, ruleset, level: int, trump: str | None) -> TrumpOrder:
         """The one order of ``(ruleset, level, trump)``, built once and shared (orders are
         immutable, so a judge or a bot asking about many situations pays for the tables once)."""
-        key = (ruleset, level, None if trump == "NT" else trump)
+        # Keyed by the ruleset's identity (hashing a 27-field ruleset costs more than the look-up);
+        # the entry keeps the ruleset alive, so its id cannot be reused while it is cached.
+        key = (id(ruleset), level, None if trump == "NT" else trump)
         try:
-            return cls._CACHE[key]
-        except KeyError:
-            pass
+            entry = cls._CACHE.get(key)
         except TypeError:            # an unhashable level or trump: the constructor says what is wrong
             return cls(ruleset, level, trump)
+        if entry is not None and entry[0] is ruleset:
+            return entry[1]
         order = cls(ruleset, level, trump)
         if len(cls._CACHE) >= cls._CACHE_LIMIT:
             cls._CACHE.clear()
-        cls._CACHE[key] = order
+        cls._CACHE[key] = (ruleset, order)
         return order
 
     def __setattr__(self, name, value):
@@ -171,7 +175,7 @@ class TrumpOrder:
 
     def suits(self) -> tuple:
         """The effective suits of this hand (``'T'`` first)."""
-        return tuple(self._members)
+        return self._suits
 
     def compare(self, a: Card, b: Card) -> int:
         """Within one effective suit: >0 if ``a`` ranks above ``b``, 0 if equal (R-2.4: the earlier wins)."""

@@ -91,9 +91,17 @@ def _longest_run(positions: list):
 
 def _decompose_suit(cards, suit: str, order) -> list:
     rank, group, sort = order._rank, order._group, order._sort
+    cards = sorted(cards, key=lambda c: sort[c.index])
     cards_of: dict = {}
-    for c in sorted(cards, key=lambda c: sort[c.index]):
+    for c in cards:
         cards_of.setdefault(group[c.index], []).append(c)
+    # The two commonest plays, by counting: all singles (already high → low, as the sort key of one
+    # suit is its rank), or one group (a single, pair, triple or quad).
+    if len(cards_of) == len(cards):
+        return [Unit("single", 1, 1, (c,), suit, rank[group[c.index]]) for c in cards]
+    if len(cards_of) == 1:
+        g, n = group[cards[0].index], len(cards)
+        return [Unit(KINDS[n], n, 1, tuple(cards), suit, rank[g])]
     counts = {g: len(v) for g, v in cards_of.items()}
     units = []
     max_w = max(counts.values())
@@ -130,14 +138,21 @@ def decompose(cards, order) -> tuple:
 
     A play mixing effective suits (a follower's discard) is split suit by suit, trumps first.
     """
-    cards = list(cards)
+    if not isinstance(cards, (tuple, list)):
+        cards = list(cards)
     if not cards:
         return ()
     if len(cards) == 1:
         c = cards[0]
         return (Unit("single", 1, 1, (c,), order._suit[c.index], order._rank[c.index]),)
-    key = ("decompose",) + tuple(sorted(c.index for c in cards))
-    return order.memo(key, lambda: _decompose(cards, order))
+    indices = [c.index for c in cards]
+    indices.sort()
+    key = ("decompose", *indices)
+    memo = order._memo
+    units = memo.get(key)
+    if units is None:
+        units = order.memo(key, lambda: _decompose(list(cards), order))
+    return units
 
 
 def _decompose(cards, order) -> tuple:
