@@ -26,8 +26,8 @@ from .cards import ALL_FACES, CardError, faces_of, level_text, parse_card, trump
 from .declare import Declaration, default_trump, run_declarations
 from .kitty import rule_kitty
 from .order import TrumpOrder
-from .follow import missing_from_hand
-from .trick_ruling import rule_trick
+from .follow import face_counts, missing_in_counts
+from .trick_ruling import rule_counted_trick
 from .ruleset import Ruleset, RulesetError, level_from_text
 from .penalties import throw_penalty
 from .settle import dig_drop, next_dealer, settle, share_levels
@@ -83,12 +83,19 @@ def _level(sit: Mapping, required: bool = True, default: int = 2) -> int:
             raise SituationError("'level' is missing: the level rank being played, e.g. \"10\" or \"J\"")
         return default
     value = sit["level"]
+    level = _LEVEL_TEXT.get(value) if type(value) is str else None
+    if level is not None:
+        return level
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         raise SituationError(f"'level' is a rank such as \"10\" or \"J\", not {value!r}")
     try:
         return level_from_text(value)
     except RulesetError as exc:
         raise SituationError(str(exc)) from None
+
+
+# The usual ways to write a level: a table look-up (anything else goes through level_from_text).
+_LEVEL_TEXT = {t: level_from_text(t) for t in [str(n) for n in range(2, 15)] + list("JQKAjqkaTt")}
 
 
 def _trump(sit: Mapping, ruleset: Ruleset, required: bool = True):
@@ -131,6 +138,8 @@ def _cards(value: Any, where: str) -> tuple:
 
 
 def _seat(value: Any, where: str, ruleset: Ruleset) -> int:
+    if type(value) is int and 0 <= value < ruleset.players:
+        return value
     if isinstance(value, str) and value.strip().isdigit():
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
@@ -177,7 +186,7 @@ def _check_keys(sit: Mapping, query: str) -> None:
 
 
 def _object(value: Any, where: str) -> Mapping:
-    if not isinstance(value, Mapping):
+    if type(value) is not dict and not isinstance(value, Mapping):   # a dict: skip the ABC check
         raise SituationError(f"{where} is a JSON object, not {value!r}")
     return value
 
@@ -186,6 +195,8 @@ def _seat_cards(value: Any, where: str, wrong: str | None = None) -> Mapping:
     """A play or a declaration: ``{"seat": n, "cards": [...]}`` and nothing else (``wrong``: the
     message when it is not, instead of the generic one)."""
     d = _object(value, where)
+    if len(d) == 2 and "seat" in d and "cards" in d:
+        return d
     extra = [k for k in d if k not in ("seat", "cards")]
     if extra or "seat" not in d or "cards" not in d:
         raise SituationError(wrong or f"{where} is {{\"seat\": n, \"cards\": [...]}}" +
@@ -249,13 +260,13 @@ def _judge_trick(sit: Mapping, ruleset: Ruleset) -> dict:
             hands[seat] = list(_cards(value, f"hands[{key!r}]"))
     # Each seat's physical cards: its hand before the trick, which should contain its play; a card
     # played but missing from the hand is a ruling ('hand'), yet it still exists on the table.
-    hands_given = hands or {}
-    played = {p.seat: p.cards for p in plays}
-    per_seat = [hand + missing_from_hand(played.get(seat, ()), hand) for seat, hand in hands_given.items()]
-    per_seat += [p.cards for p in plays if p.seat not in hands_given]
-    _check_copies(ruleset, per_seat, "the hands and the trick")
+    hands = hands or {}
+    counts = {p.seat: face_counts(hands[p.seat]) for p in plays if p.seat in hands}
+    per_seat = [p.cards if p.seat not in hands else missing_in_counts(p.cards, counts[p.seat]) for p in plays]
+    _check_copies(ruleset, list(hands.values()) + per_seat, "the hands and the trick")
     try:
-        ruling = rule_trick(ruleset, level, trump, plays, hands)
+        order = TrumpOrder.of(ruleset, level, trump)
+        ruling = rule_counted_trick(ruleset, order, plays, hands, counts)
     except (RulesetError, CardError) as exc:
         raise SituationError(str(exc)) from None
     throw = ruling.get("throw")

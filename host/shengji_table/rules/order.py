@@ -26,6 +26,9 @@ _COLOUR = {"S": "S", "C": "S", "H": "H", "D": "H"}   # two-colour: black is 'S',
 _DISPLAY_SUIT = {TRUMP: 0, "S": 1, "H": 2, "C": 3, "D": 4}
 
 
+_MISSING = object()
+
+
 class OrderError(ValueError):
     """A level or trump suit that cannot exist."""
 
@@ -130,10 +133,9 @@ class TrumpOrder:
         asks about the same plays many times).  Bounded: cleared when it grows past a limit.
         """
         memo = self._memo
-        try:
-            return memo[key]
-        except KeyError:
-            pass
+        value = memo.get(key, _MISSING)
+        if value is not _MISSING:
+            return value
         if len(memo) >= self._MEMO_LIMIT:
             memo.clear()
         value = memo[key] = compute()

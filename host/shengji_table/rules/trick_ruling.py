@@ -17,14 +17,14 @@ win the trick: the winner and the points are those of the plays that stand.
 """
 from __future__ import annotations
 
-from .follow import check_follow, follow_rule, missing_from_hand
+from .follow import check_follow, face_counts, follow_rule, missing_in_counts
 from .order import TrumpOrder
 from .ruleset import level_from_text
 from .throw import check_lead, check_throw
 from .trick import Play, TrickShape, trick_points, winning_index
 from .units import decompose
 
-__all__ = ["rule_trick"]
+__all__ = ["rule_trick", "rule_counted_trick"]
 
 
 def _as_play(p) -> Play:
@@ -42,13 +42,14 @@ def _unchecked(out: dict, what: str) -> None:
     out.setdefault("unchecked", []).append(what)
 
 
-def _check_hand(out: dict, play: Play, hands: dict) -> None:
-    """The play's cards are in the seat's hand (else rule 'hand'); noted when the hand is not given."""
-    hand = hands.get(play.seat)
-    if hand is None:
+def _check_hand(out: dict, play: Play, counts: dict) -> None:
+    """The play's cards are in the seat's hand (else rule 'hand'); noted when the hand is not given.
+    ``counts``: :func:`.follow.face_counts` of the hands of the seats that play."""
+    held = counts.get(play.seat)
+    if held is None:
         _unchecked(out, f"the hand of seat {play.seat}")
         return
-    missing = missing_from_hand(play.cards, hand)
+    missing = missing_in_counts(play.cards, held)
     if missing:
         _illegal(out, "hand", f"seat {play.seat} does not hold {' '.join(map(str, missing))}")
 
@@ -89,14 +90,14 @@ def _rule_lead(out: dict, throw_out: dict, ruleset, order, lead: Play, units, ha
     return lead.cards
 
 
-def _rule_follow(out: dict, order, lead: tuple, play: Play, hand, rule) -> None:
+def _rule_follow(out: dict, order, lead: tuple, play: Play, hand, rule, counts) -> None:
     """A follow: the lead's count (R-4.4) and, with the hand, suit and shape (R-4.4–4.7)."""
     if len(play.cards) != len(lead):
         if out["legal"]:
             _illegal(out, "R-4.4", f"{len(lead)} cards were led, so play exactly {len(lead)}, not {len(play.cards)}")
     elif out["legal"]:
         if hand is not None:
-            v = check_follow(lead, play.cards, hand, order, rule)
+            v = check_follow(lead, play.cards, hand, order, rule, counts)
             out["legal"], out["rule"], out["reason"] = v.ok, v.rule, v.reason
         else:
             out["rule"] = "R-4.4"
@@ -116,9 +117,16 @@ def rule_trick(ruleset, level, trump, plays, hands: dict | None = None) -> dict:
     if not plays:
         raise ValueError("a trick has at least one play")
     hands = hands or {}
+    counts = {p.seat: face_counts(hands[p.seat]) for p in plays if p.seat in hands}
+    return rule_counted_trick(ruleset, order, plays, hands, counts)
+
+
+def rule_counted_trick(ruleset, order, plays: list, hands: dict, counts: dict) -> dict:
+    """:func:`rule_trick` for a caller that has the order, the :class:`Play` values and the
+    :func:`.follow.face_counts` of the hands of the seats that play (the judge counts them once)."""
     lead = plays[0]
     entry: dict = {"seat": lead.seat, "legal": True, "rule": "", "reason": ""}
-    _check_hand(entry, lead, hands)
+    _check_hand(entry, lead, counts)
     throw: dict = {}
     lead_units = decompose(lead.cards, order)
     standing = _rule_lead(entry, throw, ruleset, order, lead, lead_units, hands)
@@ -128,8 +136,8 @@ def rule_trick(ruleset, level, trump, plays, hands: dict | None = None) -> dict:
     rule = follow_rule(standing, order, standing_units) if len(plays) > 1 else None
     for play in plays[1:]:
         entry = {"seat": play.seat, "legal": True, "rule": "", "reason": ""}
-        _check_hand(entry, play, hands)
-        _rule_follow(entry, order, standing, play, hands.get(play.seat), rule)
+        _check_hand(entry, play, counts)
+        _rule_follow(entry, order, standing, play, hands.get(play.seat), rule, counts.get(play.seat))
         entries.append(entry)
         if entry["legal"]:
             counted.append(play)
