@@ -41,7 +41,7 @@ class TrumpOrder:
     """
 
     __slots__ = ("ruleset", "level", "trump", "decks", "_suit", "_rank", "_group", "_trump",
-                 "_sort", "_top_rank", "_members", "_suits", "_memo")
+                 "_sort", "_display", "_top_rank", "_members", "_suits", "_memo", "_singles")
     ruleset: Any
     level: int
     trump: str | None
@@ -52,10 +52,12 @@ class TrumpOrder:
     _group: tuple
     _trump: tuple
     _sort: tuple
+    _display: tuple
     _top_rank: dict
     _members: dict
     _suits: tuple
     _memo: dict
+    _singles: tuple | None       # every face as a single unit, filled by rules.units on first use
 
     def __init__(self, ruleset, level: int, trump: str | None):
         if not isinstance(level, int) or not 2 <= level <= 14:
@@ -88,10 +90,17 @@ class TrumpOrder:
         sort = [(_DISPLAY_SUIT[suit[c.index]], -rank[c.index], _DISPLAY_SUIT[c.suit] if c.suit != JOKER else 0)
                 for c in ALL_FACES]
         object.__setattr__(self, "_sort", tuple(sort))
+        # the display order as one integer per face (the sort keys are distinct): a cheap sort key
+        by_display = sorted(range(len(ALL_FACES)), key=sort.__getitem__)
+        display = [0] * len(ALL_FACES)
+        for pos, i in enumerate(by_display):
+            display[i] = pos
+        object.__setattr__(self, "_display", tuple(display))
         members: dict = {}
         for c in ALL_FACES:
             members.setdefault(suit[c.index], []).append(c)
         object.__setattr__(self, "_memo", {})
+        object.__setattr__(self, "_singles", None)
         object.__setattr__(self, "_members", {k: tuple(sorted(members[k], key=lambda c: sort[c.index]))
                                                for k in sorted(members, key=lambda k: _DISPLAY_SUIT[k])})
         object.__setattr__(self, "_suits", tuple(self._members))

@@ -11,7 +11,10 @@ groups first; at each width the longest run first (ties: the higher run), then t
 """
 from __future__ import annotations
 
+from functools import partial
 from typing import NamedTuple
+
+from .cards import ALL_FACES
 
 __all__ = ["Unit", "decompose", "is_single_unit", "shape_of", "KINDS"]
 
@@ -49,6 +52,21 @@ class Unit(NamedTuple):
         return " ".join(str(c) for c in self.cards)
 
 
+# Builds a Unit from its field tuple in C (Unit(...) goes through a Python-level __new__).
+_unit = partial(tuple.__new__, Unit)
+
+
+def _singles(order) -> tuple:
+    """Every face as a single of this order, by ``Card.index`` (built once per order and kept
+    beside its memo, which a cold benchmark clears)."""
+    singles = order._singles
+    if singles is None:
+        suit, rank = order._suit, order._rank
+        singles = tuple(_unit(("single", 1, 1, (c,), suit[c.index], rank[c.index])) for c in ALL_FACES)
+        object.__setattr__(order, "_singles", singles)
+    return singles
+
+
 def _make_unit(width: int, groups_hi_lo, cards_of, suit: str, top: int, order) -> Unit:
     cards = []
     for g in groups_hi_lo:
@@ -57,7 +75,7 @@ def _make_unit(width: int, groups_hi_lo, cards_of, suit: str, top: int, order) -
         del pool[:width]
     length = len(groups_hi_lo)
     kind = "tractor" if length >= 2 else KINDS[width]
-    return Unit(kind, width, length, tuple(cards), suit, top)
+    return _unit((kind, width, length, tuple(cards), suit, top))
 
 
 def _groups_by_position(counts: dict, w: int, rank, sort) -> dict:
@@ -92,17 +110,24 @@ def _longest_run(positions: list):
 def _decompose_suit(cards, suit: str, order) -> list:
     """The units of cards of one effective suit, in the canonical order (widest/longest first)."""
     rank, group, sort = order._rank, order._group, order._sort
-    cards = sorted(cards, key=lambda c: sort[c.index])
+    # high → low by display position (a C-level key: no Python call per card)
+    indices = sorted([c.index for c in cards], key=order._display.__getitem__)
+    cards = [ALL_FACES[i] for i in indices]
     cards_of: dict = {}
-    for c in cards:
-        cards_of.setdefault(group[c.index], []).append(c)
+    for i, c in zip(indices, cards):
+        g = group[i]
+        if g in cards_of:
+            cards_of[g].append(c)
+        else:
+            cards_of[g] = [c]
     # The two commonest plays, by counting: all singles (already high → low, as the sort key of one
     # suit is its rank), or one group (a single, pair, triple or quad).
     if len(cards_of) == len(cards):
-        return [Unit("single", 1, 1, (c,), suit, rank[group[c.index]]) for c in cards]
+        singles = _singles(order)
+        return [singles[i] for i in indices]
     if len(cards_of) == 1:
-        g, n = group[cards[0].index], len(cards)
-        return [Unit(KINDS[n], n, 1, tuple(cards), suit, rank[g])]
+        g, n = group[indices[0]], len(cards)
+        return [_unit((KINDS[n], n, 1, tuple(cards), suit, rank[g]))]
     counts = {g: len(v) for g, v in cards_of.items()}
     units = []
     max_w = max(counts.values())
@@ -145,8 +170,7 @@ def decompose(cards, order) -> tuple:
     if not cards:
         return ()
     if len(cards) == 1:
-        c = cards[0]
-        return (Unit("single", 1, 1, (c,), order._suit[c.index], order._rank[c.index]),)
+        return (_singles(order)[cards[0].index],)
     indices = [c.index for c in cards]
     indices.sort()
     key = ("decompose", *indices)
