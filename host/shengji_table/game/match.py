@@ -24,7 +24,8 @@ from collections.abc import Iterable
 
 from ..rules.cards import level_text
 from ..rules.ruleset import Ruleset
-from ..rules.settle import advance_level, dig_drop, lower_level, next_dealer, share_levels
+from ..rules.levels import apply_settlement, pass_deal
+from ..rules.settle import dig_drop, lower_level
 from ..rules.transfer import (TRANSFER_RULE, DugKitty, LevelGift, TransferWindow, check_refusal, check_transfer,
                               levels_in_words)
 from . import events as ev
@@ -111,24 +112,11 @@ class Match:
         rs = self.ruleset
         dec, att = list(res.declarers), list(res.attackers)
         before = list(self.levels)
-        if rs.teams == "find-friend":
-            shares = share_levels(s, dec, att, last_trick_seat=res.last_winner).levels
-        else:
-            shares = {seat: s.declarers_levels for seat in dec}
-            shares.update({seat: s.attackers_levels for seat in att})
-        changes = {}
-        winners = []
-        for seat in range(self.players):
-            steps = shares.get(seat, 0)
-            if not steps:
-                continue
-            ch = advance_level(rs, self.levels[seat], steps, as_declarers=seat in dec)
-            self.levels[seat] = ch.level
-            changes[seat] = [before[seat], ch.level, steps, ch.reason]
-            if ch.won:
-                winners.append(seat)
-            if ch.leftover and rs.teams != "fixed":
-                self.leftovers[seat] = ch.leftover
+        step = apply_settlement(rs, before, s, dec, att, last_trick_seat=res.last_winner)
+        shares, winners = step.shares, step.winners
+        self.levels = list(step.levels)
+        changes = {seat: list(ch) for seat, ch in step.changes.items()}
+        self.leftovers.update(step.leftovers)
         out = []
         out += self._announce_levels(dec, att, before, shares)
         if rs.teams == "find-friend":
@@ -156,14 +144,7 @@ class Match:
     def _pass_deal(self, dealer: int, takeover: bool) -> None:
         """The next hand's dealer (R-8.5; see the module doc without fixed partners), or with bidding
         the next hand's first bidder."""
-        nd = next_dealer(self.ruleset, dealer, takeover, self.players)
-        if nd is None:
-            nd = (dealer + 1) % self.players if takeover else dealer
-        if self.ruleset.bidding:
-            self.first_seat = (self.first_seat + 1) % self.players
-            self.dealer = None
-        else:
-            self.dealer = nd
+        self.dealer, self.first_seat = pass_deal(self.ruleset, dealer, takeover, self.first_seat)
 
     def _open_transfer(self, window: TransferWindow) -> list:
         """Open the window for the levels a must-play level stopped (级数不浪费) and say who has some."""
