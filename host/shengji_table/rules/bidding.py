@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .cards import JOKER, SMALL_JOKER_RANK, Card
+from .declare import Standing, declaration_strength
 from .ruleset import Ruleset
 
-__all__ = ["BIDDING_RULE", "COUNTER_SWAP", "BidState", "bid_options", "bid_step", "deal_sizes"]
+__all__ = ["BIDDING_RULE", "COUNTER_SWAP", "BidState", "bid_options", "bid_step", "deal_sizes", "named_standing"]
 
 BIDDING_RULE = "R-9 bidding"
 COUNTER_SWAP = 6          # 反牌者只能從底牌中隨機換6張 (seed 000 l.274)
@@ -66,6 +68,13 @@ def bid_step(ruleset: Ruleset, state: BidState, seat: int, points: int | None) -
     n = ruleset.players
     turn = next((seat + k) % n for k in range(1, n + 1) if (seat + k) % n in bidders)
     return BidState(tuple(bidders), bids, bid, turn, None), None
+
+
+def named_standing(ruleset: Ruleset, level: int, dealer: int, suit: str | None) -> Standing:
+    """The dealer's named trump as a call a counter-declaration (反牌) must overcall: the weakest call
+    of it on the classic ladder, a single level card of the suit, or (no trump) a small-joker pair."""
+    named = (Card(JOKER, SMALL_JOKER_RANK),) * 2 if suit is None else (Card(suit, level),)
+    return Standing(dealer, suit, (), declaration_strength(ruleset, level, named)[1])
 
 
 def deal_sizes(ruleset: Ruleset) -> dict:

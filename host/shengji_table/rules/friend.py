@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import NamedTuple
 
+from .cards import Card
 from .ruleset import Ruleset
 
 __all__ = ["RULE", "nth_text", "check_calls", "FriendAnswer", "FriendTracker"]
@@ -39,7 +40,7 @@ class FriendAnswer(NamedTuple):
     """A called copy was played: by ``seat``; ``found`` unless that seat was already on the dealer's side."""
 
     seat: int
-    card: object
+    card: Card
     nth: int
     found: bool
 

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...rules.cards import JOKER, SMALL_JOKER_RANK, Card
-from ...rules.bidding import BidState, bid_step
+from ...rules.bidding import BidState, bid_step, named_standing
 from ...rules.bidding import bid_options as rules_bid_options
-from ...rules.declare import Standing, declaration_strength
 from .. import events as ev
 from ..effects import Announce
 from ..phase import Phase
@@ -48,8 +46,6 @@ def name_trump(hand: Hand, e: ev.NameTrump) -> list:
     if e.suit not in ("S", "H", "C", "D", None):
         return hand.refuse(e.seat, e, "R-9 bidding", f"trump is S, H, C, D or none, not {e.suit!r}")
     hand.trump = e.suit
-    # A counter-declaration overcalls the named trump as if the dealer had made the weakest call of
-    # it on the classic ladder: a single level card of the suit, or (no trump) a small-joker pair.
-    named = (Card(JOKER, SMALL_JOKER_RANK),) * 2 if e.suit is None else (Card(e.suit, hand.level),)
-    hand.standing = Standing(e.seat, e.suit, (), declaration_strength(hand.ruleset, hand.level, named)[1])
+    # A counter-declaration overcalls the named trump as the weakest call of it (rules.bidding).
+    hand.standing = named_standing(hand.ruleset, hand.level, e.seat, e.suit)
     return start_kitty(hand)
