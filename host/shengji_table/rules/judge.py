@@ -7,15 +7,19 @@ an unknown preset or option).  A play that breaks a rule is not malformed: that 
 
 Three queries, chosen by ``"query"`` (default ``"trick"``):
 
-* ``trick``   — ``preset, options, level, trump, hands?, trick`` → the ruling on the trick's last
-  play (``rules.trick_ruling.rule_trick``: legal, rule, reason, units, throw, winner, points).
-* ``declare`` — ``preset, options, level, declarations, kitty?`` → one result per declaration (in
-  time order) and the call standing at the end (R-6); nobody declared → the R-6.4 default.
+* ``trick``   — ``preset, options, level, trump, hands?, trick`` → the ruling on every play and,
+  at the top level, on the last (``rules.trick_ruling.rule_trick``: legal, rule, reason, units,
+  throw, plays, winner, points).
+* ``declare`` — ``preset, options, level, declarations, kitty?, hand?, dealer?, first_seat?`` → one
+  result per declaration (in time order) and the call standing at the end (R-6); nobody declared →
+  the R-6.4 default; with ``hand`` who deals (R-6.6 first hand, R-8.5 later).
 * ``settle``  — ``preset, options, dealer, attackers_points, kitty, last_trick, level?, trump?,
   penalty?, bid?, declarers?, split?`` → kitty multiplier and bonus (R-7.3), the attackers' total,
   levels, take-over and next dealer (R-8).
+* ``match``, ``deal``, ``bidding``, ``friend`` — :mod:`.judge_match`: level changes and the next
+  dealer; hand and kitty sizes; three players' bids and 反牌; find a friend in play.
 
-The full contract, with examples, is in ``docs/rules-engine.md``.
+The full contract, with examples, is in ``docs/judge.md``.
 """
 from __future__ import annotations
 
