@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 __all__ = [
     "SUITS", "RANKS", "JOKER", "SMALL_JOKER_RANK", "BIG_JOKER_RANK",
     "Card", "CardCopy", "CardError", "parse_card", "parse_cards", "parse_copy",
-    "faces_of", "format_cards", "full_deck", "all_copies", "parse_rank", "rank_from_text", "rank_text", "level_text",
+    "faces_of", "multiset_key", "format_cards", "full_deck", "all_copies", "parse_rank", "rank_from_text", "rank_text", "level_text",
     "points_of", "SUIT_SYMBOL", "suit_word", "suit_symbol", "trump_text",
 ]
 
@@ -312,6 +312,19 @@ def parse_card(text) -> Card:
         return text
     card = _FACE_BY_TEXT.get(text) if isinstance(text, str) else None
     return card if card is not None else Card.parse(text)
+
+
+# Card.index → a bit field of 8 bits per face: the sum over a play's cards is a multiset key (one
+# small integer, no sorting) for plays of fewer than 256 cards — see :func:`multiset_key`.
+_FACE_BITS = tuple(1 << (8 * i) for i in range(54))
+
+
+def multiset_key(cards) -> int | tuple:
+    """A hashable key equal for two plays exactly when they hold the same faces as many times each
+    (order ignored): an integer built in C, or for 256 cards and more the sorted face indices."""
+    if len(cards) < 256:
+        return sum(map(_FACE_BITS.__getitem__, [c.index for c in cards]))
+    return tuple(sorted(c.index for c in cards))
 
 
 def faces_of(items) -> tuple | None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from collections.abc import Iterable, Iterator
 
-from .cards import SUIT_SYMBOL, Card
+from .cards import SUIT_SYMBOL, Card, multiset_key
 from .ladders import describe, ladder_for
 from .order import TRUMP, TrumpOrder
 from .shapes import count_groups, iter_realizations, realizable
@@ -73,7 +73,7 @@ def follow_rule(lead, order, units: tuple | None = None) -> FollowRule:
         raise ValueError("a lead has at least one card")
     if units is not None:
         return _follow_rule(lead, order, units)
-    return order.memo(("follow_rule",) + tuple(sorted(c.index for c in lead)), lambda: _follow_rule(lead, order))
+    return order.memo(("follow_rule", multiset_key(lead)), lambda: _follow_rule(lead, order))
 
 
 def _follow_rule(lead, order, units: tuple | None = None) -> FollowRule:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import partial
 from typing import NamedTuple
 
-from .cards import ALL_FACES
+from .cards import ALL_FACES, multiset_key
 
 __all__ = ["Unit", "decompose", "is_single_unit", "shape_of", "KINDS"]
 
@@ -171,9 +171,7 @@ def decompose(cards, order) -> tuple:
         return ()
     if len(cards) == 1:
         return (_singles(order)[cards[0].index],)
-    indices = [c.index for c in cards]
-    indices.sort()
-    key = ("decompose", *indices)
+    key = ("decompose", multiset_key(cards))
     memo = order._memo
     units = memo.get(key)
     if units is None:
