@@ -24,7 +24,7 @@ import dataclasses
 import random
 from collections.abc import Callable, Sequence
 
-from ..rules.cards import JOKER, all_copies
+from ..rules.cards import COPY_KEY, JOKER, all_copies
 from . import events as ev
 from . import decisions as dd
 from . import view as dv
@@ -104,7 +104,7 @@ class Driver:
         kitty = v.kitty
         if kitty is not None:              # the dealer: the kitty picked up, then the cards buried
             kitty = tuple(c.card for c in (self._picked_up if hand.phase == Phase.BURYING else self.kitty))
-        return dataclasses.replace(v, hand=tuple(c.card for c in sorted(self.hidden_hand(seat), key=hash)),
+        return dataclasses.replace(v, hand=tuple(c.card for c in sorted(self.hidden_hand(seat), key=COPY_KEY)),
                                    kitty=kitty,
                                    shown_kitty=self._shown if self.match.ruleset.bidding else v.shown_kitty)
 

@@ -14,11 +14,13 @@ and ``大王``, lower case, and a rank-first order (``10S``).  ``str()`` prints 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from operator import attrgetter
 
 __all__ = [
     "SUITS", "RANKS", "JOKER", "SMALL_JOKER_RANK", "BIG_JOKER_RANK",
     "Card", "CardCopy", "CardError", "parse_card", "parse_cards", "parse_copy",
-    "faces_of", "multiset_key", "format_cards", "full_deck", "all_copies", "parse_rank", "rank_from_text", "rank_text", "level_text",
+    "faces_of", "multiset_key", "COPY_KEY",
+    "format_cards", "full_deck", "all_copies", "parse_rank", "rank_from_text", "rank_text", "level_text",
     "points_of", "SUIT_SYMBOL", "suit_word", "suit_symbol", "trump_text",
 ]
 
@@ -175,15 +177,17 @@ ALL_FACES = tuple(Card._all.values())
 class CardCopy:
     """One physical card: a face and its deck (1-based).  ``str()`` gives ``S10#2``."""
 
-    __slots__ = ("card", "deck")
+    __slots__ = ("card", "deck", "key")
     card: Card
     deck: int
+    key: int          # index·8 + deck: the hash, kept as a slot so that sorting by it (COPY_KEY) is C-level
 
     def __init__(self, card: Card, deck: int):
         if not isinstance(deck, int) or deck < 1:
             raise CardError(f"a deck index is a whole number from 1, not {deck!r}")
         object.__setattr__(self, "card", card)
         object.__setattr__(self, "deck", deck)
+        object.__setattr__(self, "key", card.index * 8 + deck)
 
     def __setattr__(self, name, value):
         raise AttributeError("CardCopy is immutable")
@@ -198,10 +202,11 @@ class CardCopy:
         return f"CardCopy({self})"
 
     def __hash__(self) -> int:
-        return self.card.index * 8 + self.deck
+        return self.key
 
     def __eq__(self, other) -> bool:
-        return isinstance(other, CardCopy) and self.card is other.card and self.deck == other.deck
+        return self is other or (isinstance(other, CardCopy) and self.card is other.card
+                                 and self.deck == other.deck)
 
     def __lt__(self, other: CardCopy) -> bool:
         return (self.card.index, self.deck) < (other.card.index, other.deck)
@@ -209,6 +214,10 @@ class CardCopy:
     @staticmethod
     def parse(text: str) -> CardCopy:
         return parse_copy(text)
+
+
+# Sorts copies by face index, then deck, without a Python call per copy: ``sorted(copies, key=COPY_KEY)``.
+COPY_KEY = attrgetter("key")
 
 
 def _split_copy(text: str):

@@ -93,8 +93,8 @@ class TrumpOrder:
         # the display order as one integer per face (the sort keys are distinct): a cheap sort key
         by_display = sorted(range(len(ALL_FACES)), key=sort.__getitem__)
         display = [0] * len(ALL_FACES)
-        for pos, i in enumerate(by_display):
-            display[i] = pos
+        for place, i in enumerate(by_display):
+            display[i] = place
         object.__setattr__(self, "_display", tuple(display))
         members: dict = {}
         for c in ALL_FACES:

@@ -22,7 +22,7 @@ def bid_options(hand: Hand) -> tuple:
 
 
 def bid(hand: Hand, e: ev.Bid) -> list:
-    state = BidState(tuple(hand.bidders), tuple(hand.bids), hand.bid, hand.turn)
+    state = BidState(tuple(hand.bidders), tuple(hand.bids), hand.bid, hand.seat_on_turn())
     new, refused = bid_step(hand.ruleset, state, e.seat, e.points)
     if refused is not None:
         return hand.refuse(e.seat, e, *refused)

@@ -10,7 +10,7 @@ record replays bit for bit.  Which functions handle which event in which phase i
 from __future__ import annotations
 
 
-from ...rules.cards import CardCopy
+from ...rules.cards import COPY_KEY, CardCopy
 from ...rules.declare import Standing
 from ...rules.order import TrumpOrder
 from ...rules.ruleset import Ruleset
@@ -138,7 +138,7 @@ class Hand:
 
     def hand_copies(self, seat: int) -> tuple:
         """The copies seat ``seat`` holds (scanned), in a stable order (face index, then deck)."""
-        return tuple(sorted(self.hands[seat], key=hash))   # CardCopy's hash is index·8 + deck
+        return tuple(sorted(self.hands[seat], key=COPY_KEY))   # CardCopy's key is index·8 + deck
 
     def lead_count(self) -> int:
         return len(self.trick[0].cards) if self.trick else 0
@@ -251,7 +251,7 @@ class Hand:
             ruleset=self.ruleset, seat=seat, players=self.players, phase=self.phase, level=self.level,
             levels=self.levels, trump=self.trump if self.order is not None else
             (self.standing.trump if self.standing is not None and public_standing else None),
-            order=self.order, hand=tuple(c.card for c in sorted(self.hands[seat], key=hash)),
+            order=self.order, hand=tuple(c.card for c in sorted(self.hands[seat], key=COPY_KEY)),
             trick=tuple(Play(s, tuple(c.card for c in cards)) for s, cards in self.trick),
             leader=self.leader,
             tricks=self.trick_views,
