@@ -1,6 +1,10 @@
 """The judge rules on everything a referee asks (docs/judge.md): every play of a trick, the match,
 the deal and bidding, find a friend, the hand number and first dealer, the failed throw's beater."""
+import json
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from shengji_table.rules.judge import SituationError, judge
 
@@ -187,6 +191,10 @@ def test_friend_bad_calls_are_clear_errors():
         friend([], calls=(("HA", 3),))
     with pytest.raises(SituationError, match="does not find a friend"):
         friend([], preset="classic")
+    with pytest.raises(SituationError, match="plays once"):
+        friend([[(1, "HA"), (1, "H3")]])
+    with pytest.raises(SituationError, match="appears 3 times"):
+        friend([[(1, "HA"), (2, "HA"), (3, "HA")]])
 
 
 # ---- hand number and first dealer ---------------------------------------------------------------
@@ -214,3 +222,29 @@ def test_R8_5_later_hands_the_match_names_the_dealer():
 def test_R6_6_nobody_declared_the_first_drawer_deals():
     r = judge({"query": "declare", "level": "2", "declarations": [], "hand": 1, "first_seat": 2})
     assert r["deal"]["dealer"] == 2
+
+
+# ---- robustness of the new queries --------------------------------------------------------------
+
+_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 130) | st.sampled_from(["HA", "S2", "C2", "10", "A", "jokers", "x"]),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(
+        st.sampled_from(["seat", "cards", "bid", "card", "copy", "declarers", "attackers", "declarers_levels",
+                         "attackers_levels", "takeover"]), inner, max_size=4),
+    max_leaves=16)
+
+
+@given(st.sampled_from(["match", "deal", "bidding", "friend", "declare"]),
+       st.sampled_from(["classic", "three-players", "find-friend-4", "four-decks"]),
+       st.dictionaries(st.sampled_from(["levels", "dealer", "declarers", "attackers_points", "bid", "settlement",
+                                        "last_trick_seat", "first_seat", "bids", "level", "trump", "counters",
+                                        "calls", "tricks", "hand", "declarations"]), _values, max_size=6))
+@settings(max_examples=300, deadline=None)
+def test_new_queries_rule_or_refuse_cleanly(query, preset, fields):
+    """Whatever the fields, a ruling (JSON-ready) or a SituationError with a message — never a crash."""
+    try:
+        out = judge({"query": query, "preset": preset, **fields})
+    except SituationError as exc:
+        assert str(exc)
+    else:
+        json.dumps(out)

@@ -257,13 +257,15 @@ def _friend_tricks(sit: Mapping, ruleset: Ruleset) -> list:
         raise SituationError("'tricks' is a list of tricks, each a list of {\"seat\": n, \"cards\": [...]} in order")
     tricks = []
     for t, trick in enumerate(raw):
-        if not isinstance(trick, list) or not trick:
-            raise SituationError(f"tricks[{t}] is a non-empty list of plays")
+        if not isinstance(trick, list) or not trick or len(trick) > ruleset.players:
+            raise SituationError(f"tricks[{t}] is a non-empty list of at most {ruleset.players} plays")
         plays = []
         for i, p in enumerate(trick):
             d = _seat_cards(p, f"tricks[{t}][{i}]")
             plays.append((_seat(d["seat"], f"tricks[{t}][{i}].seat", ruleset),
                           _cards(d["cards"], f"tricks[{t}][{i}].cards")))
+        if len({seat for seat, _ in plays}) != len(plays):
+            raise SituationError(f"tricks[{t}]: a seat plays once in a trick")
         tricks.append(plays)
     _check_copies(ruleset, [cards for trick in tricks for _, cards in trick], "the tricks")
     return tricks
