@@ -113,13 +113,18 @@ class Driver:
 
     def _copies(self, seat: int, faces, exclude=()) -> list:
         """Physical copies in ``seat``'s hand for these faces (lowest deck first)."""
-        pool: dict = {}
+        # the first copies of each face in the hand's order, collected for the faces asked only
+        need: dict = {}
+        for f in faces:
+            need[f.index] = need.get(f.index, 0) + 1
+        pool: dict = {i: [] for i in need}
         for c in (self.hidden_hand(seat) if self.open else self._hand().hands[seat]):
-            if c not in exclude:
-                pool.setdefault(c.card, []).append(c)
+            lst = pool.get(c.card.index)
+            if lst is not None and len(lst) < need[c.card.index] and c not in exclude:
+                lst.append(c)
         out = []
         for f in faces:
-            lst = pool.get(f)
+            lst = pool[f.index]
             if not lst:
                 raise DriverError(f"seat {seat} chose {f}, which it does not hold")
             out.append(lst.pop(0))
