@@ -129,6 +129,9 @@ def _decompose_suit(cards, suit: str, order) -> list:
         g, n = group[indices[0]], len(cards)
         return [_unit((KINDS[n], n, 1, tuple(cards), suit, rank[g]))]
     counts = {g: len(v) for g, v in cards_of.items()}
+    plain = _without_runs(counts, cards_of, suit, order)
+    if plain is not None:
+        return plain
     units = []
     max_w = max(counts.values())
     for w in range(max_w, 1, -1):
@@ -153,6 +156,25 @@ def _decompose_suit(cards, suit: str, order) -> list:
         for _ in range(counts[g]):
             units.append(_make_unit(1, [g], cards_of, suit, rank[g], order))
     units.sort(key=_unit_order)
+    return units
+
+
+def _without_runs(counts: dict, cards_of: dict, suit: str, order) -> list | None:
+    """The split by counting when no tractor can form — no two groups of two or more cards at
+    adjacent positions: each such group is one unit (widest first, then highest), then the singles
+    (highest first); equal keys keep the display order, as the general split does.  ``None`` when a
+    run is possible (then the general split decides)."""
+    rank = order._rank
+    wide = [g for g, n in counts.items() if n >= 2]
+    positions = sorted({rank[g] for g in wide})
+    for a, b in zip(positions, positions[1:]):
+        if b - a == 1:
+            return None
+    wide.sort(key=lambda g: (-counts[g], -rank[g]))
+    units = [_unit((KINDS[counts[g]], counts[g], 1, tuple(cards_of[g]), suit, rank[g])) for g in wide]
+    singles = _singles(order)
+    units += [singles[cards_of[g][0].index] for g in sorted((g for g, n in counts.items() if n == 1),
+                                                               key=lambda g: -rank[g])]
     return units
 
 
