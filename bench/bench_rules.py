@@ -25,7 +25,7 @@ Then the throughput targets, µs per check beside the target:
   less that of N = 1, divided by 2,999 (process start excluded); best of three.  Targets: ≤ 50 µs
   per 2-deck check, ≤ 80 µs per 4-deck check.
 * 3-unit throws checked against three 25-card hands (``check_throw``, the order's memo cleared
-  before each call): ≤ 100 µs per check.
+  before each call; the mean of a pass, best of three): ≤ 100 µs per check.
 """
 from __future__ import annotations
 
@@ -194,8 +194,9 @@ def _per_check_us(lines) -> tuple:
 def _throw_us(sits) -> tuple:
     """µs per 3-unit throw check against the three other 25-card hands, cold (memo cleared)."""
     throws = [s for s in sits if s[8] == 3]
-    times = _time(lambda s: check_throw(s[3], {1: s[1][1], 2: s[1][2], 3: s[1][3]}, s[0], leader=0), throws)
-    return statistics.mean(times) * 1e6, len(throws)
+    means = [statistics.mean(_time(lambda s: check_throw(s[3], {1: s[1][1], 2: s[1][2], 3: s[1][3]}, s[0],
+                                                         leader=0), throws)) for _ in range(3)]
+    return min(means) * 1e6, len(throws)          # best of three passes: other jobs' load inflates a pass
 
 
 def _verdict(value, target) -> str:
@@ -213,7 +214,7 @@ def throughput(rng) -> None:
               f"N={len(lines)} less N=1 — target ≤ {target:.0f} µs: {_verdict(cpu, target)}", flush=True)
     sits = _situations(rng, "classic", 1200)
     us, n = _throw_us(sits)
-    print(f"   3-unit throw check vs three 25-card hands: {us:6.1f} µs per check (mean of {n}, cold) — "
+    print(f"   3-unit throw check vs three 25-card hands: {us:6.1f} µs per check (mean of {n}, cold, best of 3) — "
           f"target ≤ {THROW_TARGET_US:.0f} µs: {_verdict(us, THROW_TARGET_US)}", flush=True)
 
 
