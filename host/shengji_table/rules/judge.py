@@ -5,7 +5,7 @@ raises :class:`SituationError` when the situation itself is malformed (a structu
 documented one, an unknown card, a card more often than the decks hold, a seat that does not exist,
 an unknown preset or option).  A play that breaks a rule is not malformed: that is a ruling.
 
-Three queries, chosen by ``"query"`` (default ``"trick"``):
+Queries, chosen by ``"query"`` (default ``"trick"``):
 
 * ``trick``   — ``preset, options, level, trump, hands?, trick`` → the ruling on every play and,
   at the top level, on the last (``rules.trick_ruling.rule_trick``: legal, rule, reason, units,
