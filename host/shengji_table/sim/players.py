@@ -207,7 +207,7 @@ _HOW = {
     Step.NEXT_COPY: _copy,
     Step.CALL: _button,
 }
-_REFEREE = frozenset({"referee_undo", "referee_penalty", "referee_end_hand"})
+_REFEREE = frozenset({"referee_undo", "referee_penalty", "referee_end_hand", "referee_adjust"})
 _ACTION = {Gesture.SEAT_TAP: "tap", Gesture.CENTRE_TAP: "tap", Gesture.PRESS: "press",
            Gesture.RELEASE: "press", Gesture.LONG_PRESS: "long"}
 
