@@ -115,3 +115,25 @@ def test_referee_page_needs_the_pin_and_undoes_a_play(chromium, tmp_path):
         assert_not_blank(shot)
     finally:
         web.stop()
+
+
+def test_public_page_counts_the_play_clock_down(chromium, tmp_path):
+    """The tournament preset's play clock (15 s a play) on the public page: the seat on turn and the
+    seconds left, counted down by the page between pushes."""
+    from selenium.webdriver.common.by import By
+    from shengji_table.face.web.server import start_web_server
+    svc, events = make_table(tmp_path / "log.db", preset="tournament")
+    feed_until(svc, events, 0, tricks(1))
+    svc.tick(time.monotonic())               # the serve loop's tick starts the turn's time
+    web = start_web_server(svc)
+    try:
+        chromium.get(web.url)
+        clock = chromium.find_element(By.ID, "clock")
+        first = wait_for(lambda: re.search(r"(\d+) s", clock.text), 10)
+        name = svc.controller.match.hand.turn
+        assert f"Seat {name}" in clock.text and int(first.group(1)) <= 15
+        later = wait_for(lambda: (m := re.search(r"(\d+) s", clock.text)) and int(m.group(1)) < int(first.group(1))
+                         and m, 5)
+        assert int(later.group(1)) >= int(first.group(1)) - 3
+    finally:
+        web.stop()
