@@ -224,7 +224,8 @@ class TableView:
         lines = [_clip(f"{label}: {plays}")]
         extra = []
         if hand.pending and hand.phase == Phase.PLAYING:
-            extra.append(f"{hand.turn} {w['entering']}: {' '.join(x.card.unicode() for x in hand.pending)}")
+            # how many, never which: a card entered can still be taken back into the hand
+            extra.append(f"{hand.turn} {w['entering']}: {len(hand.pending)}")
         if hand.dealer is not None:
             extra.append(f"{w['points']} {hand.attackers_points()} · {w['tricks']} {len(hand.tricks)}")
         clock = self._clock_text(now)
