@@ -29,9 +29,11 @@ espeak:
 # The browser tests (tests/web/test_browser_*.py) drive Debian's chromium with chromedriver: as
 # root they are installed when missing; otherwise the one command to run is printed and the
 # browser tests skip, saying so.
-BROWSER_PKGS := chromium chromium-driver
+# fonts-wqy-microhei (1.6 MB) draws the Chinese text and the jokers (大王, 小王) on the pages; without
+# a CJK font headless chromium shows boxes.
+BROWSER_PKGS := chromium chromium-driver fonts-wqy-microhei
 browser:
-	@if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then :; \
+	@if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] && fc-list :lang=zh 2>/dev/null | grep -q .; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	  echo "installing $(BROWSER_PKGS) for the browser tests"; \
 	  DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null && \

@@ -137,3 +137,26 @@ def test_public_page_counts_the_play_clock_down(chromium, tmp_path):
         assert int(later.group(1)) >= int(first.group(1)) - 3
     finally:
         web.stop()
+
+
+def test_the_pages_draw_the_jokers_and_chinese_not_boxes(chromium, tmp_path):
+    """大王 and 小王 are the jokers' faces: the page's fonts must draw them.  Without a CJK font every
+    such character is the same empty box, so 大 and 王 drawn on a canvas in the page's font give
+    the same pixels; with one they differ.  (``make test`` installs fonts-wqy-microhei as root.)"""
+    if subprocess.run(["fc-list", ":lang=zh"], capture_output=True, text=True).stdout.strip() == "":
+        pytest.skip("no CJK font: sudo apt-get install -y fonts-wqy-microhei")
+    from shengji_table.face.web.server import start_web_server
+    svc, _ = make_table(tmp_path / "log.db")
+    web = start_web_server(svc)
+    try:
+        chromium.get(web.url)
+        same = chromium.execute_script("""
+            const font = getComputedStyle(document.body).font;
+            const draw = ch => { const c = document.createElement("canvas"); c.width = c.height = 40;
+              const g = c.getContext("2d"); g.font = font.replace(/\\d+px/, "32px"); g.fillText(ch, 2, 34);
+              return Array.from(g.getImageData(0, 0, 40, 40).data).join(","); };
+            return [draw("大") === draw("王"), draw("小") === draw("王"), draw("大") === draw("\\u0378")];""")
+        assert same[:2] == [False, False], "the page's font draws 大, 小 and 王 as the same box"
+        assert same[2] is False, "大 is drawn as the box of a character no font has"
+    finally:
+        web.stop()
