@@ -147,7 +147,8 @@ class Table:
         if kind == "tap":
             self.tap(where, action[2])
         else:
-            self.press(where, (P.PRESS, P.RELEASE) if kind == "press" else (P.PRESS, P.LONG_PRESS, P.RELEASE))
+            self.press(where, {"press": (P.PRESS, P.RELEASE), "long": (P.PRESS, P.LONG_PRESS, P.RELEASE),
+                               "hold": (P.PRESS, P.LONG_PRESS), "release": (P.RELEASE,)}[kind])
 
     def mistakes(self) -> int:
         """Wrong taps a player might make before the planned one — a card of its own hand that may
