@@ -4,6 +4,7 @@ record; check the log's hash chain.
     shengji-table log show club.sqlite [--kind game] [--match M] [--follow]
     shengji-table log export club.sqlite [--match M] [--out FILE] [--format json|text]
     shengji-table log verify club.sqlite        # exit 0: the chain holds; 1: names the first bad row
+                                                # (or says the log's -wal is missing)
     shengji-table log backup club.sqlite copy.sqlite   # SQLite's online backup, -wal rows included
 
 ``show`` prints one line a row: id, time, match, kind and a short summary (``--follow`` keeps
@@ -77,6 +78,10 @@ def open_read_only(path: str, *, check: bool = True, live: bool = False) -> Even
         log = EventLog(path, read_only=True, live=live)
     except LogError as exc:
         raise LogCliError(str(exc)) from None
+    if log.wal_missing:
+        print(f"warning: {path}: its -wal file is missing (the log was not closed cleanly and the -wal was removed "
+              f"since): any rows written after its last checkpoint are gone; reading the rows that are left",
+              file=sys.stderr)
     if check:
         v = log.verify()
         if v.unchained:
@@ -103,6 +108,10 @@ def _verify(args) -> int:
         v = log.verify()
     finally:
         log.close()
+    if v.ok and log.wal_missing:
+        print(f"incomplete: the {v.rows} rows left hold (head {v.head}), but the log's -wal is missing: "
+              f"rows after its last checkpoint are gone")
+        return 1
     if v.ok:
         print(f"ok: {v.rows} rows, the hash chain holds; head {v.head}")
         return 0
