@@ -359,3 +359,30 @@ def test_e2e_a_tap_the_host_acknowledged_and_dropped_fails_the_audit(tmp_path):
     assert not audit.ok                                          # … the audit does
     assert any(f"acknowledged by the host but not in the log: seq [{dropped[0]}]" in p for p in audit.problems), \
         audit.problems
+
+
+def test_e2e_each_hands_end_checkpoints_so_a_copy_of_the_db_alone_holds_that_hand(tmp_path):
+    """At each hand's end the table moves the log's -wal into the .db: a plain copy of the .db made
+    then (or a -wal lost later) holds every row written up to that hand's end, chain whole."""
+    import shutil
+    path, copies = tmp_path / "hands.db", []
+    with VirtualTable() as vt:
+        host = SimHost(vt.device, path, preset=PRESET, mode="open", seed=7, hands=2)
+
+        def at_hand_end(_e, _out):
+            settled = len(host.controller.match.summaries)
+            if settled > len(copies):
+                copy = tmp_path / f"hand{settled}.db"
+                shutil.copy(path, copy)              # the .db alone, no -wal
+                copies.append((copy, host.log.last_id(), host.log.head()))
+        host.service.add_listener(at_hand_end)
+        try:
+            host.start()
+            assert host.run(timeout=90)
+        finally:
+            host.close()
+    assert len(copies) == 2
+    for copy, rows, head in copies:
+        with EventLog(copy, read_only=True) as log:
+            v = log.verify()
+        assert v.ok and v.rows == rows and v.head == head
