@@ -6,7 +6,7 @@ Every run is checked against the same match played directly in the game layer (s
 bots): the records must be equal, event for event, so a tap counted twice fails the test.  The bots
 tap a card again when its action went missing, so a lost tap cannot show in the record: every run
 is also audited against the line (``sim/tap_audit.py``): each Pico boot's logged sequence numbers
-run 1..N without a gap, every tap the host acknowledged is in the log, and N is the firmware's own
+run 1..N with none missing, every tap the host acknowledged is in the log, and N is the firmware's own
 count (``test_e2e_a_tap_the_host_acknowledged_and_dropped_fails_the_audit`` shows the audit sees one).
 
 Faults: the cable pulled mid-trick, garbage and corrupted frames, the firmware

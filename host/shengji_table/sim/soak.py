@@ -25,6 +25,7 @@ import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 from ..game.events import event_from_json
 from ..game.match import Match
@@ -75,7 +76,9 @@ class _Match:
                      "--preset", preset, "--mode", mode, "--hands", str(hands), "--seed", str(seed),
                      "--timeout", "600"]
         self.rng = rng
-        self.vt = VirtualTable(faults_to_host=LineWitness(), faults_to_pico=LineWitness(towards="pico"))
+        self.to_host, self.to_pico = LineWitness(), LineWitness(towards="pico")
+        # the virtual table only calls a line's carry(), which a witness has
+        self.vt = VirtualTable(faults_to_host=cast(Any, self.to_host), faults_to_pico=cast(Any, self.to_pico))
         self.proc: subprocess.Popen | None = None
         self.started = 0.0
 
@@ -126,9 +129,10 @@ class _Picker:
 
 def soak(workdir, *, faults: int, preset: str = "one-deck", modes: tuple = ("open", "scanned"), hands: int = 1,
          seed: int = 1, weights: dict | None = None, pace: tuple = (0.05, 0.3), settle: float = 1.5,
-         on_match=None) -> SoakReport:  # long: one loop drives a whole match and its faults
+         per_match: int | None = None, on_match=None) -> SoakReport:
     """Play matches of ``hands`` hands, in each of ``modes`` in turn, until ``faults`` faults were
-    injected (the match under way then plays to its end without more).  ``weights``: how often each
+    injected (the match under way then plays to its end without more), at most ``per_match`` in
+    one match (so they spread over several).  ``weights``: how often each
     kind of :data:`KINDS` is picked; ``pace``: the wait between faults (s); ``settle``: a host,
     cable or Pico just brought back gets only garbage this long, so the match moves on.  ``on_match(report)``
     after each match (to print progress)."""
@@ -139,6 +143,7 @@ def soak(workdir, *, faults: int, preset: str = "one-deck", modes: tuple = ("ope
     while sum(report.faults.values()) < faults:
         match_seed, mode = seed * 1000 + report.matches, modes[report.matches % len(modes)]
         m = _Match(workdir, report.matches, preset, mode, hands, match_seed, rng)
+        budget = min(faults, sum(report.faults.values()) + (per_match or faults))
         try:
             m.vt.start()
             m.start_host()
@@ -154,7 +159,7 @@ def soak(workdir, *, faults: int, preset: str = "one-deck", modes: tuple = ("ope
                         raise SoakFailure(f"match {report.matches}: the host exited {rc}: "
                                           f"{(m.proc.stderr.read() if m.proc.stderr else '')[-2000:]}")
                     break
-                if sum(report.faults.values()) >= faults:
+                if sum(report.faults.values()) >= budget:
                     continue
                 # while a host, cable or Pico settles back, only garbage: the match must move on
                 kind = pick() if time.monotonic() >= quiet_until else "garbage"
@@ -163,7 +168,7 @@ def soak(workdir, *, faults: int, preset: str = "one-deck", modes: tuple = ("ope
                 if kind != "garbage":
                     quiet_until = time.monotonic() + settle
             time.sleep(1.2)                   # one more heartbeat: the firmware's count as it ends
-            audit = audit_log(m.log, m.vt.faults_to_host, m.vt.faults_to_pico)
+            audit = audit_log(m.log, m.to_host, m.to_pico)
         finally:
             m.close()
         if not audit.ok:

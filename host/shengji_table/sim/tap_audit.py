@@ -11,13 +11,13 @@ the tests the other half:
   of its HEARTBEAT and SNAPSHOT frames, or the highest event seq it sent); towards the Pico, the
   highest seq the host acknowledged per boot (ACKs are cumulative: "stored up to here").
 * :func:`audit_log` reads the log's physical rows: per boot, their seqs must run 1..N in the order
-  written, without a gap or a repeat; every seq the host acknowledged must be there; and for the
+  written, each once and none missing; every seq the host acknowledged must be there; and for the
   boot still running at the end, N must equal the firmware's count.  An earlier boot may end with
   events it numbered but nobody acknowledged (the Pico restarted, its queue in RAM: by design),
   and the Pico's queue may overflow (the log then has a ``lost`` row for the range): both are
   counted, not failed.
 
-A host that acknowledges a tap and does not log it leaves a gap and fails the audit; so does one
+A host that acknowledges a tap and does not log it leaves a hole and fails the audit; so does one
 that logs a tap twice, out of order, or under a boot the firmware never used.
 """
 from __future__ import annotations

@@ -103,7 +103,7 @@ class EnrollmentSession:
         self.partial = partial_path(path)
         self.write_codes = write_codes
         self.station = station
-        policy = {"require_signature": require_signature, "signature_key": (signature_key or NXP_NTAG21X_KEY).lower()}
+        policy = (require_signature, (signature_key or NXP_NTAG21X_KEY).lower())
         if write_codes and (station is None or not station.can_write):
             raise RegistryError(f"the {station.name if station else 'chosen'} station cannot write card "
                                 f"codes; use a Blinka station (blinka-spi, blinka-i2c, blinka-uart)")
@@ -127,11 +127,11 @@ class EnrollmentSession:
             order = check_order(list(order), decks) if order is not None else None
             set_id = deck_set_id if deck_set_id is not None else secrets.randbits(32)
             self.enrollment = Enrollment(name, set_id, decks, order)
-            DeckSet(name, set_id, decks, **policy)       # a bad key is refused before the first tap
-            self.deck_set.require_signature = policy["require_signature"]
-            self.deck_set.signature_key = policy["signature_key"]
+            # a bad key is refused before the first tap
+            DeckSet(name, set_id, decks, require_signature=policy[0], signature_key=policy[1])
+            self.deck_set.require_signature, self.deck_set.signature_key = policy
 
-    def _resume(self, name, decks, deck_set_id, order, policy) -> Enrollment:  # long: every check of a resume
+    def _resume(self, name, decks, deck_set_id, order, policy) -> Enrollment:
         where = str(self.partial)
         try:
             data = json.loads(self.partial.read_text(encoding="utf-8"))
@@ -147,7 +147,7 @@ class EnrollmentSession:
                                 f"{name!r} with {decks}; give the same --name and --decks to resume")
         if deck_set_id is not None and deck_set_id != saved.id:
             raise RegistryError(f"{where} enrols deck set id {saved.id}, not {deck_set_id}")
-        if (saved.require_signature, saved.signature_key) != (policy["require_signature"], policy["signature_key"]):
+        if (saved.require_signature, saved.signature_key) != policy:
             raise RegistryError(f"{where} was started "
                                 + ("with" if saved.require_signature else "without") + " --require-signature"
                                 + (f" and key {saved.signature_key}" if saved.require_signature else "")
