@@ -11,6 +11,12 @@ canonical encoding (:func:`row_hash`), so editing, inserting or deleting any row
 that drops the triggers — breaks the chain from that row on.  :meth:`EventLog.verify` walks it;
 the head hash (:meth:`EventLog.head`) is what a referee writes down or a record quotes.
 
+Failures: a write the database refuses (disk full, I/O error) raises :class:`LogWriteError`; every
+row committed before it stays, and the log refuses later writes, so the table stops without
+acknowledging what it could not log.  The table checkpoints at each hand's end (:meth:`checkpoint`)
+and a clean close leaves one self-contained file; a log whose ``-wal`` was removed after an
+unclean stop (:func:`wal_missing`) is never written to again, and is read as far as it goes.
+
 A restarted host reads the game events back (:meth:`EventLog.game_events`) and replays them to the
 same state; the physical events it already handled are recognised by their link identity
 (``boot``, ``seq``) through :meth:`EventLog.seen`, so a tap the Pico resends is not counted twice.
