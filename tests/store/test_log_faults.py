@@ -163,3 +163,31 @@ def test_a_file_size_limit_stops_the_writer_cleanly_too(tmp_path):
     with EventLog(path) as log:                     # room again (no limit here): the log resumes
         log.append("game", {"type": "resumed"})
         assert log.verify().ok
+
+
+def test_rows_removed_from_the_end_are_seen_against_a_head_written_down(tmp_path):
+    """Removing the last rows leaves a chain that holds (``log verify`` alone says ok); the head hash
+    the referee wrote down (16 hex digits, as the screen shows it) is then not in the log:
+    ``log verify --head`` exits 1.  A head further back names its row; a malformed one is exit 2."""
+    import sqlite3
+    path = tmp_path / "t.db"
+    with EventLog(path) as log:
+        for n in range(12):
+            log.append("game", {"type": "draw", "n": n})
+            if n == 4:
+                early = log.head()
+        head = log.head()
+    ok = _log_cli("verify", path, "--head", head[:16])
+    assert ok.returncode == 0 and f"head {head[:16]} is row 12; it is still the last row" in ok.stdout
+    back = _log_cli("verify", path, "--head", early)
+    assert back.returncode == 0 and "is row 5; 7 rows were written after it" in back.stdout
+    db = sqlite3.connect(path)
+    db.executescript("DROP TRIGGER entries_no_delete; DELETE FROM entries WHERE id > 9;")
+    db.close()
+    assert _log_cli("verify", path).returncode == 0                  # the chain left holds …
+    gone = _log_cli("verify", path, "--head", head[:16])
+    assert gone.returncode == 1 and "is not in this log (9 rows" in gone.stdout and "rows were removed" in gone.stdout
+    for bad in ("abc", "x" * 16, "0" * 65):
+        refused = _log_cli("verify", path, "--head", bad)
+        assert refused.returncode == 2 and "--head is a head hash" in refused.stderr
+        assert "Traceback" not in refused.stderr

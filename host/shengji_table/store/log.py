@@ -314,6 +314,12 @@ class EventLog:
             return GENESIS
         return GENESIS if row is None else (row[0] or GENESIS)
 
+    def row_of_hash(self, prefix: str) -> int | None:
+        """The id of the row whose hash starts with ``prefix`` (a head written down), or None."""
+        row = self._db.execute("SELECT id FROM entries WHERE substr(hash, 1, ?) = ? ORDER BY id LIMIT 1",
+                               (len(prefix), prefix.lower())).fetchone()
+        return None if row is None else row[0]
+
     def head(self) -> str:
         """The hash of the last row (:data:`GENESIS` for an empty log)."""
         return self._last_hash()
