@@ -89,4 +89,3 @@ def test_e2e_demo_shows_the_log_head_after_each_hand_and_the_record_carries_it(t
         (row_hash,) = db.execute("SELECT hash FROM entries WHERE id = ?", (rows,)).fetchone()
         assert f"head {row_hash[:16]}" in note and rows <= written["rows"]
     db.close()
-
