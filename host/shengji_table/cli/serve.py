@@ -104,6 +104,9 @@ def run(args) -> int:
     except KeyboardInterrupt:
         face.status("stopped; the log holds everything (run serve again to resume)")
         return 0
+    except LogError as exc:                 # disk full, I/O error: the table stops, nothing more acknowledged
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     finally:
         face.close()
         link.close()
