@@ -75,4 +75,5 @@ def test_more_readers_make_a_longer_lap():
     four = table_budget(load_board(BOARDS_DIR / "table-4.json"))
     six = table_budget(load_board(BOARDS_DIR / "table-6.json"))
     assert six.lap_ms > four.lap_ms and six.tap_latency_ms > four.tap_latency_ms
-    assert six.lap_ms - four.lap_ms == pytest.approx(2 * (four.empty_ms + STEP_OVERHEAD_MS), rel=0.1)
+    # two more readers, and a longer LED chain to write in the lap
+    assert six.lap_ms - four.lap_ms == pytest.approx(2 * (four.empty_ms + STEP_OVERHEAD_MS), rel=0.2)
