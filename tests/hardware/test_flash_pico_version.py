@@ -14,8 +14,7 @@ import tty
 
 import pytest
 
-from shengji_table.hardware.flash import (MIN_MICROPYTHON, FlashError, PicoFirmware, check_pico_firmware,
-                                          pico_firmware)
+from shengji_table.hardware.flash import MIN_MICROPYTHON, FlashError, check_pico_firmware, pico_firmware
 from shengji_table.micropython import micropython_binary, venv_tool
 
 REPO_ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -125,7 +124,8 @@ def _mpy(fmt, sub):
 @pytest.mark.parametrize("line, verdict", [
     (f"SHENGJI-PROBE micropython 1.24.1 {_mpy(6, 3)} rp2", None),
     (f"SHENGJI-PROBE micropython 1.23.0 {_mpy(6, 3)} rp2", None),
-    (f"SHENGJI-PROBE micropython 1.22.2 {_mpy(6, 2)} rp2", "too old for this build; it needs MicroPython 1.23 or later"),
+    (f"SHENGJI-PROBE micropython 1.22.2 {_mpy(6, 2)} rp2",
+     "too old for this build; it needs MicroPython 1.23 or later"),
     (f"SHENGJI-PROBE micropython 1.19.1 {_mpy(6, 0)} rp2", "too old for this build"),
     (f"SHENGJI-PROBE micropython 1.30.0 {_mpy(6, 3)} esp32", "not on a Raspberry Pi Pico"),
     ("SHENGJI-PROBE circuitpython 9.0.0 0 rp2", "the board runs circuitpython 9.0.0"),

@@ -193,7 +193,8 @@ def _reader_section(b: _Builder, board: Board, gp) -> None:
     spi = board.spi
     for name, gpio in (("SCK", spi.sck), ("MOSI", spi.mosi)):
         b.connect(f"SPI_{name}_MCU", gp(gpio))
-        _series(b, "readers", SERIES_SPI, f"SPI_{name}_MCU", f"SPI_{name}", f"series resistor (SPI {name}, at the Pico)")
+        _series(b, "readers", SERIES_SPI, f"SPI_{name}_MCU", f"SPI_{name}",
+                f"series resistor (SPI {name}, at the Pico)")
     b.connect("SPI_MISO", gp(spi.miso))
     for reader in board.readers:
         label = seat_label(reader.seat).upper()

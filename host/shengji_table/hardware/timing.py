@@ -4,7 +4,7 @@ How often each seat's reader is polled, and how long a card waits between landin
 its TAP leaving the Pico, computed step by step the way ``firmware/pn532.py`` runs a command:
 
 1. chip-select low (plus the driver's CS setup delay, if any), the command frame out, CS high;
-2. the ACK gap (``ACK_GAP_MS``), then status reads (prefix 0x02) every ``POLL_INTERVAL_MS`` until
+2. the wait before the ACK (``ACK_GAP_MS``), then status reads (prefix 0x02) every ``POLL_INTERVAL_MS`` until
    the chip is ready; the ACK read (prefix 0x03, 6 bytes);
 3. the chip's own time for the command (below), seen at the next status read; the reply read.
 
@@ -208,7 +208,7 @@ class Budget:
     def lines(self) -> list[str]:
         """The arithmetic, one line a figure (``make bench``)."""
         d = self.driver
-        out = [f"{self.board}: {self.readers} readers at {self.baudrate / 1e6:g} MHz SPI; driver ACK gap "
+        out = [f"{self.board}: {self.readers} readers at {self.baudrate / 1e6:g} MHz SPI; driver ACK wait "
                f"{d.ack_gap_ms:g} ms, status poll every {d.poll_interval_ms:g} ms, CS setup {d.cs_setup_us:g} us, "
                f"{d.max_retries + 1} activation tries, reply timeout {d.reply_timeout_ms:g} ms"]
         for r in self.rows:

@@ -139,7 +139,8 @@ class Measurement:
         self.board = board
         self.device = device
         self.placements = placements
-        self.step_timeout, self.connect_timeout, self.hold_s, self.lift_s = step_timeout, connect_timeout, hold_s, lift_s
+        self.step_timeout, self.connect_timeout = step_timeout, connect_timeout
+        self.hold_s, self.lift_s = hold_s, lift_s
         self.n = board.seats + 1
         self.readers = [ReaderFigures(i, position_name(board, i)) for i in range(self.n)]
         self.phase = CONNECT
