@@ -126,6 +126,7 @@ def test_selftest_measure_against_the_virtual_table(vt, tmp_path):
             table.do(f"lift {words[-1]}")
     assert proc.wait(timeout=30) == 0, "\n".join(lines) + proc.stderr.read()
     report = "\n".join(lines)
+    print(report)                      # the figures, for the log (pytest -s)
     assert "RESULT: PASS" in report
     rows = {line.split()[0]: line.split() for line in lines if line.startswith("  seat ") or
             line.startswith("  centre ")}
