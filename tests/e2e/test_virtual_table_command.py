@@ -213,3 +213,24 @@ def test_virtual_table_runs_a_script_file(vt, tmp_path):
     assert f"reader 1: {parse_copy('HQ#2')} laid down (tag {sim_uid(parse_copy('HQ#2')).hex()})" in out
     assert "reader 1: card lifted" in out and "waited 50 ms" in out
     assert "seat 1: button pressed (120 ms)" in out and "seat 1: button held (1000 ms)" in out
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--decks", "5"], "--decks is 1 to 4, not 5"),
+    (["--dead", "seat9"], "--dead seat9: table-4 has readers seat0, seat1, seat2, seat3, centre"),
+    (["--device", "/nonexistent-folder/tty"], "folder /nonexistent-folder does not exist"),
+    (["--script", "/nonexistent-script.txt"], "cannot read /nonexistent-script.txt"),
+])
+def test_virtual_table_refuses_bad_options(tmp_path, argv, words):
+    p = subprocess.run([str(EXE), "virtual-table", "--board", BOARD, *argv], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=30)
+    assert p.returncode == 2 and words in p.stderr and "device:" not in p.stdout
+
+
+def test_virtual_table_refuses_a_device_path_that_exists(tmp_path):
+    taken = tmp_path / "tty"
+    taken.write_text("")
+    p = subprocess.run([str(EXE), "virtual-table", "--board", BOARD, "--device", str(taken)], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=30)
+    assert p.returncode == 2 and "exists: name a new path" in p.stderr
+    assert taken.read_text() == ""

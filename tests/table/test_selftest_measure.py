@@ -123,3 +123,11 @@ def test_bad_arguments_are_refused():
         Measurement(BOARD, 0)
     with pytest.raises(ValueError):
         Measurement(BOARD, 2, hold_s=0)
+
+
+@pytest.mark.parametrize("argv", [["--measure", "0"], ["--measure", "3", "--hold", "0"],
+                                  ["--measure", "3", "--lift-wait", "-1"]])
+def test_the_command_refuses_bad_measure_options_before_opening_anything(argv, capsys):
+    from shengji_table.cli import main
+    assert main(["selftest", "--device", "/dev/nonexistent-tty", *argv]) == 2
+    assert "--measure needs a whole number of placements from 1" in capsys.readouterr().err
