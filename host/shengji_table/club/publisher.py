@@ -162,7 +162,13 @@ class TablePublisher:
         """Every row of the log is acknowledged by the club."""
         return self._open() is not None and self.acked >= self.last_id()
 
-    def stop(self) -> None:
+    def stop(self, drain_s: float = 3.0) -> None:
+        """Stop; while connected, first wait up to ``drain_s`` for the club to acknowledge every row
+        (rows left over are sent by the next start: the log keeps them)."""
+        deadline = time.monotonic() + drain_s
+        while self.connected and not self.caught_up() and time.monotonic() < deadline:
+            self._wake.set()
+            time.sleep(0.05)
         self._stop.set()
         self._wake.set()
         if self._thread.is_alive():
