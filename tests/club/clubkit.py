@@ -69,3 +69,81 @@ def counted(db, table: str | None = None) -> list:
     """(table, match, seq) of every event row stored: duplicates would show twice."""
     sql = "SELECT table_id, match, seq FROM events" + (" WHERE table_id=?" if table else "") + " ORDER BY 1, 3"
     return db.q(sql, (table,) if table else ())
+
+
+class CutProxy:
+    """A TCP relay in front of the broker for one table: :meth:`cut` drops its connections and
+    refuses new ones (a pulled network cable) until :meth:`restore`."""
+
+    def __init__(self, port: int):
+        import socket
+        import threading
+        self.target = port
+        self.sock = socket.socket()
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(16)
+        self.port = self.sock.getsockname()[1]
+        self.up = True
+        self.conns: list = []
+        self.cuts = 0
+        self._lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        import socket
+        import threading
+        while True:
+            try:
+                client, _ = self.sock.accept()
+            except OSError:
+                return
+            if not self.up:
+                client.close()
+                continue
+            try:
+                server = socket.create_connection(("127.0.0.1", self.target), 2)
+            except OSError:
+                client.close()
+                continue
+            with self._lock:
+                self.conns += [client, server]
+            for a, b in ((client, server), (server, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pipe(a, b):
+        try:
+            while True:
+                data = a.recv(65536)
+                if not data:
+                    break
+                b.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (a, b):
+                try:
+                    s.close()
+                except OSError:
+                    pass
+
+    def cut(self):
+        import socket
+        self.up = False
+        self.cuts += 1
+        with self._lock:
+            for s in self.conns:
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                    s.close()
+                except OSError:
+                    pass
+            self.conns = []
+
+    def restore(self):
+        self.up = True
+
+    def close(self):
+        self.cut()
+        self.sock.close()

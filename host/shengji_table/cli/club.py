@@ -115,7 +115,7 @@ def _tables(args) -> int:
             pw = add_user(passwd, t)
             with db.tx():
                 db.add_table(t)
-            print(f"table {t}: broker user {t}, password {pw}   (serve --club mqtt://{t}:PASSWORD@HOST:PORT "
+            print(f"broker user {t}: password {pw}   (table {t}: serve --club mqtt://{t}:PASSWORD@HOST:PORT "
                   f"--table-id {t})")
     except BrokerError as exc:
         return _err(str(exc))
