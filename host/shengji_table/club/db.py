@@ -168,13 +168,19 @@ class ClubDB:
 
 
 class _Tx:
+    """One transaction; inside another it joins that one (the intake commits a burst of rows at once)."""
+
     def __init__(self, db):
         self.db = db
+        self.outer = False
 
     def __enter__(self):
-        self.db.execute("BEGIN IMMEDIATE")
+        self.outer = not self.db.in_transaction
+        if self.outer:
+            self.db.execute("BEGIN IMMEDIATE")
         return self.db
 
     def __exit__(self, exc_type, exc, tb):
-        self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+        if self.outer:
+            self.db.execute("ROLLBACK" if exc_type else "COMMIT")
         return False

@@ -23,6 +23,8 @@ __all__ = ["ClubServer"]
 
 log = logging.getLogger("shengji_table.club")
 
+BURST = 500          # messages taken in one transaction at most
+
 
 class ClubServer:
     """The club's intake for the database at ``db_path`` from ``broker`` (``broker`` None: no MQTT,
@@ -33,6 +35,7 @@ class ClubServer:
         self.db = ClubDB(db_path)
         self.lock = threading.RLock()
         self._listeners: list[Callable[[str], None]] = []
+        self._touched: set = set()
         self.ingest = Ingest(self.db, on_change=self._changed)
         self.broker = broker
         self.queue: queue.Queue = queue.Queue()
@@ -55,6 +58,9 @@ class ClubServer:
         self._listeners.append(fn)
 
     def _changed(self, table: str) -> None:
+        if self.db.db.in_transaction:          # inside a burst: tell the pages once it committed
+            self._touched.add(table)
+            return
         for fn in self._listeners:
             fn(table)
 
@@ -95,27 +101,41 @@ class ClubServer:
     def _run(self) -> None:
         while not self._stop.is_set():
             try:
-                topic, raw = self.queue.get(timeout=0.2)
+                first = self.queue.get(timeout=0.2)
             except queue.Empty:
                 continue
-            acks: dict = {}
-            for _ in range(500):                  # a burst: commit each row, ack once per table
-                taken = self.handle(topic, raw)
-                where = table_of(topic)
-                if taken.ack is not None and where is not None:
-                    acks[where[0]] = taken.ack
+            burst = [first]
+            while len(burst) < BURST:
                 try:
-                    topic, raw = self.queue.get_nowait()
+                    burst.append(self.queue.get_nowait())
                 except queue.Empty:
                     break
-            else:
-                taken = self.handle(topic, raw)
-                where = table_of(topic)
-                if taken.ack is not None and where is not None:
-                    acks[where[0]] = taken.ack
+            acks = self._take_burst(burst)
             if self.client is not None:
                 for table, seq in acks.items():
                     self.client.publish(ack_topic(table), encode_ack(seq), qos=1, retain=True)
+
+    def _take_burst(self, burst: list) -> dict:
+        """A burst of messages in ONE transaction (one fsync, not one a row); the acks to publish
+        once it committed.  Should anything fail, nothing of the burst is kept or acknowledged (the
+        tables resend it) and the intake starts again from the database."""
+        acks: dict = {}
+        try:
+            with self.lock, self.db.tx():
+                for topic, raw in burst:
+                    taken = self.handle(topic, raw)
+                    where = table_of(topic)
+                    if taken.ack is not None and where is not None:
+                        acks[where[0]] = taken.ack
+        except Exception:
+            log.exception("the intake failed on a burst of %d messages; it is taken again when resent", len(burst))
+            with self.lock:
+                self.ingest = Ingest(self.db, on_change=self._changed)
+            return {}
+        for table in self._touched:
+            self._changed(table)
+        self._touched.clear()
+        return acks
 
     def stop(self) -> None:
         self._stop.set()
