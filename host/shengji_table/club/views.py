@@ -42,8 +42,9 @@ def standings_json(server: ClubServer, score=None) -> dict:
     kw = {"score": score} if score is not None else {}
     sessions = [{"session": name, "standings": standings(db, sid, **kw)}
                 for sid, name in db.q("SELECT id, name FROM sessions ORDER BY id")]
+    per_table = dict(db.q("SELECT table_id, COUNT(*) FROM hands GROUP BY table_id"))
     return {"overall": standings(db, None, **kw), "sessions": sessions,
-            "hands": db.one("SELECT COUNT(*) FROM hands") or 0}
+            "hands": sum(per_table.values()), "per_table": per_table}
 
 
 _HEAD = ('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title}</title>'

@@ -46,6 +46,7 @@ __all__ = ["create_club_app", "start_club_web", "COOKIE"]
 
 COOKIE = "shengji_organiser"
 HEARTBEAT_S = 15.0
+REFRESH_S = 0.1      # the pages are recomputed at most ten times a second, however fast rows arrive
 _STATIC = resources.files(__package__) / "static"
 
 
@@ -89,7 +90,15 @@ class ClubHub:
             for sub in list(self.subs):
                 sub.latest = latest
                 sub.wake.set()
-            await asyncio.sleep(0.02)
+            await asyncio.sleep(REFRESH_S)
+
+    def close(self) -> None:
+        """End every stream (the server is stopping): called from any thread."""
+        self.closed = True
+        loop = self.loop
+        if loop is not None and not loop.is_closed():
+            for sub in list(self.subs):
+                loop.call_soon_threadsafe(sub.wake.set)
 
     def stream(self) -> StreamingResponse:
         async def body():
@@ -105,6 +114,8 @@ class ClubHub:
                         yield ": heartbeat\n\n"
                         continue
                     sub.wake.clear()
+                    if self.closed:
+                        break
                     for event, data in sub.latest:
                         yield f"event: {event}\ndata: {data}\n\n"
             finally:
@@ -208,8 +219,9 @@ class Organiser:
         return JSONResponse({"ok": True, "action": action, "done": done})
 
 
-def create_club_app(server: ClubServer, gate: RefereeGate | None = None, score=None) -> Starlette:
-    hub = ClubHub(server, score)
+def create_club_app(server: ClubServer, gate: RefereeGate | None = None, score=None,
+                    hub: ClubHub | None = None) -> Starlette:
+    hub = hub or ClubHub(server, score)
     org = Organiser(server, gate)
 
     @contextlib.asynccontextmanager
@@ -254,4 +266,7 @@ def start_club_web(server: ClubServer, host: str = "127.0.0.1", port: int = 0, p
                    score=None) -> WebServer:
     """Serve the club pages at ``host:port`` (0: any free port) in a background thread."""
     gate = RefereeGate(pin_hash) if pin_hash is not None else None
-    return WebServer(create_club_app(server, gate, score), host, port).start()
+    hub = ClubHub(server, score)
+    web = WebServer(create_club_app(server, gate, score, hub), host, port)
+    web.hub = hub            # type: ignore[assignment]  # WebServer.stop closes the streams first
+    return web.start()
