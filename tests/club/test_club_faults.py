@@ -9,8 +9,6 @@ import sys
 import threading
 from pathlib import Path
 
-import pytest
-
 sys.path.insert(0, str(Path(__file__).parent))
 from clubkit import CutProxy, club, counted, feed, need_mosquitto, soft, wait_for  # noqa: E402
 

@@ -32,7 +32,8 @@ def add_arguments(parser):
     s.add_argument("--organiser-pin-file", metavar="FILE",
                    help="the organiser's PIN file (shengji-table referee set-pin FILE); without it the "
                         "organiser's actions are off")
-    s.add_argument("--for", dest="seconds", type=float, default=0, help=argparse.SUPPRESS)   # tests: stop after S seconds
+    # stop after S seconds (tests); not offered in --help
+    s.add_argument("--for", dest="seconds", type=float, default=0, help=argparse.SUPPRESS)
     st = sub.add_parser("standings", help="print the standings")
     st.add_argument("--db", required=True)
     st.add_argument("--session", help="one session's standings (default: across sessions)")

@@ -37,7 +37,8 @@ MIGRATIONS = [
         withdrawn_reason TEXT, created REAL NOT NULL);
     CREATE TABLE boards (id INTEGER PRIMARY KEY, session_id INTEGER REFERENCES sessions(id), number INTEGER NOT NULL,
         spec TEXT NOT NULL, UNIQUE (session_id, number));
-    CREATE TABLE seatings (round_id INTEGER NOT NULL REFERENCES rounds(id), table_id TEXT NOT NULL REFERENCES tables(id),
+    CREATE TABLE seatings (round_id INTEGER NOT NULL REFERENCES rounds(id),
+        table_id TEXT NOT NULL REFERENCES tables(id),
         pair_02 INTEGER REFERENCES partnerships(id), pair_13 INTEGER REFERENCES partnerships(id),
         board_id INTEGER REFERENCES boards(id), match TEXT, PRIMARY KEY (round_id, table_id));
     """,

@@ -153,14 +153,14 @@ class Ingest:
         return False, None
 
     def _start(self, key, payload: dict, record: bool) -> str | None:
-        start = payload.get("start") if isinstance(payload.get("start"), dict) else {}
+        start: dict = payload["start"] if isinstance(payload.get("start"), dict) else {}
         try:
             ruleset = Ruleset.from_json(payload.get("ruleset"))
             match = Match(ruleset, payload.get("mode", "scanned"))
         except (ValueError, TypeError, KeyError) as exc:
             self.replays[key] = Replay(broken=f"the match's ruleset cannot be read: {exc}")
             return self.replays[key].broken if record else None
-        seats = start.get("seats") if isinstance(start.get("seats"), list) else []
+        seats: list = start["seats"] if isinstance(start.get("seats"), list) else []
         unknown = [s for s in seats if not isinstance(s, str) or self.db.player(s) is None]
         if unknown:
             self.replays[key] = Replay(broken=f"unknown player(s) {', '.join(map(str, unknown))}: not the club's "

@@ -8,7 +8,7 @@ club says it stored; the club's ack is retained, so a table that (re)connects le
 
 * connected: rows ``sent+1 …`` are published as they are committed (:meth:`notify`, called by the
   service after each commit), never more than ``window`` rows beyond ``acked``;
-* a cut, a broker restart: paho reconnects by itself (every 0.2–2 s); on each connect the
+* a cut, a broker restart: paho reconnects by itself (every 1–2 s); on each connect the
   publisher starts again from ``acked+1``: the rows the club missed are sent again, the rows it
   has are recognised and dropped there (de-duplicated by (table, match, seq));
 * no ack progress for ``stall_s`` while rows are out: sent again from ``acked+1`` (a row lost
@@ -57,7 +57,7 @@ class TablePublisher:
         user = broker.username or username or table
         pw = broker.password if broker.username else password
         self.client.username_pw_set(user, pw)
-        self.client.reconnect_delay_set(min_delay=0.2, max_delay=2)
+        self.client.reconnect_delay_set(min_delay=1, max_delay=2)
         self.client.max_inflight_messages_set(100)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect

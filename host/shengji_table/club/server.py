@@ -47,7 +47,7 @@ class ClubServer:
             import paho.mqtt.client as mqtt
             self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="shengji-club", clean_session=True)
             self.client.username_pw_set(broker.username or username, broker.password or password)
-            self.client.reconnect_delay_set(min_delay=0.2, max_delay=2)
+            self.client.reconnect_delay_set(min_delay=1, max_delay=2)
             self.client.max_inflight_messages_set(200)
             self.client.on_connect = self._on_connect
             self.client.on_disconnect = lambda *a: self.connected.clear()

@@ -49,8 +49,11 @@ def results(db: ClubDB, session: int | None = None) -> list[Result]:
         args.append(session)
     out = []
     for row in db.q(sql + " ORDER BY r.table_id, h.match, h.number, r.side", args):
-        *fields, corrected = row
-        res = Result(*fields[:9], bool(fields[9]), fields[10], fields[11])
+        (hand_id, table, match, number, round_id, session_id, board_id, side, label, declarer, points, levels,
+         corrected) = row
+        res = Result(hand_id=hand_id, table=table, match=match, number=number, round_id=round_id,
+                     session_id=session_id, board_id=board_id, side=side, label=label, declarer=bool(declarer),
+                     attackers_points=points, levels=levels)
         if corrected:
             fix = json.loads(corrected)
             res = Result(**{**asdict(res), **{k: fix[k] for k in ("attackers_points", "levels") if k in fix}})

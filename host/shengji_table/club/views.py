@@ -80,8 +80,8 @@ def round_html(server: ClubServer) -> str:
     """Each started round's movement, and a table card per table (who sits where, which board)."""
     db = server.db
     parts = []
-    for rid, session, number, started in db.q(
-            "SELECT r.id, s.name, r.number, r.started FROM rounds r JOIN sessions s ON s.id = r.session_id "
+    for rid, session, number in db.q(
+            "SELECT r.id, s.name, r.number FROM rounds r JOIN sessions s ON s.id = r.session_id "
             "WHERE r.started IS NOT NULL ORDER BY r.started DESC, r.id DESC"):
         cards = []
         for table, a, b, board in db.q(
