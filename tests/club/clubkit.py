@@ -55,6 +55,17 @@ def soft(tmp: pathlib.Path, table: str, seed: int, hands: int = 2, **kw) -> Soft
     return SoftTable(tmp / f"{table}-{seed}.db", table=table, seed=seed, hands=hands, names=NAMES.get(table, ()), **kw)
 
 
+def relog(path, log, replace: dict):
+    """A copy of ``log`` written afresh (its own valid hash chain) with row ids in ``replace``
+    given new payloads: a table whose log chains but whose play may not replay."""
+    import json
+    from shengji_table.store.log import EventLog
+    out = EventLog(path)
+    for rid, match, kind, payload, at, digest in rows(log):
+        out.append(kind, replace.get(rid, json.loads(payload)), match=match)
+    return out
+
+
 def wait_for(what, timeout: float, poll: float = 0.05):
     end = time.monotonic() + timeout
     while time.monotonic() < end:

@@ -5,7 +5,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from clubkit import club, counted, feed, message, rows, soft  # noqa: E402
+from clubkit import club, counted, feed, message, relog, rows, soft  # noqa: E402
 
 from shengji_table.club.standings import level_score, standings  # noqa: E402
 from shengji_table.club.wire import events_topic  # noqa: E402
@@ -93,9 +93,7 @@ def test_club_refuses_a_hand_that_does_not_replay(tmp_path):
     i = next(k for k, r in enumerate(all_rows) if r[2] == "game" and json.loads(r[3])["type"] == "confirm")
     tampered = json.loads(all_rows[i][3])
     tampered["seat"] = (tampered["seat"] + 1) % 4
-    for k, r in enumerate(all_rows):
-        raw = message("T1", r) if k != i else message("T1", (*r[:3], json.dumps(tampered), *r[4:]))
-        server.handle(events_topic("T1"), raw)
+    feed(server, "T1", relog(tmp_path / "bad.db", t.log, {all_rows[i][0]: tampered}))
     reasons = [r[0] for r in server.db.q("SELECT reason FROM refusals")]
     assert len(reasons) == 1 and reasons[0].startswith("hand 1 does not replay: confirm by seat")
     assert server.db.one("SELECT COUNT(*) FROM hands") == 0 and standings(server.db) == []
@@ -109,9 +107,7 @@ def test_club_refuses_an_unknown_player(tmp_path):
     start = json.loads(rows(t.log)[0][3])
     start["start"]["seats"] = ["Li", "Wang", "Zhao", "Nobody"]
     t.play()
-    for k, r in enumerate(rows(t.log)):
-        raw = message("T1", r) if k else message("T1", (*r[:3], json.dumps(start), *r[4:]))
-        server.handle(events_topic("T1"), raw)
+    feed(server, "T1", relog(tmp_path / "bad.db", t.log, {1: start}))
     assert [r[0] for r in server.db.q("SELECT reason FROM refusals")] == [
         "unknown player(s) Nobody: not the club's players (add them to the session's partnerships)"]
     assert server.db.one("SELECT COUNT(*) FROM hands") == 0
@@ -147,3 +143,22 @@ def test_standings_take_the_scoring_function(tmp_path):
     assert sum(r["score"] for r in by_points) == sum(
         json.loads(s)["result"]["attackers_points"] for (s,) in server.db.q("SELECT summary FROM hands"))
     assert [r["label"] for r in standings(server.db, score=level_score)] == [r["label"] for r in standings(server.db)]
+
+
+def test_club_refuses_a_row_that_does_not_follow_the_logs_hash_chain(tmp_path):
+    """A row altered on its way (or in the table's log): its hash no longer chains; the match stops
+    counting from there, the rows after it (which chain from the table's own) are stored."""
+    server = club(tmp_path / "club.sqlite")
+    t = soft(tmp_path, "T1", seed=5, hands=1)
+    t.play()
+    all_rows = rows(t.log)
+    i = next(k for k, r in enumerate(all_rows) if r[2] == "game" and json.loads(r[3])["type"] == "confirm")
+    altered = json.loads(all_rows[i][3])
+    altered["seat"] = (altered["seat"] + 1) % 4
+    for k, r in enumerate(all_rows):
+        raw = message("T1", r) if k != i else message("T1", (*r[:3], json.dumps(altered), *r[4:]))
+        server.handle(events_topic("T1"), raw)
+    reasons = [r[0] for r in server.db.q("SELECT reason FROM refusals")]
+    assert reasons == [f"row {all_rows[i][0]} of table T1's log does not follow the row before it in the log's hash "
+                       f"chain: it was altered (shengji-table log verify at the table)"]
+    assert server.db.one("SELECT COUNT(*) FROM hands") == 0 and len(counted(server.db)) == len(all_rows)

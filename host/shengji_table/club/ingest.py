@@ -29,6 +29,7 @@ from ..game.effects import Refusal
 from ..game.events import EventError, event_from_json
 from ..game.match import Match
 from ..rules.ruleset import Ruleset
+from ..store.log import GENESIS, row_hash
 from .db import ClubDB
 from .wire import EventMessage
 
@@ -65,6 +66,7 @@ class Ingest:
         self.replays: dict[tuple[str, str], Replay] = {}
         self.known: set[str] = set(db.tables())
         self.next: dict[str, int] = {t: db.last_seq(t) + 1 for t in self.known}
+        self.heads: dict[str, str | None] = {}       # table -> hash of its last row stored
         self.counts = {"stored": 0, "duplicate": 0, "ahead": 0, "refused": 0}
         self._rebuild()
 
@@ -98,12 +100,16 @@ class Ingest:
         if m.seq > expected:
             self.counts["ahead"] += 1
             return Taken("ahead", ack=expected - 1)
+        broken = self._chain(m)
         with self.db.tx() as db:
             db.execute("INSERT INTO events (table_id, match, seq, kind, payload, at, hash, received) "
                        "VALUES (?,?,?,?,?,?,?,?)",
                        (m.table, m.match, m.seq, m.kind, json.dumps(m.payload, ensure_ascii=False), m.at, m.hash,
                         self.db.clock()))
-            hand, refusal = self._apply(m.table, m.match, m.kind, m.payload, record=True, seq=m.seq)
+            if broken is not None:
+                hand, refusal = False, broken
+            else:
+                hand, refusal = self._apply(m.table, m.match, m.kind, m.payload, record=True, seq=m.seq)
             if refusal:
                 self.db.refuse(refusal, table=m.table, match=m.match, seq=m.seq,
                                message=json.dumps(m.payload, ensure_ascii=False))
@@ -115,6 +121,25 @@ class Ingest:
         if self.on_change is not None and (m.kind in ("game", "meta") or hand):
             self.on_change(m.table)
         return Taken("refused" if refusal else "stored", ack=m.seq, reason=refusal or "", hand=hand)
+
+    def _chain(self, m: EventMessage) -> str | None:
+        """Why row ``m`` does not follow the table's previous row in its log's hash chain (None: it
+        does, or the log has no chain); from there on nothing of that match counts."""
+        previous = self.heads.get(m.table)
+        if previous is None:
+            previous = (self.db.one("SELECT hash FROM events WHERE table_id=? AND seq=?", (m.table, m.seq - 1))
+                        if m.seq > 1 else GENESIS)
+        self.heads[m.table] = m.hash
+        if m.hash is None or previous is None:
+            return None                         # a log written before the chain: nothing to check by
+        text = json.dumps(m.payload, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        if row_hash(previous, m.seq, m.match, m.kind, m.boot, m.link, text, m.at) == m.hash:
+            return None
+        rp = self.replays.setdefault((m.table, m.match), Replay())
+        first = rp.broken is None
+        rp.broken = rp.broken or (f"row {m.seq} of table {m.table}'s log does not follow the row before it in the "
+                                  f"log's hash chain: it was altered (shengji-table log verify at the table)")
+        return rp.broken if first else ""
 
     def register_if_added(self, table: str) -> None:
         """A table added (``club tables add``) while the server runs is known from its first row."""
@@ -153,6 +178,8 @@ class Ingest:
         return False, None
 
     def _start(self, key, payload: dict, record: bool) -> str | None:
+        if key in self.replays and self.replays[key].broken:
+            return None                         # refused already: a start row does not make it count again
         start: dict = payload["start"] if isinstance(payload.get("start"), dict) else {}
         try:
             ruleset = Ruleset.from_json(payload.get("ruleset"))

@@ -139,12 +139,12 @@ class TablePublisher:
 
     def _send(self, reader: sqlite3.Connection, start: int, limit: int) -> None:
         last = start
-        rows = reader.execute("SELECT id, match, kind, payload, at, hash FROM entries WHERE id > ? AND id <= ? "
-                              "ORDER BY id", (start, limit)).fetchall()
-        for rid, match, kind, payload, at, digest in rows:
+        rows = reader.execute("SELECT id, match, kind, payload, at, hash, boot, seq FROM entries "
+                              "WHERE id > ? AND id <= ? ORDER BY id", (start, limit)).fetchall()
+        for rid, match, kind, payload, at, digest, boot, link in rows:
             if self._stop.is_set():
                 break
-            msg = EventMessage(self.table, match, rid, kind, json.loads(payload), at, digest)
+            msg = EventMessage(self.table, match, rid, kind, json.loads(payload), at, digest, boot, link)
             info = self.client.publish(events_topic(self.table), encode_event(msg), qos=1)
             if info.rc != 0:                    # not connected any more: on_connect starts again
                 break

@@ -11,7 +11,12 @@ topic                                       message                             
 An event message is the log row as the table wrote it::
 
     {"v": 1, "table": "T3", "match": "table", "seq": 41, "kind": "game",
-     "payload": {...}, "at": 1764580000.5, "hash": "…"}
+     "payload": {...}, "at": 1764580000.5, "hash": "…", "boot": null, "link": null}
+
+``hash`` is the row's link in the log's hash chain (``store/log.py``: SHA-256 over the previous
+row's hash and the row's fields; ``boot``/``link`` are a physical event's link identity, part of
+what is hashed), so the club checks that each row follows the one before it, as ``log verify``
+does: a row altered on the way, or a log altered at the table, does not chain.
 
 ``seq`` is the row's id in the table's log: it rises by one per row over the whole log, so the
 club takes a table's rows in order, one after the other, and the position it acknowledges says
@@ -70,11 +75,14 @@ class EventMessage:
     payload: Any
     at: float
     hash: str | None = None
+    boot: int | None = None
+    link: int | None = None
 
 
 def encode_event(m: EventMessage) -> bytes:
     return json.dumps({"v": 1, "table": m.table, "match": m.match, "seq": m.seq, "kind": m.kind,
-                       "payload": m.payload, "at": m.at, "hash": m.hash},
+                       "payload": m.payload, "at": m.at, "hash": m.hash,
+                       "boot": m.boot, "link": m.link},
                       ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
@@ -117,7 +125,10 @@ def decode_event(topic_table: str, raw: bytes) -> EventMessage:
         raise WireError("field 'hash' is 64 hex digits")
     if "payload" not in data:
         raise WireError("no 'payload'")
-    return EventMessage(table, match, seq, kind, data["payload"], float(at), digest)
+    ids = [data.get("boot"), data.get("link")]
+    if any(v is not None and (not isinstance(v, int) or isinstance(v, bool)) for v in ids):
+        raise WireError("fields 'boot' and 'link' are whole numbers or null")
+    return EventMessage(table, match, seq, kind, data["payload"], float(at), digest, ids[0], ids[1])
 
 
 def encode_ack(seq: int) -> bytes:
