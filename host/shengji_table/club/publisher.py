@@ -9,7 +9,8 @@ club says it stored; the club's ack is retained, so a table that (re)connects le
 * connected: rows ``sent+1 …`` are published as they are committed (:meth:`notify`, called by the
   service after each commit), never more than ``window`` rows beyond ``acked``;
 * a cut, a broker restart: paho reconnects by itself (every 1–2 s); on each connect the
-  publisher starts again from ``acked+1``: the rows the club missed are sent again, the rows it
+  publisher waits for the club's retained ack (up to a second: a new club has none) and starts
+  again from there: the rows the club missed are sent again, the rows it
   has are recognised and dropped there (de-duplicated by (table, match, seq));
 * no ack progress for ``stall_s`` while rows are out: sent again from ``acked+1`` (a row lost
   between broker and club, a club restarted without its broker session);
@@ -30,6 +31,8 @@ __all__ = ["TablePublisher"]
 
 log = logging.getLogger("shengji_table.club.publisher")
 
+ACK_WAIT_S = 1.0      # after a connect, how long to wait for the club's retained ack before sending
+
 
 class TablePublisher:
     """Publish the log at ``log_path`` as table ``table`` to ``broker`` (user and password from
@@ -49,6 +52,7 @@ class TablePublisher:
         self.connected = False
         self.published = 0
         self._progress = time.monotonic()
+        self._hold_until = 0.0
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._mu = threading.Lock()
@@ -72,7 +76,8 @@ class TablePublisher:
         client.subscribe(ack_topic(self.table), qos=1)
         with self._mu:
             self.connected = True
-            self.sent = self.acked            # start again from what the club has
+            self.sent = self.acked            # start again from what the club has …
+            self._hold_until = time.monotonic() + ACK_WAIT_S     # … once its retained ack said where
         self._wake.set()
 
     def _on_disconnect(self, client, userdata, flags, reason, properties):
@@ -87,6 +92,7 @@ class TablePublisher:
             if seq != self.acked:
                 self._progress = time.monotonic()
             self.acked = seq
+            self._hold_until = 0.0
             if msg.retain or seq > self.sent:  # the retained ack on (re)connect: resume exactly there
                 self.sent = seq
         self._wake.set()
@@ -129,7 +135,7 @@ class TablePublisher:
             if reader is None:
                 continue
             with self._mu:
-                if not self.connected:
+                if not self.connected or time.monotonic() < self._hold_until:
                     continue
                 if self.sent > self.acked and time.monotonic() - self._progress > self.stall_s:
                     self.sent = self.acked      # no ack for a while: send again from the club's position
