@@ -61,7 +61,7 @@ def relog(path, log, replace: dict):
     import json
     from shengji_table.store.log import EventLog
     out = EventLog(path)
-    for rid, match, kind, payload, at, digest in rows(log):
+    for rid, match, kind, payload, _at, _digest in rows(log):
         out.append(kind, replace.get(rid, json.loads(payload)), match=match)
     return out
 
