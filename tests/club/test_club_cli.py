@@ -75,3 +75,24 @@ def test_club_commands_refuse_bad_input_with_exit_2(tmp_path, args, why):
     out = _run(*[a.format(tmp=tmp_path) for a in args])
     assert out.returncode == 2 and why in out.stderr, out.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_club_serve_serves_the_pages_and_stops_on_ctrl_c(tmp_path):
+    import re
+    import signal
+    import urllib.request
+    from clubkit import need_mosquitto
+    need_mosquitto()
+    from shengji_table.club.broker import Mosquitto
+    with Mosquitto() as broker:
+        p = subprocess.Popen([sys.executable, "-m", "shengji_table", "club", "serve", "--db",
+                              str(tmp_path / "club.sqlite"), "--broker", broker.url, "--web", "127.0.0.1:0"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = p.stdout.readline()
+        url = re.search(r"pages at (http://\S+/)", line).group(1)
+        data = json.loads(urllib.request.urlopen(url + "api/standings", timeout=10).read())
+        assert data == {"overall": [], "sessions": [], "hands": 0, "per_table": {}}
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=20)
+        assert p.returncode == 0, err
+    assert ClubDB(tmp_path / "club.sqlite").version == len(MIGRATIONS)
