@@ -7,13 +7,26 @@ the stack or the kitty before the hand is over.
 from __future__ import annotations
 
 import html
-from types import SimpleNamespace
 
 from ..face.web.state import public_state
 from .server import ClubServer
 from .standings import score_sheet, standings
 
 __all__ = ["overview", "standings_json", "sheet_html", "round_html"]
+
+
+class _Replayed:
+    """The club's replay of a match in the shape ``public_state`` reads a table's controller: no
+    rings to show, and no play clock (the table's clock runs at the table)."""
+
+    rings: dict = {}
+    centre = None
+
+    def __init__(self, match):
+        self.match, self.ruleset, self.mode = match, match.ruleset, match.mode
+
+    def clock_state(self, now: float) -> None:
+        return None
 
 
 def overview(server: ClubServer) -> dict:
@@ -28,10 +41,8 @@ def overview(server: ClubServer) -> dict:
             name, rp = matches[-1]
             entry["match"], entry["refused"] = name, rp.broken
             if rp.match is not None:
-                adapter = SimpleNamespace(match=rp.match, ruleset=rp.match.ruleset, mode=rp.match.mode,
-                                          rings={}, centre=None)
                 names = {i: n for i, n in enumerate(rp.seats)}
-                entry["public"] = public_state(adapter, names)
+                entry["public"] = public_state(_Replayed(rp.match), names)
         tables.append(entry)
     return {"tables": tables}
 
