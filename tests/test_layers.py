@@ -19,7 +19,8 @@ FIRMWARE = ROOT / "firmware"
 
 ORDER = "rules → game → store → table / hardware → face → club → sim → cli"
 # layer -> rank; the package root's modules are "root" (rank 0), the entry point __main__ is cli's
-RANK = {"root": 0, "rules": 1, "game": 2, "store": 3, "table": 4, "hardware": 4, "face": 5, "club": 6, "sim": 7, "cli": 8}
+RANK = {"root": 0, "rules": 1, "game": 2, "store": 3, "table": 4, "hardware": 4, "face": 5, "club": 6, "sim": 7,
+        "cli": 8}
 
 # What MicroPython on the Pico (and the unix port) provides; anything else the firmware imports must
 # be a firmware module.

@@ -139,7 +139,7 @@ def boards_from_json(data) -> tuple:
         raise BoardError(f"not a board file (its \"format\" is not {FORMAT!r})")
     if data.get("version") != VERSION:
         raise BoardError(f"board file version {data.get('version')!r}; this table reads version {VERSION}")
-    rs = duplicate_ruleset(data.get("preset"))
+    rs = duplicate_ruleset(str(data.get("preset")))
     if "ruleset" in data:
         try:
             if Ruleset.from_json(data["ruleset"]) != rs:

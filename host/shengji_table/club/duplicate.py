@@ -65,8 +65,8 @@ def table_result(o: TableOutcome, decks: int) -> int:
     for name in ("attackers_points", "declarers_levels", "attackers_levels"):
         v = getattr(o, name)
         if isinstance(v, bool) or not isinstance(v, int) or (name != "attackers_points" and v < 0):
-            raise DuplicateError(f"table {o.table}: {name} is a whole number{' ≥ 0' if name != 'attackers_points' else ''}, "
-                                 f"not {v!r}")
+            least = "" if name == "attackers_points" else " ≥ 0"
+            raise DuplicateError(f"table {o.table}: {name} is a whole number{least}, not {v!r}")
     half_step = 10 * decks
     declarers = half_step * (o.declarers_levels - o.attackers_levels) - o.attackers_points
     return declarers if o.ns_declared else -declarers
@@ -78,7 +78,8 @@ def score_board(outcomes: Sequence[TableOutcome], decks: int = 2) -> dict:
         raise DuplicateError(f"a board is scored against other tables: it needs 2 or more, not {len(outcomes)}")
     names = [o.table for o in outcomes]
     if len(set(names)) != len(names):
-        raise DuplicateError(f"a table is named twice: {', '.join(sorted(n for n in set(names) if names.count(n) > 1))}")
+        twice = sorted(n for n in set(names) if names.count(n) > 1)
+        raise DuplicateError(f"a table is named twice: {', '.join(twice)}")
     if len({o.ns_declared for o in outcomes}) != 1:
         raise DuplicateError("the tables did not play the same board: the declarers sat on different sides")
     results = {o.table: table_result(o, decks) for o in outcomes}

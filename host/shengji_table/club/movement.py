@@ -84,7 +84,8 @@ def _player(i: int, score: float = 0.0, colours=(), floats=()) -> dict:
 
 def _round_from(pairs: list, number: int, per_round: int, first_board: int) -> Round:
     boards = _boards(number, per_round, first_board)
-    tables, out = [], []
+    tables: list[Table] = []
+    out: list[int] = []
     for p in sorted(pairs, key=lambda p: p["table"]):
         if p.get("black_id") is None:
             out.append(p["white_id"])
