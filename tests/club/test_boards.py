@@ -108,3 +108,10 @@ def test_match_start_levels_and_dealer_are_checked():
     with pytest.raises(ValueError, match="levels are 4 levels"):
         Match(rs, levels=(2, 2, 15, 2))
     assert Match(rs).levels == [2, 2, 2, 2] and Match(rs).dealer is None    # the default is R-6.6's
+
+
+def test_board_file_text_is_the_json_one_board_a_line():
+    boards = bd.make_boards(3, "classic", 7)
+    text = bd.boards_file_text(boards, "classic", 7)
+    assert json.loads(text) == bd.boards_to_json(boards, "classic", 7)
+    assert sum(1 for line in text.splitlines() if '"checksum"' in line) == 3

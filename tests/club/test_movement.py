@@ -1,5 +1,6 @@
 """Movements (shengji_table.club.movement): round robin, Swiss, individuals, table cards."""
 import random
+from pathlib import Path
 
 import networkx as nx
 import pytest
@@ -154,3 +155,12 @@ def test_round_json_is_plain():
     data = mv.round_robin(4)[0].to_json()
     assert data["number"] == 1 and len(data["tables"]) == 2
     assert random.choice(data["tables"])["boards"] == [1, 2, 3]
+
+
+def test_table_card_in_the_doc_is_what_the_code_prints():
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "club-duplicate.md").read_text(encoding="utf-8")
+    shown = [line[6:] for line in doc.split("**Table cards**", 1)[1].split("**Which library.**")[0].splitlines()
+             if line.startswith("      ")]
+    r = mv.round_robin(4)[1]
+    card = mv.table_card(r, 1, rounds=3, names={r.tables[0].ns[0]: "Li & Wang"}, event="Club night")
+    assert "\n".join(shown) + "\n" == card

@@ -16,7 +16,7 @@ import argparse
 import json
 import sys
 
-from ..club.boards import BoardError, boards_from_json, boards_to_json, make_boards
+from ..club.boards import BoardError, boards_file_text, boards_from_json, make_boards
 from ..club.deck_check import StackCheck
 from ..table.registry import DeckSet, RegistryError
 from ..table.stations import StationError, TapsFileStation
@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
 def _make(args) -> int:
     try:
         boards = make_boards(args.count, args.preset, args.seed)
-        text = json.dumps(boards_to_json(boards, args.preset, args.seed), indent=1) + "\n"
+        text = boards_file_text(boards, args.preset, args.seed)
         why = unwritable(args.out, "board file")
         if why:
             raise BoardError(why)

@@ -29,7 +29,7 @@ from ..game.match import Match
 from ..rules.cards import CardError, all_copies, parse_copy
 from ..rules.ruleset import LEVELS, PRESETS, Ruleset, RulesetError
 
-__all__ = ["Board", "BoardError", "make_boards", "boards_to_json", "boards_from_json", "play_board",
+__all__ = ["Board", "BoardError", "make_boards", "boards_to_json", "boards_from_json", "boards_file_text", "play_board",
            "FORMAT", "TRUMP_RULES"]
 
 FORMAT = "shengji-table boards"
@@ -100,6 +100,15 @@ def make_boards(count: int, preset: str = "classic", seed: int = 0) -> tuple:
 def boards_to_json(boards: Sequence[Board], preset: str, seed: int) -> dict:
     return {"format": FORMAT, "version": VERSION, "preset": preset, "seed": seed, "count": len(boards),
             "ruleset": duplicate_ruleset(preset).to_json(), "boards": [b.to_json() for b in boards]}
+
+
+def boards_file_text(boards: Sequence[Board], preset: str, seed: int) -> str:
+    """The board file's text: the header indented, each board on one line (a board a line diffs well)."""
+    data = boards_to_json(boards, preset, seed)
+    items = data.pop("boards")
+    head = json.dumps(data, indent=1, ensure_ascii=False)[:-2]
+    lines = ",\n".join("  " + json.dumps(b, ensure_ascii=False) for b in items)
+    return f'{head},\n "boards": [\n{lines}\n ]\n}}\n'
 
 
 def _board_from_json(data, rs: Ruleset, where: str) -> Board:
