@@ -99,3 +99,38 @@ def test_duplicate_bad_input_is_refused(outcomes, words):
 def test_duplicate_outcome_from_a_result_that_is_not_one():
     with pytest.raises(dup.DuplicateError, match="table T9: not a hand result"):
         dup.TableOutcome.from_result("T9", 0, {"attackers_points": 5})
+
+
+def test_session_scores_credit_each_partnership_with_its_tables():
+    """A round robin of 4 partnerships, one board a round, played by bots: every partnership is
+    credited at the table it sat, north–south the table's score, east–west its negative."""
+    from shengji_table.club.movement import round_robin
+    rs = bd.duplicate_ruleset("classic")
+    rounds = round_robin(4, 2, boards_per_round=1)
+    boards = bd.make_boards(2, "classic", 3)
+    results, by_table = {}, {}
+    for rnd in rounds:
+        for t in rnd.tables:
+            (board_no,) = t.boards
+            board = boards[board_no - 1]
+            kind = "heuristic" if (rnd.number + t.number) % 2 else "random"
+            match = bd.play_board(board, rs, [make_bot(kind, 7 * t.number + s) for s in range(4)])
+            results[(rnd.number, t.number, board_no)] = match.summaries[0]["result"]
+            by_table.setdefault(board_no, []).append(
+                (t, dup.TableOutcome.from_result(str(t.number), board.dealer, match.summaries[0]["result"])))
+    totals = dup.session_scores(rounds, results, {b.number: b.dealer for b in boards})
+    want = {(i,): Fraction(0) for i in range(1, 5)}
+    for pairs in by_table.values():
+        scores = dup.score_board([o for _, o in pairs])
+        for t, o in pairs:
+            want[t.ns] += scores[o.table]
+            want[t.ew] -= scores[o.table]
+    assert totals == want and sum(totals.values()) == 0
+    del results[(1, 1, 1)]                                  # one table of board 1 not reported yet
+    partial = dup.session_scores(rounds, results, {b.number: b.dealer for b in boards})
+    t1, t2 = rounds[0].tables
+    assert partial[t2.ns] == want[t2.ns] - scores_of(by_table[1], "2")
+
+
+def scores_of(pairs, table):
+    return dup.score_board([o for _, o in pairs])[table]

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-__all__ = ["TableOutcome", "IMP_TABLE", "imps", "table_result", "score_board", "DuplicateError"]
+__all__ = ["TableOutcome", "IMP_TABLE", "imps", "table_result", "score_board", "session_scores", "DuplicateError"]
 
 # (lowest |difference| in card points, IMPs): 0–5 → 0, 10–15 → 1, …, 250 or more → 10
 IMP_TABLE = ((0, 0), (10, 1), (20, 2), (40, 3), (60, 4), (80, 5), (100, 6), (130, 7), (160, 8), (200, 9),
@@ -85,3 +85,31 @@ def score_board(outcomes: Sequence[TableOutcome], decks: int = 2) -> dict:
     results = {o.table: table_result(o, decks) for o in outcomes}
     return {t: Fraction(sum(imps(r - results[u]) for u in results if u != t), len(results) - 1)
             for t, r in results.items()}
+
+
+def session_scores(rounds: Sequence, results: Mapping, dealers: Mapping[int, int], decks: int = 2) -> dict:
+    """Each side's total over a session: ``{side: Fraction}``.
+
+    ``rounds`` is the movement (``club.movement.Round``s); ``results`` maps ``(round, table, board)``
+    to the hand's ``HandResult.to_json()``; ``dealers`` maps a board to its dealer seat.  Each board of
+    a round is scored across the tables of that round that reported it (a board only one table
+    reported is not scored yet); north–south take the table's score, east–west its negative."""
+    totals: dict = {}
+    for rnd in rounds:
+        for t in rnd.tables:
+            for side in (t.ns, t.ew):
+                totals.setdefault(side, Fraction(0))
+        boards = sorted({b for t in rnd.tables for b in t.boards})
+        for board in boards:
+            played = [(t, results[(rnd.number, t.number, board)]) for t in rnd.tables
+                      if (rnd.number, t.number, board) in results]
+            if len(played) < 2:
+                continue
+            if board not in dealers:
+                raise DuplicateError(f"board {board}: its dealer is not known")
+            outcomes = [TableOutcome.from_result(str(t.number), dealers[board], res) for t, res in played]
+            scores = score_board(outcomes, decks)
+            for t, _ in played:
+                totals[t.ns] += scores[str(t.number)]
+                totals[t.ew] -= scores[str(t.number)]
+    return totals
