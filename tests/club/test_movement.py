@@ -164,3 +164,18 @@ def test_table_card_in_the_doc_is_what_the_code_prints():
     r = mv.round_robin(4)[1]
     card = mv.table_card(r, 1, rounds=3, names={r.tables[0].ns[0]: "Li & Wang"}, event="Club night")
     assert "\n".join(shown) + "\n" == card
+
+
+@given(st.integers(1, 4), st.randoms(use_true_random=False))
+def test_swiss_odd_field_sits_out_a_different_partnership_each_round(k, rnd):
+    n = 2 * k + 1
+    total = k + 1
+    played, scores = [], {i: 0.0 for i in range(1, n + 1)}
+    for _ in range(total):
+        r = mv.swiss_round(n, played, scores, total_rounds=total)
+        assert len(r.sitting_out) == 1 and len(r.tables) == k
+        for t in r.tables:
+            scores[t.ns[0] if rnd.random() < 0.5 else t.ew[0]] += 1
+        played.append(r)
+    out = [p for r in played for p in r.sitting_out]
+    assert len(set(out)) == len(out)

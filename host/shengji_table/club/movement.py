@@ -77,9 +77,9 @@ def _check(count: int, least: int, what: str) -> None:
         raise MovementError(f"a movement needs at least {least} {what}, not {count!r}")
 
 
-def _player(i: int, score: float = 0.0, colours=(), floats=()) -> dict:
+def _player(i: int, score: float = 0.0, colours=(), floats=(), byes: int = 0) -> dict:
     return {"id": i, "name": str(i), "score": score, "rating": 0, "starting_number": i,
-            "color_hist": list(colours), "float_history": list(floats), "bye_count": 0}
+            "color_hist": list(colours), "float_history": list(floats), "bye_count": byes}
 
 
 def _round_from(pairs: list, number: int, per_round: int, first_board: int) -> Round:
@@ -142,23 +142,28 @@ def swiss_round(partnerships: int, played: Sequence[Round], scores: Mapping[int,
     if missing:
         raise MovementError(f"no score for partnership(s) {', '.join(map(str, missing))}")
     colours, floats, met = _history(partnerships, played)
-    players = [_player(i, float(scores[i]), colours[i], floats[i]) for i in range(1, partnerships + 1)]
+    byes = {i: sum(i in rnd.sitting_out for rnd in played) for i in range(1, partnerships + 1)}
+    players = [_player(i, float(scores[i]), colours[i], floats[i], byes[i]) for i in range(1, partnerships + 1)]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")            # its float-history warning: we pass the history
         pairs = generate_pairings("dutch", players, met, number, total_rounds)
-    return _round_from(_repair(pairs, partnerships, scores, colours), number, boards_per_round, first_board)
+    return _round_from(_repair(pairs, partnerships, scores, colours, byes), number, boards_per_round, first_board)
 
 
-def _repair(pairs: list, partnerships: int, scores: Mapping[int, float], colours: Mapping[int, list]) -> list:
+def _repair(pairs: list, partnerships: int, scores: Mapping[int, float], colours: Mapping[int, list],
+            byes_had: Mapping[int, int]) -> list:
     """Pair the byes the library had to give (no pairing without a repeat left them over) with each
-    other, by score: a repeat is better than partnerships sitting out of an even field.  The one
+    other, by score: a repeat is better than partnerships sitting out of an even field.  An odd
+    field keeps one out: the lowest scored that has sat out least.  Of a pair made here, the one
     that sat north–south less often takes seats 0/2."""
     byes = sorted((p["white_id"] for p in pairs if p.get("black_id") is None), key=lambda i: (-scores[i], i))
     keep = 1 if partnerships % 2 else 0
     if len(byes) <= keep:
         return pairs
     out = [p for p in pairs if p.get("black_id") is not None]
-    rest, byes = byes[len(byes) - keep:], byes[:len(byes) - keep]
+    rest = sorted(byes, key=lambda i: (byes_had[i], scores[i], -i))[:keep]
+    byes = [i for i in byes if i not in rest]
+
     def lean(i: int) -> int:
         return colours[i].count("white") - colours[i].count("black")
 
