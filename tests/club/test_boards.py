@@ -115,3 +115,21 @@ def test_board_file_text_is_the_json_one_board_a_line():
     text = bd.boards_file_text(boards, "classic", 7)
     assert json.loads(text) == bd.boards_to_json(boards, "classic", 7)
     assert sum(1 for line in text.splitlines() if '"checksum"' in line) == 3
+
+
+def test_a_board_played_keeps_its_start_in_the_match_record_and_replays():
+    """The record of a board's hand names its levels and dealer; replay rebuilds the same hand
+    (the club re-runs the rules on every hand it receives)."""
+    from shengji_table.game import record as rec
+    rs = bd.duplicate_ruleset("classic")
+    board = bd.make_boards(7, "classic", 2)[6]
+    match = bd.play_board(board, rs, [make_bot("heuristic", s) for s in range(4)])
+    data = rec.loads(rec.dumps(rec.to_record(match)))
+    assert data["start"] == {"levels": [board.level] * 4, "dealer": board.dealer}
+    again = rec.replay(data)
+    assert again.summaries == match.summaries and again.played_hands[0].dealer == board.dealer
+    assert "start" not in rec.to_record(Match(rs))                     # R-6.6's first hand: as before
+    for bad, words in (({"dealer": 9}, "bad start: the dealer is a seat"), ([1], "'start' is an object"),
+                       ({"levels": [2, 2, 2]}, "bad start: levels are 4 levels")):
+        with pytest.raises(rec.RecordError, match=words):
+            rec.replay({**data, "start": bad})

@@ -57,6 +57,9 @@ class Match:
         self.players = ruleset.players
         self.levels = list(levels) if levels is not None else [ruleset.start_level] * self.players
         self.dealer: int | None = dealer          # next hand's dealer (None: first hand, R-6.6)
+        # how a match that does not start at R-6.6's first hand began (the record keeps it)
+        self.start: dict | None = None if levels is None and dealer is None else {
+            "levels": list(self.levels), "dealer": dealer}
         self.first_seat = 0
         self.hand: Hand | None = None
         self.summaries: list = []
