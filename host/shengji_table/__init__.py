@@ -14,7 +14,7 @@ Layers, imports pointing down only (tests/test_layers.py checks every import):
 5. ``face``     — what people at the table see and hear: the terminal view, the voice, the web
    pages and the referee's console; the same for a real table and the virtual one.
 6. ``club``     — many tables, one club server: MQTT intake, the club database, standings, the
-   club pages, a table's publisher (``docs/club.md``).
+   club pages, a table's publisher, movements, boards, duplicate scoring (``docs/club.md``).
 7. ``sim``      — the virtual table (real firmware under real MicroPython, simulated PN532s).
 8. ``cli``      — the ``shengji-table`` command.
 
