@@ -1,4 +1,4 @@
-"""``club boards make|check`` as a subprocess (``python -m shengji_table.cli.club_boards``): the board
+"""``club boards make|check`` as a subprocess (``python -m shengji_table club boards``): the board
 file, and a stacked deck checked from a taps file — a wrong card refused with its position."""
 import json
 import subprocess
@@ -11,7 +11,7 @@ from shengji_table.table.registry import DeckSet, standard_order
 
 
 def boards_cmd(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "shengji_table.cli.club_boards", *map(str, args)], cwd=cwd,
+    return subprocess.run([sys.executable, "-m", "shengji_table", "club", "boards", *map(str, args)], cwd=cwd,
                           capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60)
 
 

@@ -24,7 +24,7 @@ def test_boards_check_on_the_virtual_tables_centre_reader(tmp_path):
     tag = {c: uid(n) for n, c in enumerate(order)}
     with VirtualTable() as vt:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "shengji_table.cli.club_boards", "check", "--board", "b.json", "--number", "2",
+            [sys.executable, "-m", "shengji_table", "club", "boards", "check", "--board", "b.json", "--number", "2",
              "--deck-set", "vt.json", "--device", vt.device, "--reader", str(CENTRE)],
             cwd=tmp_path, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:

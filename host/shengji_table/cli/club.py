@@ -5,6 +5,8 @@
     shengji-table club standings --db club.sqlite [--session NAME] [--json]
     shengji-table club tables add --db club.sqlite --passwd mosquitto.passwd T1 [T2 …]
     shengji-table club demo [--tables 3] [--hands 2] [--db FILE] [--web HOST:PORT]
+    shengji-table club boards make --count 24 --preset classic --seed S --out FILE
+    shengji-table club boards check --board FILE --number K --deck-set FILE (--device PATH | --taps FILE)
 
 Bad input (a file that is not a club database, an unknown session, a bad table id or address):
 the reason on stderr, exit 2, nothing changed.
@@ -16,6 +18,8 @@ import json
 import pathlib
 import sys
 import time
+
+from . import club_boards
 
 __all__ = ["add_arguments", "run"]
 
@@ -51,6 +55,7 @@ def add_arguments(parser):
     d.add_argument("--seed", type=int, default=7)
     d.add_argument("--db", help="keep the club database here (default: a temporary file)")
     d.add_argument("--web", metavar="HOST:PORT", default="127.0.0.1:0", help="the club pages (default: any port)")
+    club_boards.add_parser(sub)
 
 
 def _err(text: str) -> int:
@@ -59,7 +64,8 @@ def _err(text: str) -> int:
 
 
 def run(args) -> int:
-    return {"serve": _serve, "standings": _standings, "tables": _tables, "demo": _demo}[args.club_command](args)
+    return {"serve": _serve, "standings": _standings, "tables": _tables, "demo": _demo,
+            "boards": club_boards.run}[args.club_command](args)
 
 
 def _open_db(path: str, *, must_exist: bool):
