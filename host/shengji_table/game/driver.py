@@ -131,14 +131,15 @@ class Driver:
         return out
 
     # ------------------------------------------------------------------
-    def play_hand(self, seed: int):
+    def play_hand(self, seed: int, order: tuple | None = None):
         """Deal with ``seed`` and play the hand to its settlement (open play: the driver shuffles
-        with ``seed`` and keeps the hands; the engine's deal carries no seed)."""
+        with ``seed`` and keeps the hands; the engine's deal carries no seed).  ``order``: deal that
+        explicit stack instead of a shuffle (a duplicate board); ``seed`` still seeds the rest."""
         m = self.match
         self._rng = random.Random(seed ^ 0x5EED)   # the counter-declarer's random draw (three players)
         if self.open:
-            return self._play_open_hand(seed)
-        self.send(ev.Deal(seed=seed))
+            return self._play_open_hand(seed, order)
+        self.send(ev.Deal(seed=seed) if order is None else ev.Deal(order=tuple(order)))
         hand = self._hand()
         bidding = m.ruleset.bidding
         while True:
@@ -152,13 +153,14 @@ class Driver:
         self.send(ev.CloseDeclarations())
         return self.finish_hand()
 
-    def _play_open_hand(self, seed: int):
+    def _play_open_hand(self, seed: int, order: tuple | None = None):
         m = self.match
         self.send(ev.Deal())
         hand = self._hand()
         rs = m.ruleset
-        stack = list(all_copies(rs.decks))
-        random.Random(seed).shuffle(stack)       # the same deal as a scanned Deal(seed=seed)
+        stack = list(all_copies(rs.decks)) if order is None else list(order)
+        if order is None:
+            random.Random(seed).shuffle(stack)   # the same deal as a scanned Deal(seed=seed)
         n, hs = m.players, rs.hand_size
         self.held = [[] for _ in range(n)]
         self._picked_up = ()

@@ -20,11 +20,11 @@ a dug kitty (J / A) leaves once the declarers are at 2 are named the same way (é
 from __future__ import annotations
 
 from dataclasses import replace
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from ..rules.cards import level_text
-from ..rules.ruleset import Ruleset
 from ..rules.levels import apply_settlement, pass_deal
+from ..rules.ruleset import LEVELS, Ruleset
 from ..rules.settle import dig_drop, lower_level
 from ..rules.transfer import (TRANSFER_RULE, DugKitty, LevelGift, TransferWindow, check_refusal, check_transfer,
                               levels_in_words)
@@ -43,14 +43,24 @@ class HandSummary(dict):
 class Match:
     """The state of a match.  ``levels[seat]`` is each seat's level (partners share theirs)."""
 
-    def __init__(self, ruleset: Ruleset, mode: str = "scanned"):
+    def __init__(self, ruleset: Ruleset, mode: str = "scanned", *, levels: Sequence[int] | None = None,
+                 dealer: int | None = None):
+        """``levels`` and ``dealer`` start the match elsewhere than R-6.6's first hand: a duplicate
+        board names the dealer and the level played (``club/boards.py``)."""
         if mode not in MODES:
             raise ValueError(f"mode is one of {', '.join(MODES)}, not {mode!r}")
+        if dealer is not None and dealer not in range(ruleset.players):
+            raise ValueError(f"the dealer is a seat 0..{ruleset.players - 1}, not {dealer!r}")
+        if levels is not None and (len(levels) != ruleset.players or not all(lv in LEVELS for lv in levels)):
+            raise ValueError(f"levels are {ruleset.players} levels 2..14, not {levels!r}")
         self.ruleset = ruleset
         self.mode = mode
         self.players = ruleset.players
-        self.levels = [ruleset.start_level] * self.players
-        self.dealer: int | None = None            # next hand's dealer (None: first hand, R-6.6)
+        self.levels = list(levels) if levels is not None else [ruleset.start_level] * self.players
+        self.dealer: int | None = dealer          # next hand's dealer (None: first hand, R-6.6)
+        # how a match that does not start at R-6.6's first hand began (the record keeps it)
+        self.start: dict | None = None if levels is None and dealer is None else {
+            "levels": list(self.levels), "dealer": dealer}
         self.first_seat = 0
         self.hand: Hand | None = None
         self.summaries: list = []
