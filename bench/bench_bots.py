@@ -24,6 +24,9 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tests" / "
 from scenario import bury_view, play_view, random_deal  # noqa: E402  (a test fixture: hands typed in)
 
 HANDS = 6
+STRONG_HANDS = 1          # the strong bot searches: ~100 times dearer a play, so fewer hands
+STRONG_PRESETS = ("classic", "four-decks", "six-players")
+PLAY_CLOCK_S = 15.0       # the table's play clock (docs/house-rules.md); the aim is under 1 s
 
 
 def time_hand(ruleset, kind, seed, times):
@@ -70,6 +73,15 @@ def main():
             p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
             print(f"{preset:28s} {kind:10s} {len(times):6d} {statistics.mean(times) * 1e6:9.1f} "
                   f"{p99 * 1e6:9.1f} {times[-1] * 1e6:9.1f}", flush=True)
+    print(f"\nstrong bot, per play (target: within the {PLAY_CLOCK_S:g} s play clock; aim < 1 s)")
+    for preset in STRONG_PRESETS:
+        times = []
+        for seed in range(STRONG_HANDS):
+            time_hand(Ruleset.from_preset(preset), "strong", seed, times)
+        times.sort()
+        p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
+        print(f"{preset:28s} {'strong':10s} {len(times):6d} mean {statistics.mean(times) * 1e3:7.1f} ms, "
+              f"p99 {p99 * 1e3:7.1f} ms, max {times[-1] * 1e3:7.1f} ms", flush=True)
 
 
 if __name__ == "__main__":

@@ -50,10 +50,13 @@ class Game:
 
 @dataclass
 class GameResult:
-    """A played game: A's net levels, and per side ("A"/"B") decisions taken and cap overruns."""
+    """A played game: A's net levels, the deal seeds played (in order), the levels at the end, and
+    per side ("A"/"B") decisions taken and cap overruns."""
 
     game: Game
     net: int
+    seeds: list = field(default_factory=list)
+    levels: tuple = ()
     decisions: dict = field(default_factory=dict)
     overruns: dict = field(default_factory=dict)
     slowest: dict = field(default_factory=dict)     # side -> longest decision, seconds
@@ -131,14 +134,16 @@ def play_game(ruleset: Ruleset, game: Game, cap_ms: float | None = None,
             for s, kind in enumerate(game.seats)]
     match = Match(ruleset)
     driver = Driver(match, bots)
+    played = []
     for seed in game.deals:
         if match.over:
             break
         driver.play_hand(seed)
+        played.append(seed)
     start = ruleset.start_level
     a_seat, b_seat = game.a_parity, 1 - game.a_parity
     net = (match.levels[a_seat] - start) - (match.levels[b_seat] - start)
-    res = GameResult(game, net)
+    res = GameResult(game, net, played, tuple(match.levels))
     for side, parity in (("A", a_seat), ("B", b_seat)):
         mine = [bots[s] for s in range(len(bots)) if s % 2 == parity]
         res.decisions[side] = sum(t.decisions for t in mine)
@@ -169,11 +174,11 @@ def sign_test(wins: int, losses: int) -> float:
 
 def t_quantile(df: int, p: float = 0.975) -> float:
     """Student's t quantile by the Cornish–Fisher expansion around the normal one (within 0.01
-    of the exact value from 3 degrees of freedom; exact table values for 1 and 2)."""
+    of the exact value from 4 degrees of freedom; the table's values for 1 to 3 at p = 0.975)."""
     if df <= 0:
         raise ValueError("degrees of freedom are 1 or more")
-    if p == 0.975 and df <= 2:
-        return (12.706, 4.303)[df - 1]
+    if p == 0.975 and df <= 3:
+        return (12.706, 4.303, 3.182)[df - 1]
     from statistics import NormalDist
     z = NormalDist().inv_cdf(p)
     return (z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2)

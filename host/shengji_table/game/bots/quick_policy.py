@@ -50,7 +50,6 @@ def quick_follow(plays: list, hand: Sequence[Card], order, seat: int, players: i
     """A legal follow to the trick ``plays`` (lead first) from ``hand``."""
     values = card_values(order)
     lead = plays[0].cards
-    n = len(lead)
     shape = TrickShape(lead, order)
     best = winning_index(plays, order, shape)
     partner = (plays[best].seat - seat) % 2 == 0
@@ -72,7 +71,6 @@ def _cheapest_win(plays: list, hand: Sequence[Card], order, shape, values) -> tu
     n = len(lead)
     suit = order.suit_of(lead[0])
     suit_cards = [c for c in hand if order.suit_of(c) == suit]
-    me = Play(-1, ())
     if n == 1 and suit_cards:
         options = [(c,) for c in sorted(suit_cards, key=values.__getitem__)]
     elif not suit_cards and suit != "T":

@@ -2,9 +2,12 @@
 
 Not the game: no events, no card entry, no refusals — the rules layer only (who wins a trick,
 its points, whether a throw stands, the kitty bonus, R-4.2, R-5, R-7.3).  Every seat plays by
-``policy``: ``quick`` (:mod:`.quick_policy`, the default: cheap) or ``heuristic``
-(:mod:`.play_policy`), each from what *it* would know in that world: its own hand in the world,
-the cards played, the kitty if it is the dealer, the voids shown.  Fixed partnerships only (the
+``policy``: ``quick`` (:mod:`.quick_policy`, the default: cheap), ``heuristic``
+(:mod:`.play_policy`, ~8 times dearer) or ``mixed`` (the heuristic for the next
+:data:`MIXED_HORIZON` moves, where a decision's consequences are nearest, then quick; the
+heuristic throughout once :data:`MIXED_FULL` moves or fewer remain), each from what *it* would
+know in that world: its own hand in the world, the cards played, the kitty if it is the dealer,
+the voids shown.  Fixed partnerships only (the
 teams are then known to all).
 
 The result is the attackers' points at the end of the hand (captured plus the kitty bonus), which
@@ -27,7 +30,9 @@ __all__ = ["Rollout", "utility"]
 
 TAKEOVER_WEIGHT = 0.25    # losing the deal is worth a little beyond the levels (the next hand)
 POINTS_WEIGHT = 1 / 400   # a tie-break inside one settlement band: fewer points conceded is better
-POLICIES = ("quick", "heuristic")
+POLICIES = ("quick", "heuristic", "mixed")
+MIXED_HORIZON = 8         # "mixed": the heuristic for this many moves, then the quick policy,
+MIXED_FULL = 40           # ... or for all of them when no more remain (the end, where the kitty is won)
 
 
 class Rollout:
@@ -117,10 +122,13 @@ class Rollout:
 
     def run(self) -> int:
         """Play every remaining card by the policy; the attackers' final points."""
-        quick = self.policy == "quick"
+        moves = sum(map(len, self.hands))
+        careful = {"quick": 0, "heuristic": moves,
+                   "mixed": moves if moves <= MIXED_FULL else MIXED_HORIZON}[self.policy]
         while any(self.hands):
             seat = (self.leader + len(self.trick)) % self.n
-            if quick:
+            careful -= 1
+            if careful < 0:
                 cards = (quick_follow(self.trick, self.hands[seat], self.order, seat, self.n) if self.trick
                          else quick_lead(self.hands[seat], self._out(seat), self.order))
             else:

@@ -5,14 +5,18 @@ At a lead or a follow it
 1. lists a few candidate plays: the heuristic's own choice first, then (leading) the highest
    multi-card unit and the highest and lowest single of each suit, (following) the cheapest play,
    the cheapest that wins the trick now and the richest in points — every one legal;
-2. draws ``samples`` worlds (:mod:`.worlds`): the cards it cannot see dealt to the other seats and
-   the kitty, consistent with what the seat knows — its hand, the cards played, the kitty it
-   buried, the voids shown — and nothing else (the view is its only input);
-3. plays each candidate in every world and the rest of the hand for all seats by a cheap version
-   of the heuristic (:mod:`.rollout`, :mod:`.quick_policy`; the same worlds for every candidate so
-   that they are compared on equal deals);
-4. takes the candidate with the best mean outcome: the settlement's levels for its side (R-8.1),
-   with a little for the deal and a points tie-break; on a tie, the earlier candidate.
+2. draws ``samples`` worlds or more (near the end of the hand, where rollouts are short, as many
+   as ``move_budget`` rollout moves allow, up to 40; :mod:`.worlds`): the cards it cannot see
+   dealt to the other seats and the kitty, consistent with what the seat knows — its hand, the
+   cards played, the kitty it buried, the voids shown — and nothing else (the view is its only
+   input);
+3. plays each candidate in every world and the rest of the hand for all seats (:mod:`.rollout`,
+   policy ``mixed``: the heuristic for the next moves and for the end of the hand, a cheap version
+   of it, :mod:`.quick_policy`, in between; the same worlds for every candidate so that they are
+   compared on equal deals);
+4. takes the candidate with the best mean outcome — the settlement's levels for its side (R-8.1),
+   a little for the deal, a points tie-break — if its advantage over the heuristic's choice,
+   paired world by world, exceeds one standard error (:func:`best_option`); else the heuristic's.
 
 Every other decision (declaring, burying, calls) is the heuristic's, and so is card play where
 the teams are not fixed (find-a-friend, three players: a rollout would need to guess the teams).
@@ -21,6 +25,7 @@ when set, stops drawing worlds once spent — faster, but then no longer a pure 
 """
 from __future__ import annotations
 
+import math
 import random
 import time
 
@@ -34,8 +39,11 @@ from .worlds import WorldError, knowledge_of, sample_world
 
 __all__ = ["StrongBot", "lead_options", "follow_options"]
 
-SAMPLES = 12           # worlds per decision
+SAMPLES = 12           # worlds per decision, at least ...
+MOVE_BUDGET = 4000     # ... and more near the end, where rollouts are short: about this many rollout
+MAX_SAMPLES = 40       # moves a decision, up to this many worlds
 MAX_CANDIDATES = 5     # plays compared per decision
+MARGIN = 1.0           # standard errors an alternative must beat the heuristic's choice by
 
 
 def lead_options(sit: play_policy.TrickSituation, limit: int = MAX_CANDIDATES) -> list:
@@ -94,17 +102,34 @@ def _first_distinct(plays: list, limit: int) -> list:
     return out[:limit]
 
 
+def best_option(outcomes: list) -> int:
+    """Index of the option to play, given each option's outcomes in the same worlds: the best mean,
+    if its advantage over option 0 (the heuristic's choice) exceeds :data:`MARGIN` standard errors
+    of the paired differences — the samples are few, so a lucky-looking alternative is not enough.
+    """
+    n = len(outcomes[0])
+    means = [sum(o) / n for o in outcomes]
+    best = max(range(len(outcomes)), key=lambda i: (means[i], -i))
+    if best == 0 or n < 2:
+        return best if n >= 2 else 0
+    diffs = [a - b for a, b in zip(outcomes[best], outcomes[0])]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return best if mean > MARGIN * math.sqrt(var / n) else 0
+
+
 class StrongBot:
     """Determinised sampling with heuristic rollouts for card play (see the module doc)."""
 
     name = "strong"
 
     def __init__(self, seed: int = 0, samples: int = SAMPLES, candidates: int = MAX_CANDIDATES,
-                 budget: float | None = None, policy: str = "quick"):
+                 budget: float | None = None, policy: str = "mixed", move_budget: int = MOVE_BUDGET):
         self.seed = seed
         self.policy = policy
         self.rng = random.Random(seed)
         self.samples = samples
+        self.move_budget = move_budget
         self.candidates = candidates
         self.budget = budget
         self.heuristic = HeuristicBot(seed)
@@ -127,15 +152,16 @@ class StrongBot:
     def _best(self, view: SeatView, know, options: list) -> int:
         """Index of the option with the best mean utility over the sampled worlds."""
         start = time.perf_counter()
-        totals = [0.0] * len(options)
+        outcomes: list = [[] for _ in options]
         side = view.is_declarer()
-        for _ in range(self.samples):
+        moves = len(view.hand) + sum(know.sizes.values())
+        samples = max(self.samples, min(MAX_SAMPLES, self.move_budget // max(1, moves * len(options))))
+        for _ in range(samples):
             world = sample_world(view, know, self.rng)
             for i, cards in enumerate(options):
                 ro = Rollout(view, world, view.attackers_points, self.policy)
                 ro.play(view.seat, cards)
-                totals[i] += utility(view.ruleset, ro.run(), side)
+                outcomes[i].append(utility(view.ruleset, ro.run(), side))
             if self.budget is not None and time.perf_counter() - start > self.budget:
                 break
-        best = max(totals)
-        return totals.index(best)
+        return best_option(outcomes)
