@@ -71,6 +71,7 @@ def _cheapest_win(plays: list, hand: Sequence[Card], order, shape, values) -> tu
     n = len(lead)
     suit = order.suit_of(lead[0])
     suit_cards = [c for c in hand if order.suit_of(c) == suit]
+    options: list[tuple]
     if n == 1 and suit_cards:
         options = [(c,) for c in sorted(suit_cards, key=values.__getitem__)]
     elif not suit_cards and suit != "T":
