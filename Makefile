@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: all venv espeak browser demo test test-all bench typecheck clean
+.PHONY: all venv espeak browser mosquitto demo test test-all bench typecheck clean
 
 all: test
 
@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[dev,hardware]'
 	touch $(STAMP)
 
-venv: $(STAMP) espeak browser
+venv: $(STAMP) espeak browser mosquitto
 
 # The voice (host/shengji_table/face/voice.py) speaks with espeak-ng, a Debian package, not a PyPI
 # one: installed here when it is missing and we are root (CI, containers); otherwise the command is
@@ -29,9 +29,11 @@ espeak:
 # The browser tests (tests/web/test_browser_*.py) drive Debian's chromium with chromedriver: as
 # root they are installed when missing; otherwise the one command to run is printed and the
 # browser tests skip, saying so.
-BROWSER_PKGS := chromium chromium-driver
+# fonts-wqy-microhei (1.6 MB) draws the Chinese text and the jokers (大王, 小王) on the pages; without
+# a CJK font headless chromium shows boxes.
+BROWSER_PKGS := chromium chromium-driver fonts-wqy-microhei
 browser:
-	@if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then :; \
+	@if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] && fc-list :lang=zh 2>/dev/null | grep -q .; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	  echo "installing $(BROWSER_PKGS) for the browser tests"; \
 	  DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null && \
@@ -39,16 +41,25 @@ browser:
 	  echo "could not install $(BROWSER_PKGS): the browser tests will skip"; \
 	else echo "the browser tests will skip; to run them: sudo apt-get update && sudo apt-get install -y $(BROWSER_PKGS)"; fi
 
+# The club (docs/club.md) talks over mosquitto, a Debian package: installed here when missing and
+# we are root; otherwise the command is printed and the club's broker tests skip, saying why.
+mosquitto:
+	@command -v mosquitto >/dev/null 2>&1 || [ -x /usr/sbin/mosquitto ] || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q mosquitto >/dev/null || { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q mosquitto >/dev/null; } \
+	      || echo "could not install mosquitto: the club's broker tests will skip"; \
+	  else echo "the club needs mosquitto: sudo apt-get install mosquitto"; fi; }
+
 # The main job.
 demo: $(STAMP) espeak
 	$(BIN)/shengji-table demo --web 127.0.0.1:8765
 
 # The whole test suite, bounded for CI (slow soak/fuzz runs use their bounded profile).
-test: $(STAMP) espeak browser
+test: $(STAMP) espeak browser mosquitto
 	$(BIN)/python -m pytest -q -p no:cacheprovider
 
 # Including the long soak/fuzz runs.
-test-all: $(STAMP) browser
+test-all: $(STAMP) browser mosquitto
 	HYPOTHESIS_PROFILE=long $(BIN)/python -m pytest -q -p no:cacheprovider --run-slow
 
 # Type checks: the host package (mypy.ini); the firmware is checked against the rp2 stubs in the tests.

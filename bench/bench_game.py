@@ -3,8 +3,8 @@
 Every hand goes through the real game path: a seeded deal, each card drawn to its seat, bots asked
 at every decision, every card tapped at its seat and confirmed, settlement, levels.  Figures are CPU
 seconds of this process (``time.process_time``) so that other load on the machine does not count;
-wall-clock figures are printed beside them.  Target: ≥ 100 classic hands/s with random-legal bots
-on one core.
+wall-clock figures are printed beside them.  Target: ≥ 500 classic hands/s with random-legal bots
+on one core (aim: 1,000).
 """
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from shengji_table.game.driver import Driver
 from shengji_table.game.match import Match
 from shengji_table.rules.ruleset import PRESETS, Ruleset
 
-TARGET = 100.0
+TARGET = 500.0
+AIM = 1000.0
 
 
 def hands_per_second(preset: str, kind: str, hands: int, mode: str = "scanned") -> tuple:
@@ -48,7 +49,8 @@ def main(hands_random: int = 60, hands_heuristic: int = 20) -> None:
         h_cpu, h_wall = hands_per_second(preset, "heuristic", hands_heuristic, mode="open")
         print(f"{preset + ' (open play)':28s} {r_cpu:8.1f} [{r_wall:5.1f}] {h_cpu:10.1f} [{h_wall:5.1f}]", flush=True)
     verdict = "meets" if classic >= TARGET else "MISSES"
-    print(f"classic with random-legal bots: {classic:.1f} hands/s — {verdict} the target of {TARGET:.0f} hands/s")
+    print(f"classic with random-legal bots: {classic:.1f} hands/s — {verdict} the target of ≥ {TARGET:.0f} hands/s "
+          f"(aim {AIM:.0f})")
 
 
 if __name__ == "__main__":

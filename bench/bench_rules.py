@@ -17,16 +17,31 @@ The mix, per situation (random level and trump, a full random deal):
 
 Also how many legal plays per second :func:`legal_follows` yields (at most 2000 per follower and
 situation).  Targets (README.md, "Figures"): p99 < 1 ms for 2-deck follow and throw checks, < 5 ms for 4-deck.
+
+Then the throughput targets, µs per check beside the target:
+
+* ``judge --lines`` over 3,000 follow situations (the legal and the random follows above, each a
+  two-play trick with the follower's hand), as real processes: the CPU time of a run of N = 3,000
+  less that of N = 1, divided by 2,999 (process start excluded); best of three.  Targets: ≤ 50 µs
+  per 2-deck check, ≤ 80 µs per 4-deck check.
+* 3-unit throws checked against three 25-card hands (``check_throw``, the order's memo cleared
+  before each call; the mean of a pass, best of three): ≤ 100 µs per check.
 """
 from __future__ import annotations
 
 import itertools
+import json
+import os
 import random
+import resource
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections import Counter
 
-from shengji_table.rules.cards import ALL_FACES, SUITS
+from shengji_table.rules.cards import ALL_FACES, SUITS, rank_text
 from shengji_table.rules.follow import check_follow, follow_rule, legal_follows
 from shengji_table.rules.order import TrumpOrder
 from shengji_table.rules.ruleset import Ruleset
@@ -34,6 +49,9 @@ from shengji_table.rules.throw import check_throw
 from shengji_table.rules.trick import lead_candidates, winning_index
 
 SITUATIONS = 400
+JUDGE_LINES = 3000
+TARGETS_US = {"classic": 50.0, "four-decks": 80.0}
+THROW_TARGET_US = 100.0
 
 
 def _deal(rng, rs):
@@ -43,10 +61,10 @@ def _deal(rng, rs):
     return [deck[i * n:(i + 1) * n] for i in range(rs.players)]
 
 
-def _situations(rng, preset):
+def _situations(rng, preset, count=SITUATIONS):
     rs = Ruleset.from_preset(preset)
     out = []
-    while len(out) < SITUATIONS:
+    while len(out) < count:
         order = TrumpOrder(rs, rng.randint(2, 14), rng.choice(list(SUITS) + [None]))
         hands = _deal(rng, rs)
         cands = lead_candidates(hands[0], order)
@@ -132,10 +150,79 @@ def _report(name, sits):
     print(f"   legal plays enumerated: {count} in {dt:.2f} s = {count / dt:,.0f} per second")
 
 
+def _judge_lines(preset, sits) -> list:
+    """Each situation's legal and random follow as a two-play trick with the follower's hand."""
+    lines = []
+    for order, hands, lead, _throw, _plays, _rule, legal, random_play, _n in sits:
+        for play in (legal, random_play):
+            lines.append(json.dumps({
+                "preset": preset, "level": rank_text(order.level), "trump": order.trump or "NT",
+                "hands": {"1": [str(c) for c in hands[1]]},
+                "trick": [{"seat": 0, "cards": [str(c) for c in lead]}, {"seat": 1, "cards": [str(c) for c in play]}]}))
+    return lines
+
+
+def _cpu_of_run(path) -> float:
+    """CPU seconds (user + system) of one ``judge --lines`` process over ``path``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([sys.executable, "-m", "shengji_table", "judge", "--lines", path],
+                   stdout=subprocess.DEVNULL, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def _per_check_us(lines) -> tuple:
+    """µs per check through ``judge --lines``: (N = all − N = 1) / (N − 1), best of three, CPU and wall."""
+    with tempfile.TemporaryDirectory() as tmp:
+        one, many = os.path.join(tmp, "one.jsonl"), os.path.join(tmp, "many.jsonl")
+        with open(one, "w", encoding="utf-8") as fh:
+            fh.write(lines[0] + "\n")
+        with open(many, "w", encoding="utf-8") as fh:
+            fh.write("\n".join(lines) + "\n")
+        cpu, wall = [], []
+        for _ in range(3):
+            w0 = time.perf_counter()
+            c1 = _cpu_of_run(one)
+            w1 = time.perf_counter()
+            cn = _cpu_of_run(many)
+            w2 = time.perf_counter()
+            cpu.append((cn - c1) / (len(lines) - 1) * 1e6)
+            wall.append(((w2 - w1) - (w1 - w0)) / (len(lines) - 1) * 1e6)
+    return min(cpu), min(wall)
+
+
+def _throw_us(sits) -> tuple:
+    """µs per 3-unit throw check against the three other 25-card hands, cold (memo cleared)."""
+    throws = [s for s in sits if s[8] == 3]
+    means = [statistics.mean(_time(lambda s: check_throw(s[3], {1: s[1][1], 2: s[1][2], 3: s[1][3]}, s[0],
+                                                         leader=0), throws)) for _ in range(3)]
+    return min(means) * 1e6, len(throws)          # best of three passes: other jobs' load inflates a pass
+
+
+def _verdict(value, target) -> str:
+    return "meets" if value <= target else "MISSES"
+
+
+def throughput(rng) -> None:
+    """The throughput targets: judge --lines per check (2 and 4 decks), 3-unit throw checks."""
+    print("-- throughput (targets of the engine): µs per check")
+    for preset, label in (("classic", "2-deck follow check"), ("four-decks", "4-deck follow check")):
+        lines = _judge_lines(preset, _situations(rng, preset, JUDGE_LINES // 2))
+        cpu, wall = _per_check_us(lines)
+        target = TARGETS_US[preset]
+        print(f"   {label} through judge --lines: {cpu:6.1f} µs CPU ({wall:6.1f} µs wall) per check, "
+              f"N={len(lines)} less N=1 — target ≤ {target:.0f} µs: {_verdict(cpu, target)}", flush=True)
+    sits = _situations(rng, "classic", 1200)
+    us, n = _throw_us(sits)
+    print(f"   3-unit throw check vs three 25-card hands: {us:6.1f} µs per check (mean of {n}, cold, best of 3) — "
+          f"target ≤ {THROW_TARGET_US:.0f} µs: {_verdict(us, THROW_TARGET_US)}", flush=True)
+
+
 def main():
     rng = random.Random(20261130)
     _report("2 decks (classic, 25-card hands)", _situations(rng, "classic"))
     _report("4 decks (four-decks, 54-card hands)", _situations(rng, "four-decks"))
+    throughput(rng)
 
 
 if __name__ == "__main__":

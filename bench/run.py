@@ -1,7 +1,8 @@
 """Run every benchmark in this folder (bench_*.py) and print its figures.
 
-Each bench_*.py has a ``main()`` that prints its own table.  Speed targets live here, never as timing
-assertions in tests.  ``python bench/run.py rules`` runs only bench_rules.py.
+Each bench_*.py has a ``main()`` that prints its own table (bench_timing.py: the datasheet timing
+budget of the scan loop, polls per second per seat and tap latency for table-4 and table-6).  Speed
+targets live here, never as timing assertions in tests.  ``python bench/run.py rules`` runs only bench_rules.py.
 """
 import importlib.util
 import pathlib

@@ -1,6 +1,6 @@
 """Imports point down the layers (``shengji_table/__init__.py``, README "Layout"):
 
-    rules → game → store → table / hardware → face → sim → cli
+    rules → game → store → table / hardware → face → club → sim → cli
 
 A module may import its own layer and the layers before it; ``table`` and ``hardware`` stand side by
 side and do not import each other.  Below them all, the package root's modules (``board``,
@@ -17,9 +17,10 @@ HOST = ROOT / "host"
 PACKAGE = HOST / "shengji_table"
 FIRMWARE = ROOT / "firmware"
 
-ORDER = "rules → game → store → table / hardware → face → sim → cli"
+ORDER = "rules → game → store → table / hardware → face → club → sim → cli"
 # layer -> rank; the package root's modules are "root" (rank 0), the entry point __main__ is cli's
-RANK = {"root": 0, "rules": 1, "game": 2, "store": 3, "table": 4, "hardware": 4, "face": 5, "sim": 6, "cli": 7}
+RANK = {"root": 0, "rules": 1, "game": 2, "store": 3, "table": 4, "hardware": 4, "face": 5, "club": 6, "sim": 7,
+        "cli": 8}
 
 # What MicroPython on the Pico (and the unix port) provides; anything else the firmware imports must
 # be a firmware module.

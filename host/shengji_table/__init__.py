@@ -2,7 +2,7 @@
 
 Layers, imports pointing down only (tests/test_layers.py checks every import):
 
-    rules → game → store → table / hardware → face → sim → cli
+    rules → game → store → table / hardware → face → club → sim → cli
 
 1. ``rules``    — pure rules: cards, trump order, units, throws, following, tricks, declarations,
    kitty bonus, settlement, presets.  No I/O, no clock, no randomness.
@@ -13,8 +13,10 @@ Layers, imports pointing down only (tests/test_layers.py checks every import):
    drawings, BOM, the pin check, firmware builds.
 5. ``face``     — what people at the table see and hear: the terminal view, the voice, the web
    pages and the referee's console; the same for a real table and the virtual one.
-6. ``sim``      — the virtual table (real firmware under real MicroPython, simulated PN532s).
-7. ``cli``      — the ``shengji-table`` command.
+6. ``club``     — many tables, one club server: MQTT intake, the club database, standings, the
+   club pages, a table's publisher, movements, boards, duplicate scoring (``docs/club.md``).
+7. ``sim``      — the virtual table (real firmware under real MicroPython, simulated PN532s).
+8. ``cli``      — the ``shengji-table`` command.
 
 Below every layer, the package root's modules, which import only each other: ``board`` (board
 files: where they are, loading and validating one), ``firmware_src`` (the firmware's files,

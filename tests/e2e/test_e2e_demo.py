@@ -89,3 +89,20 @@ def test_e2e_demo_shows_the_log_head_after_each_hand_and_the_record_carries_it(t
         (row_hash,) = db.execute("SELECT hash FROM entries WHERE id = ?", (rows,)).fetchone()
         assert f"head {row_hash[:16]}" in note and rows <= written["rows"]
     db.close()
+
+
+def test_e2e_the_seat_on_turn_challenges_a_throw_by_holding_its_button_R_4_3(tmp_path):
+    """Open play, random bots, seed 1: seat 3 throws and seat 0 — the next to play — holds the
+    beating card.  At the virtual table (the firmware's own 800 ms long press) seat 0 holds its
+    button, taps the card and lets go: the challenge is made, and the record is the game layer's."""
+    record = tmp_path / "record.json"
+    proc = subprocess.run([sys.executable, "-c", DEMO, "--hands", "1", "--mode", "open", "--bots", "random",
+                           "--seed", "1", "--no-voice", "--record", str(record)],
+                          capture_output=True, text=True, timeout=180, cwd=str(REPO_ROOT))
+    assert proc.returncode == 0, proc.stderr + proc.stdout[-2000:]
+    assert "Seat 0 challenged with" in proc.stdout
+    got = json.loads(record.read_text())
+    want = to_record(play_direct(Ruleset.from_preset("classic"), "open", 1, 1, bots="random"))
+    assert got["events"] == want["events"]
+    challenge = next(e for e in got["events"] if e["type"] == "challenge")
+    assert challenge["seat"] == 0

@@ -3,8 +3,13 @@ pseudo-terminal with pyserial, bots placing cards on simulated PN532 readers and
 buttons — tag field → PN532 frames → firmware → serial frames → host → rules → ring frames.
 
 Every run is checked against the same match played directly in the game layer (same seed, same
-bots): the records must be equal, event for event, so a tap lost or counted twice anywhere on the
-way fails the test.  Faults: the cable pulled mid-trick, garbage and corrupted frames, the firmware
+bots): the records must be equal, event for event, so a tap counted twice fails the test.  The bots
+tap a card again when its action went missing, so a lost tap cannot show in the record: every run
+is also audited against the line (``sim/tap_audit.py``): each Pico boot's logged sequence numbers
+run 1..N with none missing, every tap the host acknowledged is in the log, and N is the firmware's own
+count (``test_e2e_a_tap_the_host_acknowledged_and_dropped_fails_the_audit`` shows the audit sees one).
+
+Faults: the cable pulled mid-trick, garbage and corrupted frames, the firmware
 restarted mid-hand, the host killed with SIGKILL at random points (with cards tapped while it is
 down, which the firmware holds and resends).  Bad input at the table is refused with its reason and
 changes nothing.
@@ -28,6 +33,7 @@ from shengji_table.rules.ruleset import Ruleset
 from shengji_table.sim.line_faults import FaultyLine
 from shengji_table.sim.match_runner import SimHost
 from shengji_table.sim.players import play_direct
+from shengji_table.sim.tap_audit import LineWitness, audit_log
 from shengji_table.sim.virtual_table import VirtualTable, sim_pages, sim_uid
 from shengji_table.store.log import EventLog
 from shengji_table.table.card_code import encode_card_code
@@ -50,6 +56,21 @@ def record_from_log(path, mode):
     return to_record(m)
 
 
+def witnessed(to_host=None, to_pico=None, **kw):
+    """VirtualTable arguments with a witness at each end of the line (wrapping its faults, if any)."""
+    return {"faults_to_host": LineWitness(to_host), "faults_to_pico": LineWitness(to_pico, "pico"), **kw}
+
+
+def assert_no_tap_lost(vt, log_path):
+    """The log against the line: no tap acknowledged and not logged, none doubled, and the last boot's
+    events all logged (sim/tap_audit.py)."""
+    time.sleep(1.2)                      # one more heartbeat: the firmware's count as it ends
+    audit = audit_log(log_path, vt.faults_to_host, vt.faults_to_pico)
+    assert audit.ok, audit.problems
+    assert sum(audit.logged.values()) > 0 and sum(audit.counted.values()) >= sum(audit.logged.values())
+    return audit
+
+
 def play(vt, tmp_path, mode, hands, idle=None, seed=7, timeout=90):
     host = SimHost(vt.device, tmp_path / f"{mode}.db", preset=PRESET, mode=mode, seed=seed, hands=hands)
     try:
@@ -68,8 +89,10 @@ def mid_trick(host, trick=2):
 
 @pytest.mark.parametrize("mode", ["scanned", "open"])
 def test_e2e_full_hands_match_the_game_layer(tmp_path, mode):
-    with VirtualTable() as vt:
+    with VirtualTable(**witnessed()) as vt:
         host, record = play(vt, tmp_path, mode, hands=2)
+        audit = assert_no_tap_lost(vt, tmp_path / f"{mode}.db")
+    assert audit.logged == audit.counted            # fault-free: every event numbered is logged
     assert record == reference(mode, 2)
     assert len(record["summary"]["hands"]) == 2
     assert host.service.stats.refusals == 0
@@ -97,8 +120,9 @@ def test_e2e_cable_pulled_and_put_back_mid_trick(tmp_path):
                 host.service.step()
             vt.inject(bytes(buf[:P.encode_sim_lift(w, buf, 2, 1)]), towards="pico")
             vt.plug_cable()
-    with VirtualTable() as vt:
+    with VirtualTable(**witnessed()) as vt:
         host, record = play(vt, tmp_path, "scanned", hands=1, idle=pull)
+        assert_no_tap_lost(vt, tmp_path / "scanned.db")
     assert done and host.link.reconnects == 1
     assert record == reference("scanned", 1)
     with EventLog(tmp_path / "scanned.db", read_only=True) as log:
@@ -120,8 +144,9 @@ def test_e2e_garbage_and_corrupted_frames_both_ways(tmp_path):
             bursts.append(True)
             vt.inject(bytes(rng.randrange(1, 256) for _ in range(300)) + b"\x00", "host")
             vt.inject(bytes(rng.randrange(0, 256) for _ in range(40)), "pico")
-    with VirtualTable(faults_to_host=to_host, faults_to_pico=to_pico) as vt:
+    with VirtualTable(**witnessed(to_host, to_pico)) as vt:
         host, record = play(vt, tmp_path, "scanned", hands=1, idle=garbage)
+        assert_no_tap_lost(vt, tmp_path / "scanned.db")
     assert len(bursts) == 3
     assert to_host.injected_bad > 0 and to_pico.injected_bad > 0
     assert host.link.session.bad_frames >= to_host.injected_bad   # every damaged frame refused
@@ -135,9 +160,11 @@ def test_e2e_firmware_restarted_mid_hand(tmp_path):
         if not done and mid_trick(host, 3):
             done.append(True)
             vt.restart_firmware()
-    with VirtualTable() as vt:
+    with VirtualTable(**witnessed()) as vt:
         host, record = play(vt, tmp_path, "open", hands=1, idle=restart)
         assert vt.boots == 2
+        audit = assert_no_tap_lost(vt, tmp_path / "open.db")
+    assert len(audit.counted) == 2                  # both boots audited
     assert done and host.link.session.stats.reboots == 1
     assert record == reference("open", 1)
 
@@ -149,7 +176,7 @@ def run_with_kills(tmp_path, mode, hands, kills, seed, between=(0.7, 2.2), while
     rng = random.Random(seed)
     log = tmp_path / "kill.db"
     killed = 0
-    with VirtualTable() as vt:
+    with VirtualTable(**witnessed()) as vt:
         for _ in range(kills + 20):
             proc = subprocess.Popen([sys.executable, "-m", "shengji_table.sim.match_runner", "--device", vt.device,
                                      "--log", str(log), "--preset", PRESET, "--mode", mode, "--hands", str(hands),
@@ -167,6 +194,7 @@ def run_with_kills(tmp_path, mode, hands, kills, seed, between=(0.7, 2.2), while
             rc = proc.wait(timeout=150)
             assert rc == 0, f"host exited {rc}"
             break
+        assert_no_tap_lost(vt, log)
     return killed, record_from_log(log, mode)
 
 
@@ -298,3 +326,63 @@ def test_e2e_real_pico_plays_a_hand(tmp_path, table_path):
         assert to_record(host.controller.match) == reference("scanned", 1)
     finally:
         host.close()
+
+
+def test_e2e_a_tap_the_host_acknowledged_and_dropped_fails_the_audit(tmp_path):
+    """The audit can see a lost tap: this host acknowledges its 30th tap and never logs it (the bots
+    tap the card again, so the record still equals the fault-free one, which is why the record
+    alone cannot show it); the audit names the missing seq."""
+    from shengji_table.table.controller import Outcome
+    from shengji_table.table.session import LinkTap
+    dropped = []
+    with VirtualTable(**witnessed()) as vt:
+        host = SimHost(vt.device, tmp_path / "drop.db", preset=PRESET, mode="open", seed=7, hands=1)
+        handle, taps = host.service.handle, []
+
+        def swallow_one(e, t0=0.0):
+            if isinstance(e, LinkTap):
+                taps.append(e.seq)
+                if len(taps) == 30:
+                    dropped.append(e.seq)
+                    return Outcome()           # delivered, so acknowledged; never logged
+            return handle(e, t0)
+        host.service.handle = swallow_one
+        try:
+            host.start()
+            assert host.run(timeout=90)
+            record = to_record(host.controller.match)
+        finally:
+            host.close()
+        time.sleep(1.2)
+        audit = audit_log(tmp_path / "drop.db", vt.faults_to_host, vt.faults_to_pico)
+    assert dropped and record == reference("open", 1)            # the record cannot see it …
+    assert not audit.ok                                          # … the audit does
+    assert any(f"acknowledged by the host but not in the log: seq [{dropped[0]}]" in p for p in audit.problems), \
+        audit.problems
+
+
+def test_e2e_each_hands_end_checkpoints_so_a_copy_of_the_db_alone_holds_that_hand(tmp_path):
+    """At each hand's end the table moves the log's -wal into the .db: a plain copy of the .db made
+    then (or a -wal lost later) holds every row written up to that hand's end, chain whole."""
+    import shutil
+    path, copies = tmp_path / "hands.db", []
+    with VirtualTable() as vt:
+        host = SimHost(vt.device, path, preset=PRESET, mode="open", seed=7, hands=2)
+
+        def at_hand_end(_e, _out):
+            settled = len(host.controller.match.summaries)
+            if settled > len(copies):
+                copy = tmp_path / f"hand{settled}.db"
+                shutil.copy(path, copy)              # the .db alone, no -wal
+                copies.append((copy, host.log.last_id(), host.log.head()))
+        host.service.add_listener(at_hand_end)
+        try:
+            host.start()
+            assert host.run(timeout=90)
+        finally:
+            host.close()
+    assert len(copies) == 2
+    for copy, rows, head in copies:
+        with EventLog(copy, read_only=True) as log:
+            v = log.verify()
+        assert v.ok and v.rows == rows and v.head == head

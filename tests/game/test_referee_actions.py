@@ -84,3 +84,44 @@ def test_referee_end_hand_against_attacker_r10_3(table):
     s = t.hand.result.settlement
     assert s.declarers_levels == 1 and not s.takeover
     assert t.match.levels == [3, 2, 3, 2] and t.match.dealer == 2      # R-8.5: the dealer's partner
+
+
+def test_referee_adjusted_result_settles_by_r8_r10_5(table):
+    """R-10.5: the referee assigns the attackers' points; R-8 settles from them (60 with two decks:
+    the attackers come in short of the take-over, the declarers go up 1), penalties still count."""
+    t = ready(table)
+    t.play(0, "SA")
+    t.ok(ev.RefereePenalty(1, 20, "seat 1 exposed a card"))          # an attacker: −20
+    out = t.ok(ev.RefereeAdjust(100, "cards spilled in trick 1"))
+    r = t.hand.result
+    assert r.ruling == "R-10.5" and r.penalty == -20
+    assert r.settlement.attackers_points == 80
+    from shengji_table.rules.settle import settle
+    expected = settle(t.match.ruleset, 80)
+    assert (r.settlement.declarers_levels, r.settlement.attackers_levels, r.settlement.takeover) == \
+        (expected.declarers_levels, expected.attackers_levels, expected.takeover)
+    assert any(isinstance(e, Announce) and "adjusted result" in e.text and "cards spilled" in e.text for e in out)
+    rec = to_record(t.match)
+    assert rec["events"][-1]["type"] == "referee_adjust" or any(
+        e["type"] == "referee_adjust" for e in rec["events"])
+    assert replay(rec).snapshot() == t.match.snapshot()
+
+
+def test_referee_adjusted_result_refusals_change_nothing_r10_5(table):
+    t = table("classic", {0: "H2 SA SK", 1: "S3 S4", 2: "S5", 3: "S6"})
+    t.draw(1)
+    before = t.match.snapshot()
+    out = t.send(ev.RefereeAdjust(40, "too early"))                 # no dealer yet in the first hand
+    assert isinstance(out[0], Refusal) and out[0].rule == "R-10.5" and "dealer" in out[0].reason
+    assert t.match.snapshot() == before
+    t.declare(0, "H2")
+    t.draw()
+    t.close()
+    t.bury()
+    for points, words in ((-5, "0 to 200"), (205, "0 to 200")):
+        before = t.match.snapshot()
+        out = t.send(ev.RefereeAdjust(points, "x"))
+        assert isinstance(out[0], Refusal) and words in out[0].reason
+        assert t.match.snapshot() == before
+    out = t.send(ev.RefereeAdjust(40, "  "))
+    assert isinstance(out[0], Refusal) and "reason" in out[0].reason

@@ -39,16 +39,24 @@ def test_bom_counts_follow_the_board_file(generated, name, seats):
     assert _qty(rows, "RaspberryPi_Pico") == 1
     assert _qty(rows, "74AHCT125") == 1
     assert _qty(rows, "AMS1117-3.3") + _qty(rows, "LM1085IT-3.3") == 1        # one reader regulator
-    # capacitors: 100n + 10u per reader, 100u per ring, 100n at the shifter, the regulator's in/out
-    # pair and the 1000u bulk capacitor
-    assert _qty(rows, "C", "100n") == readers + 1
+    # capacitors: 100n + 10u per reader, 100n at each button, 100u per ring, 100n at the shifter, the
+    # regulator's in/out pair and the 1000u bulk capacitor
+    assert _qty(rows, "C", "100n") == readers + seats + 1
     assert _qty(rows, "C", "10u") == readers + 1
     assert _qty(rows, "C", "22u") == 1
     assert _qty(rows, "CP", "100u") == rings
     assert _qty(rows, "CP", "1000u") == 1
-    # resistors: a CS pull-up per reader, the LED data series resistor
+    # resistors: a CS pull-up per reader, the LED data series resistor, 33 R in series at the Pico on
+    # SCK, MOSI and each chip select, 1 k in series with each button
     assert _qty(rows, "R", "10k") == readers
     assert _qty(rows, "R", "330") == 1
+    assert _qty(rows, "R", "33") == 2 + readers
+    assert _qty(rows, "R", "1k") == seats
+    # ESD clamp per button; a seat cable (two connectors) per reader; an input connector per ring
+    assert _qty(rows, "D_TVS") == seats
+    assert _qty(rows, "Conn_02x06_Seat") == 2 * readers
+    assert _qty(rows, "Conn_01x03_Ring") == rings
+    assert _qty(rows, "seat cable") == readers and _qty(rows, "ring cable") == rings
     assert _qty(rows, "ferrite sheet") == readers
     (supply,) = [r for r in rows if r["part"] == "power supply"]
     assert supply["value"] == f"5 V {budget(board).supply_a} A"
@@ -85,9 +93,24 @@ def test_bom_grows_with_a_board_of_eight_seats(board_copy):
     assert _qty(rows, "WS2812B_Ring") == 9
     assert _qty(rows, "LM1085IT-3.3") == 1          # 9 x 100 mA: too much heat for the SOT-223 part
     b = budget(board)
-    assert b.total_ma == 9 * 100 + 112 * 60 + 50
+    # every LED white at the firmware's cap of 64/256: 60 mA / 4, plus 1 mA idle each
+    assert (b.bright, b.full) == (64, 256)
+    assert b.total_ma == 9 * 100 + 112 * (15 + 1) + 50
+    assert b.leds_full_ma == 112 * 60                 # what the 5 V wiring is rated for
     (supply,) = [r for r in rows if r["part"] == "power supply"]
-    assert supply["value"] == "5 V 10 A"            # 7670 mA x 1.2 = 9.2 A
+    assert supply["value"] == "5 V 4 A"             # 2742 mA x 1.2 = 3.3 A
+
+
+def test_power_budget_follows_the_firmwares_brightness_cap():
+    """The budget reads the cap from the firmware's own text; a brighter firmware needs a bigger supply."""
+    from shengji_table.hardware.power import brightness_cap
+    assert brightness_cap("_BRIGHT = const(64)\n", "FULL = const(256)\n") == (64, 256)
+    board = load_board(BOARDS_DIR / "table-6.json")
+    quarter, full = budget(board, cap=(64, 256)), budget(board, cap=(256, 256))
+    assert quarter.leds_ma == 88 * 16 and full.leds_ma == 88 * 61
+    assert quarter.supply_a == 3 and full.supply_a == 8
+    with pytest.raises(Exception, match="brightness cap"):
+        brightness_cap("bright = 64\n", "FULL = const(256)\n")
 
 
 def test_bom_csv_quotes_and_orders_lines(generated):
@@ -121,4 +144,4 @@ def test_bom_budget_without_power_figures_uses_the_documented_defaults(board_cop
     board = load_board(board_copy("table-4", lambda d: d.pop("power")))
     b = budget(board)
     assert (b.reader_ma, b.led_ma, b.pico_ma) == (DEFAULT_POWER.reader_ma, DEFAULT_POWER.led_ma, DEFAULT_POWER.pico_ma)
-    assert b.total_ma == 5 * 100 + 64 * 60 + 50
+    assert b.total_ma == 5 * 100 + 64 * (60 * 64 // 256 + 1) + 50 and b.leds_full_ma == 64 * 60

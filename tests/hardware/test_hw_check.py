@@ -173,3 +173,22 @@ def test_hw_check_a_pin_the_firmware_opens_without_a_role_is_named():
     assert firmware_roles(dump) == board_roles(load_board(BOARDS_DIR / "table-4.json"))
     dump["pins"].append([27, 1])                    # e.g. a stray machine.Pin(27, Pin.OUT)
     assert firmware_roles(dump)[27] == "configured by the firmware, no role in the board file"
+
+
+@pytest.mark.micropython
+def test_hw_check_a_table_of_modules_without_reset_pins(board_copy, tmp_path):
+    """Red "PN532 V3" modules bring out RSTO, not RSTPDN: every reader "rst": null.  The circuit
+    ties each RSTPDN to the readers' 3.3 V at its module, the seat cable's reset pin stays open at
+    both ends, no reset GPIO is used, and board file, schematic and firmware still agree."""
+    from shengji_table.hardware.build import write_outputs
+    from shengji_table.hardware.netlist import parse_netlist
+    board_path = board_copy("table-6", lambda data: [r.update(rst=None) for r in data["readers"]])
+    out = tmp_path / "out"
+    write_outputs(board_path, out)
+    result = check_board(board_path, out / "table-6.net")
+    assert not any("reader RST" in role for role in result.agreement.roles.values())
+    netlist = parse_netlist((out / "table-6.net").read_text())
+    for reader in netlist.by_part("PN532_Module"):
+        assert netlist.net_of(reader.ref, 8) == "+3V3_RDR"
+    for cable in netlist.by_part("Conn_02x06_Seat"):
+        assert netlist.net_of(cable.ref, 10) is None

@@ -4,7 +4,7 @@ and the power tree sized by the budget."""
 import pytest
 
 from shengji_table.board import CENTRE, load_board
-from shengji_table.hardware.check import led_chain_of_netlist
+from shengji_table.hardware.check import led_chain_of_netlist, reach
 from shengji_table.hardware.parts import PN532, pico_pin_of_gpio
 from shengji_table.hardware.schematic import SchematicError, build_schematic, seat_label
 
@@ -25,6 +25,11 @@ def _reader_of(netlist, seat):
     return reader.ref
 
 
+def _series_of(netlist, net):
+    (r,) = [ref for ref, _ in netlist.nets[net] if netlist.components[ref].fields.get("Role", "").startswith("series")]
+    return netlist.components[r]
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_schematic_each_cs_goes_to_its_own_reader(generated, name):
     board, _, netlist = generated[name]
@@ -32,14 +37,39 @@ def test_schematic_each_cs_goes_to_its_own_reader(generated, name):
     for reader in board.readers:
         net = netlist.net_of(pico, pico_pin_of_gpio(reader.cs))
         assert net is not None, f"GP{reader.cs} is open"
-        nss_on_net = [ref for ref, pin in netlist.nets[net]
-                      if netlist.components[ref].part == "PN532_Module" and pin == _pin_num("NSS")]
-        assert nss_on_net == [_reader_of(netlist, reader.seat)], (reader, netlist.nets[net])
-        # and that reader's NSS has a pull-up (a resistor on the same net) to the readers' 3.3 V rail
-        resistors = [ref for ref, _ in netlist.nets[net] if netlist.components[ref].part == "R"]
-        assert len(resistors) == 1
-        other = "2" if netlist.net_of(resistors[0], 1) == net else "1"
-        assert netlist.net_of(resistors[0], other) == "+3V3_RDR"
+        nss = [ref for ref, pin in reach(netlist, net)
+               if netlist.components[ref].part == "PN532_Module" and pin == _pin_num("NSS")]
+        assert nss == [_reader_of(netlist, reader.seat)], (reader, netlist.nets[net])
+        # through 33 R at the Pico, and with a pull-up on the Pico's own 3.3 V (never the readers' rail:
+        # the Pico on USB alone must not feed an unpowered reader)
+        assert _series_of(netlist, net).value == "33"
+        pulls = [ref for ref, _ in netlist.nets[net] if netlist.components[ref].fields.get("Role") ==
+                 "chip-select pull-up"]
+        assert len(pulls) == 1
+        other = "2" if netlist.net_of(pulls[0], 1) == net else "1"
+        assert netlist.net_of(pulls[0], other) == "+3V3"
+    assert netlist.net_of(pico, 36) == "+3V3"           # 3V3_OUT feeds them
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_schematic_every_seat_cable_carries_its_readers_lines(generated, name):
+    """Both ends of a reader's cable are on the reader's nets, pin for pin, grounds between the SPI lines."""
+    from shengji_table.hardware.parts import SEAT_CABLE_PINS
+    board, _, netlist = generated[name]
+    for reader in board.readers:
+        label = seat_label(reader.seat)
+        ends = [c for c in netlist.by_part("Conn_02x06_Seat") if c.fields["Seat"] == label]
+        assert sorted(c.fields["Role"] for c in ends) == ["seat cable, Pico end", "seat cable, seat end"]
+        u = _reader_of(netlist, reader.seat)
+        for c in ends:
+            for num, signal in SEAT_CABLE_PINS.items():
+                net = netlist.net_of(c.ref, num)
+                if signal in ("SCK", "MOSI", "MISO", "NSS"):
+                    assert net == netlist.net_of(u, _pin_num(signal))
+                elif signal == "GND":
+                    assert net == "GND"
+                elif signal == "BUTTON":
+                    assert (net is None) == (reader.seat == CENTRE)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -50,8 +80,10 @@ def test_schematic_spi_lines_reach_every_reader(generated, name):
     assert len(readers) == board.seats + 1
     for signal, gpio in (("SCK", board.spi.sck), ("MOSI", board.spi.mosi), ("MISO", board.spi.miso)):
         net = netlist.net_of(pico, pico_pin_of_gpio(gpio))
-        on_net = {ref for ref, pin in netlist.nets[net] if ref in readers and pin == _pin_num(signal)}
+        on_net = {ref for ref, pin in reach(netlist, net) if ref in readers and pin == _pin_num(signal)}
         assert on_net == readers, (signal, net)
+        if signal != "MISO":                   # the chips drive MISO; the Pico drives the others through 33 R
+            assert _series_of(netlist, net).value == "33"
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -80,7 +112,12 @@ def test_schematic_unwired_reset_is_held_high_and_irq_is_wired_when_asked(board_
     seat1 = next(p for p in pn if p.fields["Seat"] == "seat1")
     assert seat0["RSTPDN"].net.name == "+3V3_RDR"
     assert seat1["IRQ"].net.name == "IRQ_SEAT1"
-    assert {p.part.ref for p in seat1["IRQ"].net.pins} == {seat1.ref, sch.part("U1").ref}
+    on_irq = {p.part.ref for p in seat1["IRQ"].net.pins if p.part.name != "Conn_02x06_Seat"}
+    assert on_irq == {seat1.ref, sch.part("U1").ref}
+    # the cable carries it (pin 11 at both ends), and carries no reset for seat 0
+    cables = [p for p in sch.parts_in("readers") if p.name == "Conn_02x06_Seat"]
+    assert {c[11].net.name for c in cables if c.fields["Seat"] == "seat1"} == {"IRQ_SEAT1"}
+    assert {c[10].net.name for c in cables if c.fields["Seat"] == "seat0"} == {"__NOCONNECT"}
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -103,8 +140,14 @@ def test_schematic_buttons_between_their_gpio_and_ground(generated, name):
     assert len(switches) == board.seats
     for b in board.buttons:
         ref = switches[seat_label(b.seat)]
-        assert netlist.net_of(ref, 1) == netlist.net_of(pico, pico_pin_of_gpio(b.pin))
+        gpio_net = netlist.net_of(pico, pico_pin_of_gpio(b.pin))
+        assert (ref, "1") in reach(netlist, gpio_net)
+        assert _series_of(netlist, gpio_net).value == "1k"
         assert netlist.net_of(ref, 2) == ("GND" if b.active == "low" else "+3V3")
+        # at the line players touch: a TVS clamp and 100 n to ground
+        line = netlist.net_of(ref, 1)
+        kinds = sorted(netlist.components[r].part for r, _ in netlist.nets[line])
+        assert "D_TVS" in kinds and "C" in kinds
 
 
 def test_schematic_button_without_internal_pull_gets_an_external_one(board_copy):
@@ -112,8 +155,9 @@ def test_schematic_button_without_internal_pull_gets_an_external_one(board_copy)
         data["buttons"][2]["pull"] = "none"
     sch = build_schematic(load_board(board_copy("table-4", edit)))
     pulls = [p for p in sch.parts_in("buttons") if p.name == "R"]
+    pulls = [p for p in pulls if p.fields["Role"].startswith("button pull")]
     assert [p.fields["Seat"] for p in pulls] == ["seat2"]
-    assert {pin.net.name for pin in pulls[0].pins} == {"BTN_SEAT2", "+3V3"}
+    assert {pin.net.name for pin in pulls[0].pins} == {"BTN_SEAT2_MCU", "+3V3"}
     assert sch.part("U1")["3V3_OUT"].net.name == "+3V3"   # the Pico's 3.3 V now feeds the pull-up
 
 

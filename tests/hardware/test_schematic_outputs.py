@@ -77,12 +77,15 @@ def test_schematic_docs_budget_shows_the_arithmetic():
     board = load_board(BOARDS_DIR / "table-6.json")
     text = board_section(board)
     assert "readers (3.3 V): 7 x 100 mA = 700 mA" in text
-    assert "LED rings (5 V): 88 LEDs x 60 mA = 5280 mA" in text
-    assert "5 V supply total: 700 + 5280 + 50 = 6030 mA" in text
-    assert "a 5 V 8 A supply" in text
-    assert budget(board).supply_a == 8
+    # every LED white at the firmware's cap (64/256 of 60 mA) plus 1 mA idle; the uncapped figure beside
+    assert "LED rings (5 V): 88 LEDs x (60 mA x 64/256 firmware cap + 1 mA idle) = 1408 mA" in text
+    assert "uncapped full white: 5280 mA" in text
+    assert "5 V supply total: 700 + 1408 + 50 = 2158 mA" in text
+    assert "a 5 V 3 A supply" in text
+    assert budget(board).supply_a == 3
     # each seat's row names its CS pin with the Pico header pin
     assert re.search(r"\| seat 0 \| GP17 \(pin 22\) \| GP12 \(pin 16\) \|", text)
+    assert "| 3.3 V Pico | 3V3_OUT (pin 36) | the chip-select pull-ups" in text
     assert re.search(r"\| centre \(kitty\) \| GP11 \(pin 15\) \|", text)
 
 
@@ -97,9 +100,11 @@ def test_schematic_docs_update_rewrites_only_its_blocks():
 
 
 def test_schematic_build_command_reports_a_table_no_supply_can_feed(tmp_path, capsys, board_copy):
-    """Seven 64-LED rings: 448 x 60 mA = 26.9 A at full white, more than any supply listed."""
+    """Seven 64-LED rings of LEDs drawing 250 mA each at full white: 448 x (250 / 4 + 1) mA = 28.4 A at
+    the firmware's brightness cap, more than any supply listed."""
     def huge(data):
         data["name"] = "table-huge"
+        data["power"]["led_ma"] = 250
         rings = data["leds"]["rings"]
         for i, ring in enumerate(rings):
             ring.update(first=64 * i, count=64)

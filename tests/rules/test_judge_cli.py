@@ -28,7 +28,7 @@ def one(stdout):
     return json.loads(lines[0])
 
 
-@pytest.mark.parametrize("name", ["trick", "failed-throw", "ruff", "declare", "settle"])
+@pytest.mark.parametrize("name", sorted(p.stem for p in EXAMPLES.glob("*.json")))
 def test_cli_bundled_example_files(name):
     """Every bundled example is a valid situation: exit 0 and one JSON ruling on one line."""
     rc, out, err = cli(str(EXAMPLES / f"{name}.json"))

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from shengji_table.rules.judge import judge
+from shengji_table.rules.judge import QUERIES, judge
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "judge.md"
@@ -23,8 +23,13 @@ def quoted():
             for m in PATTERN.finditer(DOC.read_text(encoding="utf-8"))]
 
 
-def test_doc_quotes_the_three_queries():
-    assert sorted(name for name, _, _ in quoted()) == ["declare", "settle", "trick"]
+def test_doc_quotes_every_query():
+    """Every query of the judge is documented with a bundled example (and the per-play trick ruling,
+    the first dealer, the revoke in a four-play trick)."""
+    assert sorted(name for name, _, _ in quoted()) == ["bidding", "deal", "declare", "first-dealer", "friend",
+                                                        "match", "revoke", "settle", "trick"]
+    queries = {situation.get("query", "trick") for _, situation, _ in quoted()}
+    assert queries == set(QUERIES)
 
 
 @pytest.mark.parametrize("name,situation,ruling", quoted(), ids=[q[0] for q in quoted()])

@@ -116,8 +116,9 @@ def trick_situations(draw):
 @given(trick_situations())
 def test_judge_random_tricks_rule_or_refuse_cleanly(sit):
     """Random (often impossible) tricks: a complete ruling, or a SituationError for too many copies.
-    The points are those of the plays that stand: an illegal follow is refused and not counted; a
-    failed throw stands as its forced unit; any other lead stands as played (rules/trick_ruling.py)."""
+    Every play is ruled, in playing order, the top-level fields are the last play's.  The points
+    are those of the plays that stand: an illegal follow is refused and not counted; a failed throw
+    stands as its forced unit; any other lead stands as played (rules/trick_ruling.py)."""
     try:
         r = judge(sit)
     except SituationError as exc:
@@ -125,11 +126,13 @@ def test_judge_random_tricks_rule_or_refuse_cleanly(sit):
         return
     assert isinstance(r["legal"], bool) and r["rule"] and r["reason"]
     assert r["winner"] in {p["seat"] for p in sit["trick"]}
-    if len(sit["trick"]) > 1:
-        counted = [p["cards"] for p in (sit["trick"] if r["legal"] else sit["trick"][:-1])]
-    elif r.get("throw") and r["throw"]["ok"] is False and r["throw"]["forced"]:
+    assert [p["seat"] for p in r["plays"]] == [p["seat"] for p in sit["trick"]]
+    assert {k: r[k] for k in ("legal", "rule", "reason")} == \
+        {k: r["plays"][-1][k] for k in ("legal", "rule", "reason")}
+    if r.get("throw") and r["throw"]["ok"] is False and r["throw"]["forced"]:
         counted = [r["throw"]["forced"]]
     else:
         counted = [sit["trick"][0]["cards"]]
+    counted += [p["cards"] for p, ruled in zip(sit["trick"][1:], r["plays"][1:]) if ruled["legal"]]
     assert r["points"] == sum(5 if f[1:] == "5" else 10 if f[1:] in ("10", "K") else 0
                               for cards in counted for f in cards)

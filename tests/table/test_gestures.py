@@ -79,7 +79,8 @@ def _act(c, action, e, seen):
         seen.add((G.phase_of(c.match.hand), e.type, row.step))
         c.on_tap(where, sim_uid(action[2]), sim_pages(action[2]))
         return
-    buttons = (P.PRESS, P.RELEASE) if kind == "press" else (P.PRESS, P.LONG_PRESS, P.RELEASE)
+    buttons = {"press": (P.PRESS, P.RELEASE), "long": (P.PRESS, P.LONG_PRESS, P.RELEASE),
+               "hold": (P.PRESS, P.LONG_PRESS), "release": (P.RELEASE,)}[kind]
     gestures = {P.PRESS: G.Gesture.PRESS, P.RELEASE: G.Gesture.RELEASE, P.LONG_PRESS: G.Gesture.LONG_PRESS}
     made = []
     for b in buttons:
@@ -143,12 +144,34 @@ def test_the_players_challenge_a_throw_in_open_play(preset, seed):
         [e.to_json() for e in play_direct(c.ruleset, "open", seed, 1, bots="random").events]
 
 
-def test_a_challenge_by_the_seat_on_turn_is_not_made_at_the_table():
+def test_the_seat_on_turn_challenges_a_throw_by_holding_its_button_R_4_3():
     # the game layer's driver lets the first opponent in playing order challenge, the seat on turn
-    # included; at the table that seat's tap is its play (the row the players would need does not
-    # hold), so the players stop with PlanMismatch instead of tapping a card into the trick
-    with pytest.raises(players.PlanMismatch, match="is not made at the table: a seat tap"):
-        play_at_controller("classic", "open", seed=1, hands=1, bots="random")
+    # included; at the table that seat's tap is its play, so it holds its button down (a long
+    # press), taps the cards that beat the throw and lets go
+    c, seen = play_at_controller("classic", "open", seed=1, hands=1, bots="random")
+    SEEN.update(seen)
+    assert (Phase.PLAYING, "challenge", G.Step.HOLD_CHALLENGE) in seen
+    challenges = [e for e in c.match.events if isinstance(e, ev.Challenge)]
+    assert challenges
+    assert [e.to_json() for e in c.match.events] == \
+        [e.to_json() for e in play_direct(c.ruleset, "open", 1, 1, bots="random").events]
+
+
+def test_without_the_hold_the_seat_on_turn_taps_its_play_not_a_challenge():
+    """A tap by the seat on turn, button up, is card entry even while a throw is open (R-4.3)."""
+    rs = Ruleset.from_preset("classic")
+    at = G.At(_ThrowOpen(), seat=1, mode="open")
+    assert G.resolve(G.Gesture.SEAT_TAP, at).step is G.Step.TAP
+    held = G.At(_ThrowOpen(), seat=1, mode="open", held=True)
+    assert G.resolve(G.Gesture.SEAT_TAP, held).step is G.Step.SHOW_CHALLENGE
+    assert G.resolve(G.Gesture.LONG_PRESS, at).step is G.Step.HOLD_CHALLENGE
+    assert G.resolve(G.Gesture.PRESS, at).step is G.Step.WAIT
+    assert rs.players == 4
+
+
+class _ThrowOpen:
+    """The few attributes of a hand the rows read: seat 0 has thrown, seat 1 is on turn."""
+    phase, throw_window, turn, pending, trick = Phase.PLAYING, True, 1, [], [(0, ())]
 
 
 def test_the_matches_above_perform_every_kind_of_entry():

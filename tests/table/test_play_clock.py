@@ -2,6 +2,7 @@
 time runs out, once per turn, restarted by the next play or an undo and not by a tap; the
 controller's ``clock`` ruling row and its sentence (seats named); the service logs it and shows it.
 No automatic penalty: the game is untouched."""
+import io
 import json
 
 from shengji_table.game import events as ev
@@ -159,3 +160,32 @@ def test_the_controllers_texts_name_the_seats_and_the_rows_keep_the_numbers():
     winner = c.match.hand.tricks[0][1]
     assert any(f"seat {winner} ({names[winner]})" in t for t in texts), texts
     assert not any(n in json.dumps(p, ensure_ascii=False) for k, p in rows if k in ("game", "effect") for n in names)
+
+
+def test_the_screens_count_the_clock_down_and_show_when_it_has_run_out():
+    """The clock as the screens draw it: the seat on turn, its full time before the first tick,
+    then the time left; ``/api/table``'s ``clock`` and the terminal's line say the same."""
+    from shengji_table.face.terminal import TableView
+    from shengji_table.face.web.state import public_state
+
+    c = controller()
+    seat = c.match.hand.turn
+    assert c.clock_state(0.0) == {"seat": seat, "phase": "playing", "seconds": 15, "left": 15}
+    c.tick(100.0)
+    assert c.clock_state(104.2)["left"] == 10.8
+    assert public_state(c, now=104.2)["clock"] == {"seat": seat, "phase": "playing", "seconds": 15, "left": 10.8}
+    view = TableView(c, out=io.StringIO(), plain=True)
+    assert f"clock: seat {seat} 11 s" in view.render(104.2)
+    assert f"clock: seat {seat} time is up" in view.render(130.0)
+    assert public_state(c, now=130.0)["clock"]["left"] == 0
+    zh = TableView(c, out=io.StringIO(), plain=True, lang="zh")
+    assert f"限时: {seat}号位 11 s" in zh.render(104.2)
+
+
+def test_no_clock_on_the_screens_when_the_preset_has_none():
+    from shengji_table.face.web.state import public_state
+
+    classic = Ruleset.from_preset("classic")
+    c = Controller(classic, "scanned", BOARD, sim_deck_set(2), deal_for("scanned", hand_seeds(7, 1)))
+    c.restore([e.to_json() for e in play_direct(classic, "scanned", 7, 1).events[:20]], None)
+    assert c.clock_state(5.0) is None and public_state(c)["clock"] is None

@@ -12,7 +12,7 @@ import pytest
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
-INSTALL = "sudo apt-get update && sudo apt-get install -y chromium chromium-driver"
+INSTALL = "sudo apt-get update && sudo apt-get install -y chromium chromium-driver fonts-wqy-microhei"
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--window-size=1280,900")

@@ -115,3 +115,48 @@ def test_referee_page_needs_the_pin_and_undoes_a_play(chromium, tmp_path):
         assert_not_blank(shot)
     finally:
         web.stop()
+
+
+def test_public_page_counts_the_play_clock_down(chromium, tmp_path):
+    """The tournament preset's play clock (15 s a play) on the public page: the seat on turn and the
+    seconds left, counted down by the page between pushes."""
+    from selenium.webdriver.common.by import By
+    from shengji_table.face.web.server import start_web_server
+    svc, events = make_table(tmp_path / "log.db", preset="tournament")
+    feed_until(svc, events, 0, tricks(1))
+    svc.tick(time.monotonic())               # the serve loop's tick starts the turn's time
+    web = start_web_server(svc)
+    try:
+        chromium.get(web.url)
+        clock = chromium.find_element(By.ID, "clock")
+        first = wait_for(lambda: re.search(r"(\d+) s", clock.text), 10)
+        name = svc.controller.match.hand.turn
+        assert f"Seat {name}" in clock.text and int(first.group(1)) <= 15
+        later = wait_for(lambda: (m := re.search(r"(\d+) s", clock.text)) and int(m.group(1)) < int(first.group(1))
+                         and m, 5)
+        assert int(later.group(1)) >= int(first.group(1)) - 3
+    finally:
+        web.stop()
+
+
+def test_the_pages_draw_the_jokers_and_chinese_not_boxes(chromium, tmp_path):
+    """大王 and 小王 are the jokers' faces: the page's fonts must draw them.  Without a CJK font every
+    such character is the same empty box, so 大 and 王 drawn on a canvas in the page's font give
+    the same pixels; with one they differ.  (``make test`` installs fonts-wqy-microhei as root.)"""
+    if subprocess.run(["fc-list", ":lang=zh"], capture_output=True, text=True).stdout.strip() == "":
+        pytest.skip("no CJK font: sudo apt-get install -y fonts-wqy-microhei")
+    from shengji_table.face.web.server import start_web_server
+    svc, _ = make_table(tmp_path / "log.db")
+    web = start_web_server(svc)
+    try:
+        chromium.get(web.url)
+        same = chromium.execute_script("""
+            const font = getComputedStyle(document.body).font;
+            const draw = ch => { const c = document.createElement("canvas"); c.width = c.height = 40;
+              const g = c.getContext("2d"); g.font = font.replace(/\\d+px/, "32px"); g.fillText(ch, 2, 34);
+              return Array.from(g.getImageData(0, 0, 40, 40).data).join(","); };
+            return [draw("大") === draw("王"), draw("小") === draw("王"), draw("大") === draw("\\u0378")];""")
+        assert same[:2] == [False, False], "the page's font draws 大, 小 and 王 as the same box"
+        assert same[2] is False, "大 is drawn as the box of a character no font has"
+    finally:
+        web.stop()

@@ -245,3 +245,21 @@ def test_a_pause_survives_a_restart(tmp_path):
     assert not svc.resume().refusals
     with EventLog(tmp_path / "log.db", read_only=True) as log:
         assert paused_reason(log, svc.match) is None
+
+
+def test_adjusted_result_r10_5(table):
+    """The console's adjusted result: 400 for a malformed body (nothing changes), 200 and the hand
+    settled from the assigned points (R-10.5), the public page says "Referee: adjusted result"."""
+    svc, client, _ = table
+    before = (game_rows(svc), client.get("/api/table").json())
+    r = client.post("/api/referee/adjust", json={"attackers_points": "60", "reason": "x"}, auth=BASIC)
+    assert r.status_code == 400 and "integer" in r.json()["error"]
+    assert (game_rows(svc), client.get("/api/table").json()) == before
+    r = client.post("/api/referee/adjust", json={"attackers_points": 60, "reason": "a seat left"}, auth=BASIC)
+    assert r.status_code == 200, r.text
+    assert svc.log.game_events(svc.match)[-1] == {"type": "referee_adjust", "attackers_points": 60,
+                                                   "reason": "a seat left"}
+    summary = svc.controller.match.summaries[-1]["result"]
+    assert summary["ruling"] == "R-10.5" and summary["rule"].startswith("R-8")   # settled by the R-8 table
+    said = client.get("/api/table").json()["announcements"]
+    assert any(t.startswith("Referee: adjusted result") and "a seat left" in t for t in said)

@@ -23,6 +23,8 @@ COMMANDS = {
     "flash": ("flash", "compile the firmware with mpy-cross and copy it with mpremote"),
     "hardware": ("hardware", "check schematics, board file and firmware pins agree"),
     "selftest": ("selftest", "walk a freshly built table: rings, readers, buttons"),
+    "virtual-table": ("virtual_table", "a virtual table on a pseudo-terminal, driven by tap/lift/press commands"),
+    "club": ("club", "the club server over MQTT, standings, tables, a demo evening"),
     "referee": ("referee", "the referee's console: set-pin writes the PIN file"),
 }
 

@@ -8,6 +8,10 @@ Each tap prints the card (or why the tag is refused: not in this set, or a card 
 set by its code).  The check ends when every card has been seen, at the end of a taps file, or
 when ``q`` is typed; it then lists missing cards, cards tapped more than once, and foreign tags.
 
+A deck set that requires originality signatures (``enroll --require-signature``) has each tag's
+checked when the station reads them (blinka-*): a tag whose signature does not verify is listed
+as foreign ("forged?").  The table station reads no signatures; the check then says so.
+
 Exit status: 0 the deck set is complete (every card once, nothing foreign); 1 it is not;
 2 bad input (options, deck-set file, station).
 """
@@ -37,14 +41,17 @@ def run(args: argparse.Namespace) -> int:
         station = open_station(args)
     except (RegistryError, StationError) as exc:
         return fail("deck check", exc)
-    check = DeckCheck(deck_set)
+    check = DeckCheck(deck_set, check_signatures=station.reads_signatures)
     total = 54 * deck_set.decks
     say(f"checking deck set {deck_set.name!r} (id {deck_set.id}): {deck_set.decks} deck(s), {total} cards; "
         f"{len(deck_set.cards)} registered")
+    if deck_set.require_signature:
+        say("originality signatures: checked at every tap" if check.check_signatures else
+            f"originality signatures: NOT checked (the {station.name} station does not read them)")
     counts: dict = {}
 
     def on_tap(tap):
-        result = check.tap(tap.uid, tap.card_code())
+        result = check.tap(tap.uid, tap.card_code(), tap.signature)
         if isinstance(result, RegistryError):
             say(f"refused: {result}")
             return

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sys
 
+from .club_args import Both, add_club_arguments, bad_club_args, start_club
 from .face_args import add_face_arguments, make_face
 from .preset_args import add_preset_argument, preset_ruleset
 from .web_args import add_web_arguments, bad_web_args, start_web
@@ -29,13 +30,14 @@ def add_arguments(parser):
     parser.add_argument("--record", metavar="FILE", help="write the JSON match record here")
     add_face_arguments(parser)
     add_web_arguments(parser)
+    add_club_arguments(parser)
 
 
 def run(args) -> int:
     from ..sim.demo import play_demo
     from .output_file import unwritable, write_atomically
     ruleset = preset_ruleset(args)
-    if ruleset is None or bad_web_args(args):
+    if ruleset is None or bad_web_args(args) or bad_club_args(args):
         return 2
     # before the match: a bad path must not cost the played hands
     for path, what in ((args.record, "record"), (args.log, "log")):
@@ -47,4 +49,4 @@ def run(args) -> int:
                      log=args.log, record=args.record,
                      make_view=lambda controller, title: make_face(args, controller, title=title),
                      write_record=write_atomically, names=args.names,
-                     on_service=lambda service: start_web(args, service))
+                     on_service=lambda service: Both(start_web(args, service), start_club(args, service)))

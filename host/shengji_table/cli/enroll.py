@@ -4,6 +4,11 @@
     shengji-table enroll --deck-set decks/club-red.json --name club-red --decks 2 --station blinka-spi --write-codes
     shengji-table enroll --deck-set decks/club-red.json --name club-red --decks 2 --station table --reader 4
     shengji-table enroll --deck-set decks/club-red.json --name club-red --decks 2 --taps taps.txt
+    shengji-table enroll --deck-set decks/club-red.json --name club-red --station blinka-spi --require-signature
+
+A Blinka station also reads each tag's NTAG21x originality signature and keeps it in the deck set;
+``--require-signature`` refuses a tag whose signature does not verify with NXP's public key (or
+``--signature-key HEX``), and the set keeps that policy for later deck checks.
 
 The next expected card is always shown; a tag tapped twice is refused with the card it already is;
 ``u`` (typed, or a line of a taps file) takes the last card back.  Progress is kept in
@@ -34,6 +39,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "deck, ♠ ♥ ♣ ♦ from 2 to A, then LJ, BJ")
     parser.add_argument("--write-codes", action="store_true",
                         help="also write each card's code into its NTAG user memory and read it back")
+    parser.add_argument("--require-signature", action="store_true",
+                        help="refuse a tag whose NTAG21x originality signature does not verify (a clone); "
+                             "needs a station that reads signatures (blinka-*)")
+    parser.add_argument("--signature-key", metavar="HEX", default=None,
+                        help="the secp128r1 public key the signatures must verify with (default NXP's NTAG21x key)")
     add_station_arguments(parser)
 
 
@@ -50,7 +60,9 @@ def run(args: argparse.Namespace) -> int:
     with station:
         try:
             session = EnrollmentSession(args.deck_set, args.name, args.decks, deck_set_id=args.set_id,
-                                        order=order, write_codes=args.write_codes, station=station)
+                                        order=order, write_codes=args.write_codes, station=station,
+                                        require_signature=args.require_signature,
+                                        signature_key=args.signature_key)
         except RegistryError as exc:
             return fail("enroll", exc)
         return _enrol(session, station)
@@ -71,8 +83,9 @@ def _enrol(session: EnrollmentSession, station) -> int:
         outcome = session.tap(tap)
         if isinstance(outcome, Accepted):
             nxt = f"; next {session.expected}" if not session.done else ""
+            signed = {True: " (signature verified)", False: " (signature does not verify)"}.get(outcome.signed, "")
             say(f"{session.count}/{session.total} {outcome.copy} = tag {outcome.uid}"
-                + (" (code written, read back)" if outcome.written else "") + nxt)
+                + (" (code written, read back)" if outcome.written else "") + signed + nxt)
         else:
             say(f"refused: {outcome.reason}")
 

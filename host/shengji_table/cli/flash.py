@@ -1,11 +1,14 @@
-"""``shengji-table flash --port PORT --board boards/X.json [--sim] [--dry-run]``: build and deploy."""
+"""``shengji-table flash --port PORT --board boards/X.json [--sim] [--dry-run]``: build, check the
+Pico's MicroPython (``hardware.flash.MIN_MICROPYTHON`` or later; "no Pico found" when none
+answers), deploy.  ``--dry-run`` never touches the Pico."""
 from __future__ import annotations
 
 import argparse
 import shlex
 
 from ..board import BoardError
-from ..hardware.flash import FlashError, build_firmware, deploy, mpremote_commands
+from ..hardware.flash import (FlashError, build_firmware, check_pico_firmware, deploy, mpremote_commands,
+                              pico_firmware)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,6 +31,9 @@ def run(args: argparse.Namespace) -> int:
             for argv in mpremote_commands(build, args.port):
                 print(shlex.join(argv))
             return 0
+        fw = pico_firmware(args.port)
+        check_pico_firmware(fw)
+        print(f"the Pico on {args.port} runs MicroPython {fw.version_text} (mpy {fw.mpy & 0xFF}): can run this build")
         deploy(build, args.port)
     except (BoardError, FlashError) as exc:
         print(f"shengji-table flash: {exc}")

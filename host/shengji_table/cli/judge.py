@@ -33,9 +33,16 @@ def _reject_constant(name):
     raise ValueError(f"{name} is not a number JSON allows")
 
 
+# Built once: ``json.loads``/``json.dumps`` with options build a new codec on every call.
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+_ENCODER = json.JSONEncoder(ensure_ascii=False)
+
+
 def _too_deep(text: str) -> bool:
     """Whether brackets outside strings nest deeper than :data:`MAX_DEPTH` (checked before parsing:
     the parser itself recurses)."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return False                 # cannot nest deeper than it has brackets: skip the scan
     depth, in_string, escaped = 0, False, False
     for ch in text:
         if in_string:
@@ -66,7 +73,7 @@ def rule_text(text: str) -> tuple:
         return {"error": f"bad JSON: nested more than {MAX_DEPTH} deep (a situation is a few levels deep)"}, \
             EXIT_MALFORMED
     try:
-        situation = json.loads(text, parse_constant=_reject_constant)
+        situation = json.loads(text) if text.startswith("\ufeff") else _DECODER.decode(text)
     except (ValueError, RecursionError) as exc:
         return {"error": f"bad JSON: {exc}"}, EXIT_MALFORMED
     try:
@@ -77,9 +84,10 @@ def rule_text(text: str) -> tuple:
         return {"error": f"internal error: {type(exc).__name__}: {exc}"}, EXIT_INTERNAL
 
 
-def _emit(obj) -> None:
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
-    sys.stdout.flush()
+def _emit(obj, flush: bool = True) -> None:
+    sys.stdout.write(_ENCODER.encode(obj) + "\n")
+    if flush:
+        sys.stdout.flush()
 
 
 def run(args) -> int:
@@ -118,6 +126,7 @@ def _run(args) -> int:
         if not line.strip():
             continue
         ruling, status = rule_text(line)
-        _emit(ruling)
+        _emit(ruling, flush=False)       # the input is read whole, so nothing waits for a line
         worst = max(worst, status)
+    sys.stdout.flush()
     return worst

@@ -4,6 +4,8 @@ record; check the log's hash chain.
     shengji-table log show club.sqlite [--kind game] [--match M] [--follow]
     shengji-table log export club.sqlite [--match M] [--out FILE] [--format json|text]
     shengji-table log verify club.sqlite        # exit 0: the chain holds; 1: names the first bad row
+                                                # (or says the log's -wal is missing)
+    shengji-table log verify club.sqlite --head 1a2b3c4d5e6f7a8b   # exit 1 unless that row is still there
     shengji-table log backup club.sqlite copy.sqlite   # SQLite's online backup, -wal rows included
 
 ``show`` prints one line a row: id, time, match, kind and a short summary (``--follow`` keeps
@@ -54,6 +56,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     verify = sub.add_parser("verify", help="check the log's hash chain (exit 0: it holds; 1: names the first bad row)",
                             description="check the log's hash chain")
     verify.add_argument("logfile", help="the table's SQLite event log")
+    verify.add_argument("--head", metavar="HASH",
+                        help="a head hash written down earlier (16 hex digits or more, as the screen shows "
+                             "it): exit 1 unless the log still holds that row")
     backup = sub.add_parser("backup", help="copy the log safely, even while a table writes it",
                             description="copy the log with SQLite's online backup (rows in its -wal included)")
     backup.add_argument("logfile", help="the table's SQLite event log")
@@ -77,6 +82,10 @@ def open_read_only(path: str, *, check: bool = True, live: bool = False) -> Even
         log = EventLog(path, read_only=True, live=live)
     except LogError as exc:
         raise LogCliError(str(exc)) from None
+    if log.wal_missing:
+        print(f"warning: {path}: its -wal file is missing (the log was not closed cleanly and the -wal was removed "
+              f"since): any rows written after its last checkpoint are gone; reading the rows that are left",
+              file=sys.stderr)
     if check:
         v = log.verify()
         if v.unchained:
@@ -98,11 +107,27 @@ def _backup(args) -> int:
 
 
 def _verify(args) -> int:
+    head = (args.head or "").strip().lower()
+    if args.head is not None and not (16 <= len(head) <= 64 and all(c in "0123456789abcdef" for c in head)):
+        raise LogCliError(f"--head is a head hash as log verify or the screen print it (16 to 64 hex digits), "
+                          f"not {args.head!r}")
     log = open_read_only(args.logfile, check=False)
     try:
         v = log.verify()
+        at = log.row_of_hash(head) if head and v.ok else None
     finally:
         log.close()
+    if head and v.ok:
+        if at is None:
+            print(f"head {head} is not in this log ({v.rows} rows, head {v.head}): rows were removed since it "
+                  f"was written down, or it is another log")
+            return 1
+        print(f"head {head} is row {at}; " + ("it is still the last row" if at == v.rows
+                                               else f"{v.rows - at} rows were written after it"))
+    if v.ok and log.wal_missing:
+        print(f"incomplete: the {v.rows} rows left hold (head {v.head}), but the log's -wal is missing: "
+              f"rows after its last checkpoint are gone")
+        return 1
     if v.ok:
         print(f"ok: {v.rows} rows, the hash chain holds; head {v.head}")
         return 0

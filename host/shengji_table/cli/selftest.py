@@ -3,6 +3,11 @@ each reader and a press of each button, each reader's PN532 firmware version rea
 what did not answer.
 
     shengji-table selftest --device auto --board boards/table-4.json [--timeout 30]
+    shengji-table selftest --device auto --board boards/table-4.json --measure 20 [--hold 2]
+
+``--measure N`` measures instead of walking: N placements on every reader, then two cards at once;
+per reader the tap latency, misses, false lifts and false taps, polls per second, beside the
+estimate of ``make bench`` (:class:`shengji_table.table.selftest_measure.Measurement`).
 
 Exit status: 0 every check passed, 1 something failed (the report says what and where to look),
 2 the test could not run (no device, a bad board file).
@@ -33,6 +38,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="seconds allowed for each tap and each press (default 30)")
     parser.add_argument("--connect-timeout", type=float, default=10.0,
                         help="seconds to wait for the Pico to answer (default 10)")
+    parser.add_argument("--measure", type=int, default=None, metavar="N",
+                        help="measure instead of walking: N placements per reader (docs/build.md)")
+    parser.add_argument("--hold", type=float, default=2.0, metavar="SECONDS",
+                        help="--measure: how long each card lies still (default 2)")
+    parser.add_argument("--lift-wait", type=float, default=1.5, metavar="SECONDS",
+                        help="--measure: how long a lift is given, past the firmware's lift time (default 1.5)")
 
 
 def _error(message: str) -> int:
@@ -52,11 +63,12 @@ def _device_problem(device: str) -> str | None:
 def run(args: argparse.Namespace) -> int:
     from shengji_table.board import BoardError, load_board
     from shengji_table.table.discovery import DiscoveryError, find_table
-    from shengji_table.table.selftest import SelfTest
     from shengji_table.table.serial_link import LinkError, SerialLink
 
     if args.timeout <= 0 or args.connect_timeout <= 0:
         return _error("--timeout and --connect-timeout must be positive")
+    if args.measure is not None and (args.measure < 1 or args.hold <= 0 or args.lift_wait <= 0):
+        return _error("--measure needs a whole number of placements from 1, --hold and --lift-wait positive times")
     try:
         board = load_board(args.board)
     except BoardError as exc:
@@ -71,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     link = SerialLink(device)
     if not link.open():
         return _error(link.last_error)
-    test = SelfTest(board, device=device, step_timeout=args.timeout, connect_timeout=args.connect_timeout)
+    test = _make_test(args, board, device)
     try:
         drive(link, test, lambda text: print(text, flush=True))
     except LinkError as exc:
@@ -84,6 +96,20 @@ def run(args: argparse.Namespace) -> int:
     report = test.report()
     print(report.render(), flush=True)
     return report.exit_status
+
+
+def _make_test(args: argparse.Namespace, board, device: str):
+    """The walk, or with ``--measure`` the measurement (with the bench estimate beside its figures)."""
+    from shengji_table.table.selftest import SelfTest
+    if args.measure is None:
+        return SelfTest(board, device=device, step_timeout=args.timeout, connect_timeout=args.connect_timeout)
+    from shengji_table.hardware.timing import table_budget
+    from shengji_table.table.selftest_measure import Measurement
+    test = Measurement(board, args.measure, device=device, step_timeout=args.timeout,
+                       connect_timeout=args.connect_timeout, hold_s=args.hold, lift_s=args.lift_wait)
+    budget = table_budget(board)
+    test.estimate = (budget.polls_per_s_per_seat, budget.tap_latency_ms)
+    return test
 
 
 def drive(link, test, say: Callable[[str], None], clock: Callable[[], float] = time.monotonic,

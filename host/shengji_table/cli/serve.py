@@ -16,6 +16,7 @@ import json
 import pathlib
 import sys
 
+from .club_args import add_club_arguments, bad_club_args, start_club
 from .face_args import add_face_arguments, make_face
 from .preset_args import HouseRulesError, add_preset_argument, logged_names, preset_ruleset, seats_meta
 from .web_args import add_web_arguments, bad_web_args, start_web, stop_web
@@ -36,6 +37,7 @@ def add_arguments(parser):
     parser.add_argument("--hands", type=int, default=0, help="stop dealing after N hands (0: until the match ends)")
     add_face_arguments(parser)
     add_web_arguments(parser)
+    add_club_arguments(parser)
 
 
 def _board_and_decks(args):
@@ -66,7 +68,7 @@ def run(args) -> int:
     from ..table.serial_link import SerialLink
     from ..table.service import TableService, last_position
     ruleset = preset_ruleset(args, min_hands=0)     # --hands 0: until the match ends
-    if ruleset is None or bad_web_args(args):
+    if ruleset is None or bad_web_args(args) or bad_club_args(args):
         return 2
     loaded = _board_and_decks(args)
     if loaded is None:
@@ -104,6 +106,9 @@ def run(args) -> int:
     except KeyboardInterrupt:
         face.status("stopped; the log holds everything (run serve again to resume)")
         return 0
+    except LogError as exc:                 # disk full, I/O error: the table stops, nothing more acknowledged
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     finally:
         face.close()
         link.close()
@@ -141,6 +146,7 @@ def _serve(args, service, link, log, controller, ruleset, deck_set, hands, face)
             return 2
         _say(f"waiting for the table: {link.last_error}")
     web = start_web(args, service, say=_say)
+    club = start_club(args, service, say=_say)
     try:
         while True:
             service.step()
@@ -154,3 +160,4 @@ def _serve(args, service, link, log, controller, ruleset, deck_set, hands, face)
         return 1
     finally:
         stop_web(web)
+        stop_web(club)

@@ -23,7 +23,8 @@ def add_station_arguments(parser: argparse.ArgumentParser) -> None:
                             "(e.g. an FT232H); table: the table's own readers over its USB link")
     group.add_argument("--taps", metavar="FILE",
                        help="a text file of taps instead of a reader: one UID a line, optionally "
-                            "',CODEHEX' (the tag's 16 bytes from page 4); 'u' undoes the last card")
+                            "',CODEHEX' (the tag's 16 bytes from page 4) and ',SIGHEX' (its originality "
+                            "signature); 'u' undoes the last card")
     parser.add_argument("--device", default=None,
                         help="blinka-spi: chip-select pin (default D5); blinka-uart: serial port "
                              "(default /dev/ttyUSB0); table: auto, a path or a pyserial URL (default auto)")

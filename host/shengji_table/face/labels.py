@@ -17,12 +17,12 @@ LABELS = {
            "centre": "centre", "trick": "Trick", "last": "Last trick", "entering": "entering",
            "points": "attackers' points", "tricks": "tricks", "news": "Announcements", "drawing": "(not yet)",
            "won": "won", "dealer_tag": "dealer", "decl": "declares", "att": "attacks", "unknown": "?",
-           "waiting": "waiting for the first hand"},
+           "waiting": "waiting for the first hand", "clock": "clock", "burial": "burial", "out": "time is up"},
     "zh": {"hand": "第", "phase": "", "level": "打", "trump": "主", "dealer": "庄家", "seat": "座位",
            "centre": "中间", "trick": "本墩", "last": "上一墩", "entering": "正在出",
            "points": "闲家得分", "tricks": "墩数", "news": "播报", "drawing": "（未定）",
            "won": "通关", "dealer_tag": "庄家", "decl": "庄家方", "att": "闲家", "unknown": "？",
-           "waiting": "等待第一副牌"},
+           "waiting": "等待第一副牌", "clock": "限时", "burial": "埋底", "out": "超时"},
 }
 
 PHASES = {

@@ -16,6 +16,7 @@ on the table, points taken, levels) and the controller's public texts.
 """
 from __future__ import annotations
 
+import math
 import re
 import sys
 import time
@@ -203,7 +204,17 @@ class TableView:
         lines.append(f"  {_pad(w['centre'], 19)} {self._ring_text(c.centre, now)}")
         return lines
 
-    def _trick_lines(self, hand) -> list:
+    def _clock_text(self, now: float) -> str:
+        """"clock: seat 2 12 s" while a seat is on the play clock (table/clock.py), else ""."""
+        w, clock = LABELS[self.lang], self.controller.clock_state(now)
+        if clock is None:
+            return ""
+        seat = f"{clock['seat']}号位" if self.lang == "zh" else f"seat {clock['seat']}"
+        what = f" {w['burial']}" if clock["phase"] == Phase.BURYING else ""
+        left = math.ceil(clock["left"])
+        return f"{w['clock']}: {seat}{what} " + (f"{left} s" if left > 0 else w["out"])
+
+    def _trick_lines(self, hand, now: float = 0.0) -> list:
         w = LABELS[self.lang]
         if hand is None:
             return []
@@ -213,9 +224,13 @@ class TableView:
         lines = [_clip(f"{label}: {plays}")]
         extra = []
         if hand.pending and hand.phase == Phase.PLAYING:
-            extra.append(f"{hand.turn} {w['entering']}: {' '.join(x.card.unicode() for x in hand.pending)}")
+            # how many, never which: a card entered can still be taken back into the hand
+            extra.append(f"{hand.turn} {w['entering']}: {len(hand.pending)}")
         if hand.dealer is not None:
             extra.append(f"{w['points']} {hand.attackers_points()} · {w['tricks']} {len(hand.tricks)}")
+        clock = self._clock_text(now)
+        if clock:
+            extra.append(clock)
         lines.append(_clip("   ".join(extra)))
         return lines
 
@@ -227,7 +242,7 @@ class TableView:
         lines = [f"\x1b[1m{_clip(self.title)}\x1b[0m", _clip(self._hand_line(hand)),
                  _clip(teams_line(hand, c.ruleset, self.lang))]
         lines += self._seat_lines(hand, now)
-        lines += self._trick_lines(hand)
+        lines += self._trick_lines(hand, now)
         lines += [_clip(x) for x in legend(self.lang)]
         room = ROWS - len(lines) - 1
         lines.append(f"{LABELS[self.lang]['news']}:")

@@ -24,7 +24,7 @@ import dataclasses
 import random
 from collections.abc import Callable, Sequence
 
-from ..rules.cards import JOKER, all_copies
+from ..rules.cards import COPY_KEY, JOKER, all_copies
 from . import events as ev
 from . import decisions as dd
 from . import view as dv
@@ -104,7 +104,7 @@ class Driver:
         kitty = v.kitty
         if kitty is not None:              # the dealer: the kitty picked up, then the cards buried
             kitty = tuple(c.card for c in (self._picked_up if hand.phase == Phase.BURYING else self.kitty))
-        return dataclasses.replace(v, hand=tuple(c.card for c in sorted(self.hidden_hand(seat), key=hash)),
+        return dataclasses.replace(v, hand=tuple(c.card for c in sorted(self.hidden_hand(seat), key=COPY_KEY)),
                                    kitty=kitty,
                                    shown_kitty=self._shown if self.match.ruleset.bidding else v.shown_kitty)
 
@@ -113,27 +113,33 @@ class Driver:
 
     def _copies(self, seat: int, faces, exclude=()) -> list:
         """Physical copies in ``seat``'s hand for these faces (lowest deck first)."""
-        pool: dict = {}
+        # the first copies of each face in the hand's order, collected for the faces asked only
+        need: dict = {}
+        for f in faces:
+            need[f.index] = need.get(f.index, 0) + 1
+        pool: dict = {i: [] for i in need}
         for c in (self.hidden_hand(seat) if self.open else self._hand().hands[seat]):
-            if c not in exclude:
-                pool.setdefault(c.card, []).append(c)
+            lst = pool.get(c.card.index)
+            if lst is not None and len(lst) < need[c.card.index] and c not in exclude:
+                lst.append(c)
         out = []
         for f in faces:
-            lst = pool.get(f)
+            lst = pool[f.index]
             if not lst:
                 raise DriverError(f"seat {seat} chose {f}, which it does not hold")
             out.append(lst.pop(0))
         return out
 
     # ------------------------------------------------------------------
-    def play_hand(self, seed: int):
+    def play_hand(self, seed: int, order: tuple | None = None):
         """Deal with ``seed`` and play the hand to its settlement (open play: the driver shuffles
-        with ``seed`` and keeps the hands; the engine's deal carries no seed)."""
+        with ``seed`` and keeps the hands; the engine's deal carries no seed).  ``order``: deal that
+        explicit stack instead of a shuffle (a duplicate board); ``seed`` still seeds the rest."""
         m = self.match
         self._rng = random.Random(seed ^ 0x5EED)   # the counter-declarer's random draw (three players)
         if self.open:
-            return self._play_open_hand(seed)
-        self.send(ev.Deal(seed=seed))
+            return self._play_open_hand(seed, order)
+        self.send(ev.Deal(seed=seed) if order is None else ev.Deal(order=tuple(order)))
         hand = self._hand()
         bidding = m.ruleset.bidding
         while True:
@@ -147,13 +153,14 @@ class Driver:
         self.send(ev.CloseDeclarations())
         return self.finish_hand()
 
-    def _play_open_hand(self, seed: int):
+    def _play_open_hand(self, seed: int, order: tuple | None = None):
         m = self.match
         self.send(ev.Deal())
         hand = self._hand()
         rs = m.ruleset
-        stack = list(all_copies(rs.decks))
-        random.Random(seed).shuffle(stack)       # the same deal as a scanned Deal(seed=seed)
+        stack = list(all_copies(rs.decks)) if order is None else list(order)
+        if order is None:
+            random.Random(seed).shuffle(stack)   # the same deal as a scanned Deal(seed=seed)
         n, hs = m.players, rs.hand_size
         self.held = [[] for _ in range(n)]
         self._picked_up = ()

@@ -20,7 +20,7 @@ __all__ = [
     "EventError", "Event", "event_from_json", "EVENT_TYPES",
     "Deal", "Draw", "Declare", "CloseDeclarations", "Bid", "NameTrump", "TakeKitty", "BuryCard",
     "CallFriend", "Tap", "TakeBack", "Confirm", "Challenge", "RevealKitty",
-    "RefereeUndo", "RefereePenalty", "RefereeEndHand", "PassLevels", "RefuseLevels", "CounterDraw",
+    "RefereeUndo", "RefereePenalty", "RefereeEndHand", "RefereeAdjust", "PassLevels", "RefuseLevels", "CounterDraw",
 ]
 
 
@@ -306,6 +306,16 @@ class RefereeEndHand(Event):
 
     at_fault: int
     rule: str = "R-10.2"
+    reason: str = ""
+
+
+@_event("referee_adjust")
+@dataclass(frozen=True)
+class RefereeAdjust(Event):
+    """An adjusted result (R-10.5): the hand ends with the attackers' points the referee assigns,
+    settled by R-8 as if they had been captured (when a hand cannot be played out)."""
+
+    attackers_points: int
     reason: str = ""
 
 

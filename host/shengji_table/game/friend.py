@@ -4,47 +4,22 @@ The dealer names a card and which copy — ``(HA, 2)``, "the second ♥A".  Copi
 order they are played in the tricks (every seat, the dealer included); the seat that plays the
 called copy becomes the dealer's friend and the sides are known from then on.  If the dealer (or a
 friend already found) plays it, the call finds nobody; a copy that is never played (buried, say)
-leaves the call open to the end.  Levels are shared by ``rules.settle.share_levels``.
+leaves the call open to the end.  Levels are shared by ``rules.settle.share_levels``; the search
+itself is ``rules.friend``.
 """
 from __future__ import annotations
 
-from collections import Counter
-
-from ..rules.ruleset import Ruleset
+from ..rules.friend import RULE, FriendTracker, check_calls, nth_text
 from .effects import Announce
 
 __all__ = ["FriendSearch", "check_calls", "nth_text", "RULE"]
 
-RULE = "R-9 find-a-friend"
 
+class FriendSearch(FriendTracker):
+    """The calls of one hand and what the plays have answered so far, announced
+    (``rules.friend.FriendTracker`` follows the search)."""
 
-def nth_text(n: int) -> str:
-    return {1: "first", 2: "second", 3: "third", 4: "fourth"}.get(n, f"{n}th")
-
-
-def check_calls(ruleset: Ruleset, calls) -> str | None:
-    """Why these calls are not allowed, or None when they are."""
-    if len(calls) != ruleset.friend_calls:
-        return f"call exactly {ruleset.friend_calls} friend(s)"
-    for _card, nth in calls:
-        if not 1 <= nth <= ruleset.decks:
-            return f"with {ruleset.decks} decks the copy called is 1 to {ruleset.decks}, not {nth}"
-    if len(set(calls)) != len(calls):
-        return "the same card and copy is called twice"
-    return None
-
-
-class FriendSearch:
-    """The calls of one hand and what the plays have answered so far."""
-
-    __slots__ = ("calls", "dealer", "friends", "spent", "seen")
-
-    def __init__(self, calls: tuple, dealer: int):
-        self.calls = tuple(calls)
-        self.dealer = dealer
-        self.friends: list = []        # seats found, in the order they were found
-        self.spent: list = []          # calls answered (by a friend or by the dealer's side)
-        self.seen: Counter = Counter() # face -> copies played so far
+    __slots__ = ()
 
     def announce_calls(self, seat: int) -> Announce:
         text = "; ".join(f"the {nth_text(n)} {c.unicode()}" for c, n in self.calls)
@@ -53,18 +28,11 @@ class FriendSearch:
     def observe(self, seat: int, cards) -> list:
         """Seat ``seat`` has played ``cards`` (copies); return the announcements it causes."""
         out = []
-        for c in cards:
-            face = c.card
-            self.seen[face] += 1
-            k = self.seen[face]
-            for call in self.calls:
-                if call[0] is face and call[1] == k and call not in self.spent:
-                    self.spent.append(call)
-                    name = f"the {nth_text(k)} {face.unicode()}"
-                    if seat == self.dealer or seat in self.friends:
-                        out.append(Announce("friend", f"Seat {seat} plays {name}, already on the dealer's side: "
-                                                      "this call finds no friend.", RULE))
-                    else:
-                        self.friends.append(seat)
-                        out.append(Announce("friend", f"Seat {seat} plays {name} and is the dealer's friend.", RULE))
+        for a in self.observe_faces(seat, [c.card for c in cards]):
+            name = f"the {nth_text(a.nth)} {a.card.unicode()}"
+            if not a.found:
+                out.append(Announce("friend", f"Seat {seat} plays {name}, already on the dealer's side: "
+                                              "this call finds no friend.", RULE))
+            else:
+                out.append(Announce("friend", f"Seat {seat} plays {name} and is the dealer's friend.", RULE))
         return out

@@ -20,11 +20,12 @@ a dug kitty (J / A) leaves once the declarers are at 2 are named the same way (�
 from __future__ import annotations
 
 from dataclasses import replace
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from ..rules.cards import level_text
-from ..rules.ruleset import Ruleset
-from ..rules.settle import advance_level, dig_drop, lower_level, next_dealer, share_levels
+from ..rules.levels import apply_settlement, pass_deal
+from ..rules.ruleset import LEVELS, Ruleset
+from ..rules.settle import dig_drop, lower_level
 from ..rules.transfer import (TRANSFER_RULE, DugKitty, LevelGift, TransferWindow, check_refusal, check_transfer,
                               levels_in_words)
 from . import events as ev
@@ -42,14 +43,24 @@ class HandSummary(dict):
 class Match:
     """The state of a match.  ``levels[seat]`` is each seat's level (partners share theirs)."""
 
-    def __init__(self, ruleset: Ruleset, mode: str = "scanned"):
+    def __init__(self, ruleset: Ruleset, mode: str = "scanned", *, levels: Sequence[int] | None = None,
+                 dealer: int | None = None):
+        """``levels`` and ``dealer`` start the match elsewhere than R-6.6's first hand: a duplicate
+        board names the dealer and the level played (``club/boards.py``)."""
         if mode not in MODES:
             raise ValueError(f"mode is one of {', '.join(MODES)}, not {mode!r}")
+        if dealer is not None and dealer not in range(ruleset.players):
+            raise ValueError(f"the dealer is a seat 0..{ruleset.players - 1}, not {dealer!r}")
+        if levels is not None and (len(levels) != ruleset.players or not all(lv in LEVELS for lv in levels)):
+            raise ValueError(f"levels are {ruleset.players} levels 2..14, not {levels!r}")
         self.ruleset = ruleset
         self.mode = mode
         self.players = ruleset.players
-        self.levels = [ruleset.start_level] * self.players
-        self.dealer: int | None = None            # next hand's dealer (None: first hand, R-6.6)
+        self.levels = list(levels) if levels is not None else [ruleset.start_level] * self.players
+        self.dealer: int | None = dealer          # next hand's dealer (None: first hand, R-6.6)
+        # how a match that does not start at R-6.6's first hand began (the record keeps it)
+        self.start: dict | None = None if levels is None and dealer is None else {
+            "levels": list(self.levels), "dealer": dealer}
         self.first_seat = 0
         self.hand: Hand | None = None
         self.summaries: list = []
@@ -111,24 +122,11 @@ class Match:
         rs = self.ruleset
         dec, att = list(res.declarers), list(res.attackers)
         before = list(self.levels)
-        if rs.teams == "find-friend":
-            shares = share_levels(s, dec, att, last_trick_seat=res.last_winner).levels
-        else:
-            shares = {seat: s.declarers_levels for seat in dec}
-            shares.update({seat: s.attackers_levels for seat in att})
-        changes = {}
-        winners = []
-        for seat in range(self.players):
-            steps = shares.get(seat, 0)
-            if not steps:
-                continue
-            ch = advance_level(rs, self.levels[seat], steps, as_declarers=seat in dec)
-            self.levels[seat] = ch.level
-            changes[seat] = [before[seat], ch.level, steps, ch.reason]
-            if ch.won:
-                winners.append(seat)
-            if ch.leftover and rs.teams != "fixed":
-                self.leftovers[seat] = ch.leftover
+        step = apply_settlement(rs, before, s, dec, att, last_trick_seat=res.last_winner)
+        shares, winners = step.shares, step.winners
+        self.levels = list(step.levels)
+        changes = {seat: list(ch) for seat, ch in step.changes.items()}
+        self.leftovers.update(step.leftovers)
         out = []
         out += self._announce_levels(dec, att, before, shares)
         if rs.teams == "find-friend":
@@ -156,14 +154,7 @@ class Match:
     def _pass_deal(self, dealer: int, takeover: bool) -> None:
         """The next hand's dealer (R-8.5; see the module doc without fixed partners), or with bidding
         the next hand's first bidder."""
-        nd = next_dealer(self.ruleset, dealer, takeover, self.players)
-        if nd is None:
-            nd = (dealer + 1) % self.players if takeover else dealer
-        if self.ruleset.bidding:
-            self.first_seat = (self.first_seat + 1) % self.players
-            self.dealer = None
-        else:
-            self.dealer = nd
+        self.dealer, self.first_seat = pass_deal(self.ruleset, dealer, takeover, self.first_seat)
 
     def _open_transfer(self, window: TransferWindow) -> list:
         """Open the window for the levels a must-play level stopped (级数不浪费) and say who has some."""

@@ -8,7 +8,8 @@ derived from them except a summary that replay recomputes and checks.
       "mode": "scanned",
       "seats": ["bot:random", ...],          # who sat where (free text)
       "events": [{"type": "deal", "seed": 7, "order": null}, {"type": "draw", ...}, ...],
-      "summary": {"hands": [...], "levels": [...], "over": false, "winners": []}
+      "summary": {"hands": [...], "levels": [...], "over": false, "winners": []},
+      "start": {"levels": [5, 5, 5, 5], "dealer": 2}   # only for a match begun elsewhere than R-6.6
     }
 
 :func:`replay` rebuilds the match from the events; :func:`to_record` of the replayed match gives the
@@ -37,8 +38,9 @@ class RecordError(ValueError):
 
 
 def to_record(match: Match, seats=None) -> dict:
-    """The record of ``match``: ruleset, mode, seats, every accepted event, summary."""
-    return {
+    """The record of ``match``: ruleset, mode, seats, every accepted event, summary; and ``start``
+    (the levels and dealer) for a match that did not begin at R-6.6's first hand (a duplicate board)."""
+    record = {
         "format": FORMAT,
         "version": VERSION,
         "ruleset": match.ruleset.to_json(),
@@ -47,6 +49,9 @@ def to_record(match: Match, seats=None) -> dict:
         "events": [e.to_json() for e in match.events],
         "summary": _summary(match),
     }
+    if match.start is not None:
+        record["start"] = dict(match.start)
+    return record
 
 
 def _summary(match: Match) -> dict:
@@ -67,10 +72,13 @@ def from_record(data: Any):
     except (RulesetError, TypeError) as exc:
         raise RecordError(f"bad ruleset: {exc}") from None
     mode = data.get("mode", "scanned")
+    start = data.get("start", {})
+    if not isinstance(start, Mapping) or not set(start) <= {"levels", "dealer"}:
+        raise RecordError("'start' is an object with 'levels' and 'dealer'")
     try:
-        match = Match(ruleset, mode)
-    except ValueError as exc:
-        raise RecordError(str(exc)) from None
+        match = Match(ruleset, mode, levels=start.get("levels"), dealer=start.get("dealer"))
+    except (ValueError, TypeError) as exc:
+        raise RecordError(f"bad start: {exc}" if start else str(exc)) from None
     events = data.get("events")
     if not isinstance(events, list):
         raise RecordError("'events' must be a list of events")

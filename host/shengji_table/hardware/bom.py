@@ -74,6 +74,16 @@ def bom_lines(netlist: Netlist, power: PowerBudget | None = None) -> list[BomLin
                     seats=(), group="off-board",
                     description="under each reader's antenna on a metal or dense table top (restores range)",
                     buy="NFC ferrite sheet, at least the antenna's size (optional on wood)"),
+            BomLine(qty=power.readers, references=(), value="12-way ribbon + 2 IDC sockets", part="seat cable",
+                    footprint="", seats=(), group="off-board",
+                    description="one per reader, Pico board to seat (J seat cable); at most 50 cm at 1 MHz SPI, "
+                                "1 m at 500 kHz (docs/hardware.md, cable lengths)",
+                    buy="12-way 1.27 mm ribbon cable and two 2x6 IDC sockets per cable"),
+            BomLine(qty=power.rings, references=(), value="3-core 0.75 mm2", part="ring cable", footprint="",
+                    seats=(), group="off-board",
+                    description="one per ring: 5 V, data, ground to its input connector (5 V and ground "
+                                "rated for the uncapped worst case)",
+                    buy="3-core flexible cable, 0.75 mm2 (AWG 18), and JST-XH 3-pin housings"),
         ]
     lines.sort(key=lambda l: (_GROUP_ORDER.get(l.group.split(" ")[0], 5), l.part,
                               _ref_key(l.references[0]) if l.references else ("", 0), l.value))

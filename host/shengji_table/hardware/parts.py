@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 __all__ = ["PinSpec", "PartSpec", "PICO", "PN532", "LED_RING", "LEVEL_SHIFTER", "BUTTON", "RESISTOR",
-           "CAPACITOR", "CAPACITOR_POLARISED", "SCHOTTKY", "POWER_IN", "REGULATORS", "Regulator",
-           "pico_pin_of_gpio", "gpio_of_pico_pin", "SPECS"]
+           "CAPACITOR", "CAPACITOR_POLARISED", "SCHOTTKY", "POWER_IN", "REGULATORS", "Regulator", "TVS",
+           "SEAT_CONNECTOR", "SEAT_CABLE_PINS", "RING_CONNECTOR", "pico_pin_of_gpio", "gpio_of_pico_pin", "SPECS"]
 
 # Electrical pin types, named as skidl's ``Pin.types`` members (resolved when the circuit is built).
 IN, OUT, BIDIR, TRI, PASSIVE, PWRIN, PWROUT, NC = ("INPUT", "OUTPUT", "BIDIR", "TRISTATE", "PASSIVE",
@@ -87,7 +87,9 @@ PICO = PartSpec(
 
 # --- PN532 NFC reader module, SPI mode.  Pin names are the PN532's (UM0701-02); breakouts print
 # NSS as SS/SSEL and RSTPDN as RST.  The interface is chosen by the module's switches/jumpers:
-# SPI = I0 low, I1 high (PN532 datasheet, table "interface selection").
+# SPI = I0 low, I1 high (PN532 datasheet, table "interface selection").  Some modules bring out
+# RSTO (a reset *output*) instead of RSTPDN: wire nothing there and use "rst": null (the per-module
+# table in docs/hardware.md says which pin is which).
 PN532 = PartSpec(
     name="PN532_Module", ref_prefix="U", value="PN532 module (SPI)",
     footprint="Connector_PinHeader_2.54mm:PinHeader_1x08_P2.54mm_Vertical",
@@ -149,6 +151,35 @@ POWER_IN = PartSpec(
     pins=_pins((1, "+5V", PASSIVE, "R"), (2, "GND", PASSIVE, "R")))
 
 
+# --- ESD protection where players touch: the seat buttons and their leads.  A unidirectional TVS
+# with a 3.3 V working voltage clamps a discharge before the 1 k series resistor and the GPIO.
+TVS = PartSpec(
+    name="D_TVS", ref_prefix="D", value="PESD3V3S1UL", footprint="Diode_SMD:D_SOD-323",
+    description="ESD protection of a button line (3.3 V working voltage, to ground)",
+    buy="ESD protection diode 3.3 V, SOD-323 (e.g. Nexperia PESD3V3S1UL)",
+    pins=_pins((1, "K", PASSIVE, "T"), (2, "A", PASSIVE, "B")))
+
+# --- The seat cable: one 12-way ribbon from the Pico's board to each seat (reader and button), a
+# ground wire between the fast SPI lines (SCK, MOSI, MISO) so each has its own return path.  The
+# same pinout at both ends; pin -> signal:
+SEAT_CABLE_PINS = {1: "+3V3_RDR", 2: "GND", 3: "SCK", 4: "GND", 5: "MOSI", 6: "GND", 7: "MISO", 8: "GND",
+                   9: "NSS", 10: "RSTPDN", 11: "IRQ", 12: "BUTTON"}
+SEAT_CONNECTOR = PartSpec(
+    name="Conn_02x06_Seat", ref_prefix="J", value="seat cable 2x6",
+    footprint="Connector_IDC:IDC-Header_2x06_P2.54mm_Vertical",
+    description="seat cable connector (reader SPI, reset, IRQ, button; grounds between the SPI lines)",
+    buy="2x6 IDC box header 2.54 mm (and a 12-way IDC socket on the cable)",
+    pins=_pins(*((n, name, PASSIVE, "L" if n % 2 else "R") for n, name in SEAT_CABLE_PINS.items())))
+
+# --- A ring's input: 5 V, ground and its data line (from the level shifter or the ring before).
+RING_CONNECTOR = PartSpec(
+    name="Conn_01x03_Ring", ref_prefix="J", value="ring input 1x3",
+    footprint="Connector_JST:JST_XH_B3B-XH-A_1x03_P2.50mm_Vertical",
+    description="LED ring input: 5 V, data in, ground (5 V and ground in 0.75 mm2 wire)",
+    buy="JST-XH 3-pin header + housing and crimps (rated 3 A)",
+    pins=_pins((1, "+5V", PASSIVE, "R"), (2, "DIN", PASSIVE, "R"), (3, "GND", PASSIVE, "R")))
+
+
 @dataclass(frozen=True)
 class Regulator:
     """A 3.3 V linear regulator for the readers: what it can deliver and what its package sheds."""
@@ -182,4 +213,4 @@ REGULATORS = (
 # Every kind of part by its symbol name (the netlist's ``libsource part``), for the drawing and BOM.
 SPECS: dict[str, PartSpec] = {spec.name: spec for spec in (
     PICO, PN532, LED_RING, LEVEL_SHIFTER, BUTTON, RESISTOR, CAPACITOR, CAPACITOR_POLARISED, SCHOTTKY, POWER_IN,
-    *(reg.spec for reg in REGULATORS))}
+    TVS, SEAT_CONNECTOR, RING_CONNECTOR, *(reg.spec for reg in REGULATORS))}

@@ -1,18 +1,26 @@
-"""The power budget of a table, computed from its board file (pure: no I/O).
+"""The power budget of a table, computed from its board file and the firmware's brightness cap.
 
-Worst case, everything at once: every PN532 with its RF field on, every LED at full white, the Pico
-running.  The readers get their own 3.3 V regulator (their RF bursts would otherwise disturb the
-Pico's supply); the rings run from the 5 V supply directly; the regulator's input current is its
-output current (a linear regulator), and it burns the difference in voltage as heat.
+Worst case, everything at once: every PN532 with its RF field on, every LED at the brightest the
+firmware can show (full white scaled by its cap, ``_BRIGHT`` of ``firmware/scan.py`` out of ``FULL``
+of ``firmware/rings.py``: a WS2812's current follows its PWM duty), plus each LED's idle draw, the
+Pico running. The uncapped figure (every LED full white: what a ring shows if something else drives
+its data line) is given too: the 5 V wiring and J1 are rated for it. The readers get their own 3.3 V
+regulator (their RF bursts would otherwise disturb the Pico's supply); the rings run from the 5 V
+supply directly; the regulator's input current is its output current (a linear regulator), and it
+burns the difference in voltage as heat.
 """
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass
 
 from ..board import Board, Power
+from ..firmware_src import FIRMWARE_DIR
 from .parts import REGULATORS, Regulator
 
-__all__ = ["SUPPLY_V", "READER_V", "DEFAULT_POWER", "PowerBudget", "budget", "PowerError"]
+__all__ = ["SUPPLY_V", "READER_V", "DEFAULT_POWER", "PowerBudget", "budget", "PowerError", "brightness_cap",
+           "LED_IDLE_MA"]
 
 SUPPLY_V = 5.0
 READER_V = 3.3
@@ -23,6 +31,20 @@ DEFAULT_POWER = Power(reader_ma=100, led_ma=60, pico_ma=50)
 REGULATOR_MARGIN = 1.25
 SUPPLY_MARGIN = 1.2
 SUPPLY_SIZES_A = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20)
+LED_IDLE_MA = 1           # a WS2812B's own draw with its LEDs dark (datasheet: about 0.5-1 mA)
+
+
+def brightness_cap(scan_source: str | None = None, rings_source: str | None = None) -> tuple[int, int]:
+    """``(cap, full)``: the firmware's table brightness and the scale it is a fraction of, read from
+    the firmware's text (the host does not import firmware modules it does not share)."""
+    scan = (FIRMWARE_DIR / "scan.py").read_text(encoding="utf-8") if scan_source is None else scan_source
+    rings = (FIRMWARE_DIR / "rings.py").read_text(encoding="utf-8") if rings_source is None else rings_source
+    cap = re.search(r"^_BRIGHT\s*=\s*const\((\d+)\)", scan, re.M)
+    full = re.search(r"^FULL\s*=\s*const\((\d+)\)", rings, re.M)
+    if not cap or not full:
+        raise PowerError("cannot read the LED brightness cap (_BRIGHT in firmware/scan.py, FULL in "
+                         "firmware/rings.py): the power budget needs it")
+    return min(int(cap.group(1)), int(full.group(1))), int(full.group(1))
 
 
 class PowerError(ValueError):
@@ -39,6 +61,9 @@ class PowerBudget:
     pico_ma: int
     regulator: Regulator
     supply_a: int
+    rings: int = 0
+    bright: int = 256          # the firmware's cap, out of ``full``
+    full: int = 256
 
     @property
     def readers_ma(self) -> int:
@@ -46,8 +71,18 @@ class PowerBudget:
         return self.readers * self.reader_ma
 
     @property
+    def led_capped_ma(self) -> float:
+        """One LED at the brightest the firmware shows (white at its cap), plus its idle draw."""
+        return self.led_ma * self.bright / self.full + LED_IDLE_MA
+
+    @property
     def leds_ma(self) -> int:
-        """5 V rail, LED rings at full white."""
+        """5 V rail, every LED white at the firmware's cap."""
+        return math.ceil(self.leds * self.led_capped_ma)
+
+    @property
+    def leds_full_ma(self) -> int:
+        """Every LED full white, uncapped: what the 5 V wiring is rated for."""
         return self.leds * self.led_ma
 
     @property
@@ -65,7 +100,9 @@ class PowerBudget:
         r = self.regulator
         return [
             f"readers (3.3 V): {self.readers} x {self.reader_ma} mA = {self.readers_ma} mA",
-            f"LED rings (5 V): {self.leds} LEDs x {self.led_ma} mA = {self.leds_ma} mA",
+            f"LED rings (5 V): {self.leds} LEDs x ({self.led_ma} mA x {self.bright}/{self.full} firmware cap + "
+            f"{LED_IDLE_MA} mA idle) = {self.leds_ma} mA (uncapped full white: {self.leds_full_ma} mA; rate the 5 V "
+            f"wiring for that)",
             f"Pico (VSYS): {self.pico_ma} mA",
             f"5 V supply total: {self.readers_ma} + {self.leds_ma} + {self.pico_ma} = {self.total_ma} mA",
             f"supply: {self.total_ma} mA x {SUPPLY_MARGIN} = {self.total_ma * SUPPLY_MARGIN / 1000:.2f} A "
@@ -87,17 +124,19 @@ def _choose_regulator(load_ma: int) -> Regulator:
                      f"3.3 V regulator in the catalogue handles; split the readers over two regulators")
 
 
-def budget(board: Board) -> PowerBudget:
-    """The worst-case budget of ``board``; raises :class:`PowerError` when nothing fits."""
+def budget(board: Board, cap: tuple[int, int] | None = None) -> PowerBudget:
+    """The worst-case budget of ``board`` at the firmware's brightness cap (or ``cap``, as
+    ``(bright, full)``); raises :class:`PowerError` when nothing fits."""
     p = board.power or DEFAULT_POWER
+    bright, full = cap or brightness_cap()
     readers = len(board.readers)
     leds = sum(r.count for r in board.leds.rings)
     regulator = _choose_regulator(readers * p.reader_ma)
-    total_ma = readers * p.reader_ma + leds * p.led_ma + p.pico_ma
+    total_ma = readers * p.reader_ma + math.ceil(leds * (p.led_ma * bright / full + LED_IDLE_MA)) + p.pico_ma
     need_a = total_ma * SUPPLY_MARGIN / 1000
     supply = next((a for a in SUPPLY_SIZES_A if a >= need_a), None)
     if supply is None:
         raise PowerError(f"the table draws {total_ma} mA at worst: more than a {SUPPLY_SIZES_A[-1]} A supply; "
                          f"use fewer or smaller rings, or cap the LED brightness in the firmware")
     return PowerBudget(readers=readers, reader_ma=p.reader_ma, leds=leds, led_ma=p.led_ma, pico_ma=p.pico_ma,
-                       regulator=regulator, supply_a=supply)
+                       regulator=regulator, supply_a=supply, rings=len(board.leds.rings), bright=bright, full=full)

@@ -6,14 +6,18 @@
 What is built (see ``docs/hardware.md`` for why):
 
 * the Pico (U1), powered by USB from the host and, through a Schottky diode, from the 5 V supply;
-* each PN532 module on the shared SPI bus (SCK/MOSI/MISO) with its own chip-select (10 k pull-up so
-  a reader stays deselected while the Pico boots), reset and IRQ where the board file wires them
-  (an unwired reset is tied high: low means power-down), 100 n + 10 u at its supply pins;
+* each PN532 module on the shared SPI bus (SCK/MOSI/MISO) with its own chip-select (10 k pull-up to
+  the Pico's 3.3 V so a reader stays deselected while the Pico boots and an unpowered reader is not
+  fed through it), reset and IRQ where the board file wires them (an unwired reset is tied high:
+  low means power-down), 100 n + 10 u at its supply pins; 33 R in series at the Pico on SCK, MOSI
+  and every chip select; a 2x6 seat cable connector at both ends of each reader's cable;
 * a separate 3.3 V regulator for the readers, chosen by the power budget, with its input/output caps;
 * the LED rings chained DIN -> DOUT in the order of their first pixel, fed through one gate of a
   74AHCT125 (3.3 V -> 5 V) and a 330 R series resistor, with 100 u at each ring's supply;
-* one button per seat between its GPIO and ground (active low) or 3.3 V (active high), with an
-  external pull resistor only where the board file asks for none inside the RP2040;
+* one button per seat between its GPIO and ground (active low) or 3.3 V (active high), behind 1 k
+  in series with a TVS clamp and 100 n at the line (players touch it), with an external pull
+  resistor only where the board file asks for none inside the RP2040;
+* a 3-pin input connector at each ring (5 V, data, ground);
 * the 5 V input with a 1000 u bulk capacitor.
 
 Every part carries the fields ``Group`` (power, mcu, readers, leds, buttons) and, where it belongs
@@ -29,7 +33,8 @@ from typing import Any
 from . import eda
 from ..board import CENTRE, Board, Seat
 from .parts import (BUTTON, CAPACITOR, CAPACITOR_POLARISED, LED_RING, LEVEL_SHIFTER, PICO, PN532, POWER_IN,
-                    RESISTOR, SCHOTTKY, PartSpec, pico_pin_of_gpio)
+                    RESISTOR, RING_CONNECTOR, SCHOTTKY, SEAT_CABLE_PINS, SEAT_CONNECTOR, TVS, PartSpec,
+                    pico_pin_of_gpio)
 from .power import PowerBudget, budget
 
 __all__ = ["Schematic", "SchematicError", "build_schematic", "seat_label", "GROUPS"]
@@ -135,6 +140,7 @@ def build_schematic(board: Board) -> Schematic:
     _reader_section(b, board, gp)
     _led_section(b, board, gp)
     _button_section(b, board, gp, pico)
+    _cable_section(b, board)
     # Power enters at J1 (+5V, GND) and through D1 (VSYS): the skidl equivalent of KiCad's PWR_FLAG.
     for name in ("+5V", "GND", "VSYS"):
         b.net(name).drive = sk.POWER
@@ -171,35 +177,69 @@ def _pico_section(b: _Builder, pico) -> None:
     b.no_connect(pico["VBUS"], pico["RUN"], pico["3V3_EN"], pico["ADC_VREF"])
 
 
+SERIES_SPI = "33"     # ohms, at the Pico: damps the edges on a long star of SPI cables
+
+
+def _series(b: _Builder, group: str, value: str, mcu_net: str, far_net: str, role: str,
+            seat: Seat | None = None) -> None:
+    """A series resistor between the Pico's side of a line and the cable's."""
+    r = b.part(RESISTOR, group, value=value, seat=seat, role=role)
+    b.connect(mcu_net, r[1])
+    b.connect(far_net, r[2])
+
+
 def _reader_section(b: _Builder, board: Board, gp) -> None:
-    """The PN532 readers on one SPI bus, each with its chip select, reset, IRQ and decoupling."""
+    """The PN532 readers on one SPI bus, each with its chip select, reset, IRQ, decoupling and cable."""
     spi = board.spi
-    b.connect("SPI_SCK", gp(spi.sck))
-    b.connect("SPI_MOSI", gp(spi.mosi))
+    for name, gpio in (("SCK", spi.sck), ("MOSI", spi.mosi)):
+        b.connect(f"SPI_{name}_MCU", gp(gpio))
+        _series(b, "readers", SERIES_SPI, f"SPI_{name}_MCU", f"SPI_{name}",
+                f"series resistor (SPI {name}, at the Pico)")
     b.connect("SPI_MISO", gp(spi.miso))
     for reader in board.readers:
-        label = seat_label(reader.seat)
+        label = seat_label(reader.seat).upper()
         u = b.part(PN532, "readers", seat=reader.seat, role="reader", Reader=reader.name)
         b.connect("+3V3_RDR", u["VCC"])
         b.connect("GND", u["GND"])
-        b.connect("SPI_SCK", u["SCK"])
-        b.connect("SPI_MOSI", u["MOSI"])
-        b.connect("SPI_MISO", u["MISO"])
-        cs_net = f"CS_{label.upper()}"
-        b.connect(cs_net, gp(reader.cs), u["NSS"])
+        for name in ("SCK", "MOSI", "MISO"):
+            b.connect(f"SPI_{name}", u[name])
+        cs_net = f"CS_{label}"
+        b.connect(f"{cs_net}_MCU", gp(reader.cs))
+        # The pull-up hangs on the Pico's own 3.3 V: an unpowered reader is never fed through it.
         r_cs = b.part(RESISTOR, "readers", value="10k", seat=reader.seat, role="chip-select pull-up")
-        b.connect(cs_net, r_cs[1])
-        b.connect("+3V3_RDR", r_cs[2])
+        b.connect(f"{cs_net}_MCU", r_cs[1])
+        b.connect("+3V3", r_cs[2])
+        _series(b, "readers", SERIES_SPI, f"{cs_net}_MCU", cs_net, "series resistor (chip select, at the Pico)",
+                reader.seat)
+        b.connect(cs_net, u["NSS"])
         if reader.rst is not None:
-            b.connect(f"RST_{label.upper()}", gp(reader.rst), u["RSTPDN"])
+            b.connect(f"RST_{label}", gp(reader.rst), u["RSTPDN"])
         else:
             b.connect("+3V3_RDR", u["RSTPDN"])   # low = power-down: an unwired reset must be held high
         if reader.irq is not None:
-            b.connect(f"IRQ_{label.upper()}", gp(reader.irq), u["IRQ"])
+            b.connect(f"IRQ_{label}", gp(reader.irq), u["IRQ"])
         else:
             b.no_connect(u["IRQ"])
         b.decouple("readers", "+3V3_RDR", "100n", seat=reader.seat)
         b.decouple("readers", "+3V3_RDR", "10u", seat=reader.seat, role="local reservoir (RF bursts)")
+
+
+def _cable_section(b: _Builder, board: Board) -> None:
+    """A seat cable per reader: the same 2x6 connector at the Pico's end and at the seat's."""
+    for reader in board.readers:
+        label = seat_label(reader.seat).upper()
+        wired = {"+3V3_RDR": "+3V3_RDR", "GND": "GND", "SCK": "SPI_SCK", "MOSI": "SPI_MOSI", "MISO": "SPI_MISO",
+                 "NSS": f"CS_{label}", "RSTPDN": f"RST_{label}" if reader.rst is not None else None,
+                 "IRQ": f"IRQ_{label}" if reader.irq is not None else None,
+                 "BUTTON": f"BTN_{label}" if reader.seat != CENTRE else None}
+        for end in ("Pico", "seat"):
+            j = b.part(SEAT_CONNECTOR, "readers", seat=reader.seat, role=f"seat cable, {end} end")
+            for num, name in SEAT_CABLE_PINS.items():
+                net = wired[name]
+                if net is None:
+                    b.no_connect(j[num])
+                else:
+                    b.connect(net, j[num])
 
 
 def _led_section(b: _Builder, board: Board, gp) -> None:
@@ -224,6 +264,10 @@ def _led_section(b: _Builder, board: Board, gp) -> None:
         b.connect(data_net, d["DIN"])
         b.connect("+5V", d["VDD"])
         b.connect("GND", d["GND"])
+        j = b.part(RING_CONNECTOR, "leds", seat=ring.seat, role="ring input connector")
+        b.connect("+5V", j["+5V"])
+        b.connect(data_net, j["DIN"])
+        b.connect("GND", j["GND"])
         b.decouple("leds", "+5V", "100u", seat=ring.seat, role="ring supply reservoir", polarised=True)
         if i + 1 < len(rings):
             data_net = "LED_DIN_" + seat_label(rings[i + 1].seat).upper()
@@ -232,23 +276,30 @@ def _led_section(b: _Builder, board: Board, gp) -> None:
             b.no_connect(d["DOUT"])
 
 
+BUTTON_SERIES = "1k"      # limits the current of a discharge into the GPIO, with the TVS at the line
+
+
 def _button_section(b: _Builder, board: Board, gp, pico) -> None:
-    """The seat buttons, the 3.3 V output if a button uses it, and the unused GPIOs left open."""
+    """The seat buttons with their ESD parts, the Pico's 3.3 V output, the unused GPIOs left open."""
     for button in sorted(board.buttons, key=lambda x: x.seat):
-        label = seat_label(button.seat)
+        label = seat_label(button.seat).upper()
         sw = b.part(BUTTON, "buttons", seat=button.seat, role=f"button, active {button.active}")
-        net = f"BTN_{label.upper()}"
-        b.connect(net, gp(button.pin), sw[1])
+        net = f"BTN_{label}"
+        b.connect(f"{net}_MCU", gp(button.pin))
+        _series(b, "buttons", BUTTON_SERIES, f"{net}_MCU", net, "series resistor (button, ESD)", button.seat)
+        b.connect(net, sw[1])
         b.connect("GND" if button.active == "low" else "+3V3", sw[2])
+        tvs = b.part(TVS, "buttons", seat=button.seat, role="button ESD clamp")
+        b.connect(net, tvs["K"])
+        b.connect("GND", tvs["A"])
+        b.decouple("buttons", net, "100n", seat=button.seat, role="button filter (ESD, RF pick-up)")
         if button.pull == "none":   # nothing inside the RP2040: pull to the idle level outside
             r = b.part(RESISTOR, "buttons", value="10k", seat=button.seat,
                        role="button pull-" + ("up" if button.active == "low" else "down"))
-            b.connect(net, r[1])
+            b.connect(f"{net}_MCU", r[1])
             b.connect("+3V3" if button.active == "low" else "GND", r[2])
-    if "+3V3" in b.nets:
-        b.connect("+3V3", pico["3V3_OUT"])
-    else:
-        b.no_connect(pico["3V3_OUT"])
+    # The chip-select pull-ups always use the Pico's 3.3 V.
+    b.connect("+3V3", pico["3V3_OUT"])
     # Unused GPIOs are deliberately open.
     for pin in pico.pins:
         if pin.net is None:

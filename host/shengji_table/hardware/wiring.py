@@ -35,15 +35,17 @@ def wiring_markdown(board: Board) -> str:
     lines = [
         "| shared line | Pico | goes to |",
         "|---|---|---|",
-        f"| SPI{spi.bus} SCK | {_pin(spi.sck)} | SCK of every reader |",
-        f"| SPI{spi.bus} MOSI | {_pin(spi.mosi)} | MOSI of every reader |",
-        f"| SPI{spi.bus} MISO | {_pin(spi.miso)} | MISO of every reader |",
+        f"| SPI{spi.bus} SCK | {_pin(spi.sck)} | 33 R at the Pico, then SCK of every reader (seat cable pin 3) |",
+        f"| SPI{spi.bus} MOSI | {_pin(spi.mosi)} | 33 R at the Pico, then MOSI of every reader (seat cable pin 5) |",
+        f"| SPI{spi.bus} MISO | {_pin(spi.miso)} | MISO of every reader (seat cable pin 7) |",
         f"| LED data | {_pin(board.leds.pin)} | 74AHCT125 1A; 1Y -> 330 R -> DIN of the first ring |",
         "| 5 V | J1 + | rings VDD, 74AHCT125 VCC, 3.3 V regulator VIN, Schottky -> Pico VSYS (pin 39) |",
-        "| 3.3 V readers | regulator VOUT | VCC of every reader, chip-select pull-ups |",
+        "| 3.3 V readers | regulator VOUT | VCC of every reader (seat cable pin 1) |",
+        "| 3.3 V Pico | 3V3_OUT (pin 36) | the chip-select pull-ups (10 k each, at the Pico) |",
         "| GND | J1 − | every GND, the Pico's GND pins |",
         "",
-        "| seat | reader CS (NSS) | reader RST (RSTPDN) | reader IRQ | ring (chain position: pixels) | button |",
+        "| seat | reader CS (NSS, via 33 R) | reader RST (RSTPDN) | reader IRQ | ring (chain position: pixels) | "
+        "button (via 1 k, TVS + 100 n at the line) |",
         "|---|---|---|---|---|---|",
     ]
     chain = {ring.seat: i for i, ring in enumerate(board.leds.rings)}
@@ -72,7 +74,8 @@ def power_markdown(board: Board) -> str:
 def board_section(board: Board) -> str:
     """The whole generated block of one board."""
     return (f"Wiring of `boards/{board.name}.json` ({board.description}):\n\n" + wiring_markdown(board) +
-            "\nPower budget (worst case: every reader's RF on, every LED full white):\n\n" + power_markdown(board))
+            "\nPower budget (worst case: every reader's RF on, every LED white at the firmware's brightness "
+            "cap):\n\n" + power_markdown(board))
 
 
 _BLOCK = re.compile(r"(<!-- generated: (?P<name>[\w.-]+) -->\n)(?P<body>.*?)(<!-- end generated -->)", re.S)

@@ -14,10 +14,12 @@ and ``大王``, lower case, and a rank-first order (``10S``).  ``str()`` prints 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from operator import attrgetter
 
 __all__ = [
     "SUITS", "RANKS", "JOKER", "SMALL_JOKER_RANK", "BIG_JOKER_RANK",
     "Card", "CardCopy", "CardError", "parse_card", "parse_cards", "parse_copy",
+    "faces_of", "multiset_key", "COPY_KEY",
     "format_cards", "full_deck", "all_copies", "parse_rank", "rank_from_text", "rank_text", "level_text",
     "points_of", "SUIT_SYMBOL", "suit_word", "suit_symbol", "trump_text",
 ]
@@ -175,15 +177,17 @@ ALL_FACES = tuple(Card._all.values())
 class CardCopy:
     """One physical card: a face and its deck (1-based).  ``str()`` gives ``S10#2``."""
 
-    __slots__ = ("card", "deck")
+    __slots__ = ("card", "deck", "key")
     card: Card
     deck: int
+    key: int          # index·8 + deck: the hash, kept as a slot so that sorting by it (COPY_KEY) is C-level
 
     def __init__(self, card: Card, deck: int):
         if not isinstance(deck, int) or deck < 1:
             raise CardError(f"a deck index is a whole number from 1, not {deck!r}")
         object.__setattr__(self, "card", card)
         object.__setattr__(self, "deck", deck)
+        object.__setattr__(self, "key", card.index * 8 + deck)
 
     def __setattr__(self, name, value):
         raise AttributeError("CardCopy is immutable")
@@ -198,10 +202,11 @@ class CardCopy:
         return f"CardCopy({self})"
 
     def __hash__(self) -> int:
-        return self.card.index * 8 + self.deck
+        return self.key
 
     def __eq__(self, other) -> bool:
-        return isinstance(other, CardCopy) and self.card is other.card and self.deck == other.deck
+        return self is other or (isinstance(other, CardCopy) and self.card is other.card
+                                 and self.deck == other.deck)
 
     def __lt__(self, other: CardCopy) -> bool:
         return (self.card.index, self.deck) < (other.card.index, other.deck)
@@ -209,6 +214,10 @@ class CardCopy:
     @staticmethod
     def parse(text: str) -> CardCopy:
         return parse_copy(text)
+
+
+# Sorts copies by face index, then deck, without a Python call per copy: ``sorted(copies, key=COPY_KEY)``.
+COPY_KEY = attrgetter("key")
 
 
 def _split_copy(text: str):
@@ -221,10 +230,14 @@ def _split_copy(text: str):
     return text, None
 
 
+# Longest alias first, so that a two-character alias is tried before a one-character one.
+_ALIASES_LONGEST_FIRST = tuple(sorted(_SUIT_ALIASES.items(), key=lambda kv: -len(kv[0])))
+
+
 def _split_suit(u: str):
     """``(suit, rank text)`` of an upper-cased face, written suit first (S10, ♠10, 黑桃10) or rank
     first (10S, 10♠); the longest alias that fits wins.  ``None`` when no suit alias fits."""
-    for alias, suit in sorted(_SUIT_ALIASES.items(), key=lambda kv: -len(kv[0])):
+    for alias, suit in _ALIASES_LONGEST_FIRST:
         if u.startswith(alias):
             return suit, u[len(alias):]
         if u.endswith(alias) and len(u) > len(alias):
@@ -233,6 +246,13 @@ def _split_suit(u: str):
 
 
 def _parse_face(face: str, original: str) -> Card:
+    card = _FACE_BY_TEXT.get(face)
+    if card is not None:
+        return card
+    return _parse_face_slowly(face, original)
+
+
+def _parse_face_slowly(face: str, original: str) -> Card:
     t = face.strip()
     if not t:
         raise CardError(f"not a card: {original!r}")
@@ -249,6 +269,31 @@ def _parse_face(face: str, original: str) -> Card:
         return Card(suit, parse_rank(rest))
     except CardError:
         raise CardError(f"not a card: {original!r} (write e.g. S10, HA, DT, LJ, BJ, ♠10, 小王)") from None
+
+
+def _face_spellings() -> dict:
+    """Every usual spelling of every face → the face: a table look-up instead of parsing.
+
+    The spellings are those :func:`_parse_face_slowly` accepts (each is checked against it below);
+    anything else (spaces, ``010``, mixed scripts) still goes through the parser, so the accepted
+    notation and every error message are unchanged."""
+    ranks = {r: [rank_text(r), rank_text(r).lower()] for r in RANKS}
+    ranks[10] += ["T", "t"]
+    table: dict = {}
+    for alias, suit in _SUIT_ALIASES.items():
+        for a in {alias, alias.lower()}:
+            for r, texts in ranks.items():
+                for t in texts:
+                    table[a + t] = table[t + a] = Card(suit, r)
+    for alias, rank in _JOKER_ALIASES.items():
+        for a in {alias, alias.lower(), alias.capitalize()}:
+            table[a] = Card(JOKER, rank)
+    for text, card in table.items():
+        assert _parse_face_slowly(text, text) is card, text
+    return table
+
+
+_FACE_BY_TEXT = _face_spellings()
 
 
 def parse_copy(text: str, allow_no_copy: bool = False):
@@ -274,7 +319,32 @@ def parse_card(text) -> Card:
     """Parse one face: ``parse_card("♠10") is parse_card("S10") is parse_card("st")``."""
     if isinstance(text, Card):
         return text
-    return Card.parse(text)
+    card = _FACE_BY_TEXT.get(text) if isinstance(text, str) else None
+    return card if card is not None else Card.parse(text)
+
+
+# Card.index → a bit field of 8 bits per face: the sum over a play's cards is a multiset key (one
+# small integer, no sorting) for plays of fewer than 256 cards — see :func:`multiset_key`.
+_FACE_BITS = tuple(1 << (8 * i) for i in range(54))
+
+
+def multiset_key(cards) -> int | tuple:
+    """A hashable key equal for two plays exactly when they hold the same faces as many times each
+    (order ignored): an integer built in C, or for 256 cards and more the sorted face indices."""
+    if len(cards) < 256:
+        return sum(map(_FACE_BITS.__getitem__, [c.index for c in cards]))
+    return tuple(sorted(c.index for c in cards))
+
+
+def faces_of(items) -> tuple | None:
+    """The faces of a list of card texts when every one is a usual spelling (``S10``, ``♠10``,
+    ``10s``, ``小王`` …: one table look-up each), else ``None`` — then parse them one by one, which
+    says what is wrong.  The fast path of readers of many cards (the judge)."""
+    try:
+        cards = tuple(map(_FACE_BY_TEXT.get, items))
+    except TypeError:                # an unhashable item
+        return None
+    return cards if all(cards) else None
 
 
 def parse_cards(items) -> list:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from collections.abc import Iterable, Iterator
 
-from .cards import SUIT_SYMBOL, Card
+from .cards import SUIT_SYMBOL, Card, multiset_key
 from .ladders import describe, ladder_for
 from .order import TRUMP, TrumpOrder
 from .shapes import count_groups, iter_realizations, realizable
@@ -65,42 +65,71 @@ def _rule_for(decks: int, shape: tuple):
     return ladder_for(decks, shape)
 
 
-def follow_rule(lead, order) -> FollowRule:
-    """Analyse a lead once (its suit, count, shape and ladder)."""
+def follow_rule(lead, order, units: tuple | None = None) -> FollowRule:
+    """Analyse a lead once (its suit, count, shape and ladder).  ``units``: the lead's
+    :func:`.units.decompose`, when the caller has it already (then nothing is memoised)."""
     lead = tuple(lead)
     if not lead:
         raise ValueError("a lead has at least one card")
-    return order.memo(("follow_rule",) + tuple(sorted(c.index for c in lead)), lambda: _follow_rule(lead, order))
+    if units is not None:
+        return _follow_rule(lead, order, units)
+    return order.memo(("follow_rule", multiset_key(lead)), lambda: _follow_rule(lead, order))
 
 
-def _follow_rule(lead, order) -> FollowRule:
-    units = decompose(lead, order)
+def _follow_rule(lead, order, units: tuple | None = None) -> FollowRule:
+    if units is None:
+        units = decompose(lead, order)
     suit = order._suit[lead[0].index]
     shape = shape_of(units)
     ladder, rule = _rule_for(order.decks, shape)
     return FollowRule(suit, len(lead), shape, ladder, rule)
 
 
-def missing_from_hand(play, hand) -> list:
-    """Cards of ``play`` that ``hand`` does not hold (as a multiset)."""
-    left = [0] * 54
-    for c in hand:
-        left[c.index] += 1
+def face_counts(cards) -> list:
+    """How many of each face ``cards`` hold, indexed by ``Card.index`` (a hand, counted once)."""
+    counts = [0] * 54
+    for c in cards:
+        counts[c.index] += 1
+    return counts
+
+
+def missing_in_counts(play, counts: list) -> list:
+    """Cards of ``play`` beyond what ``counts`` (:func:`face_counts` of a hand) hold."""
+    need: dict = {}
     missing = []
     for c in play:
         i = c.index
-        if left[i]:
-            left[i] -= 1
-        else:
+        k = need[i] = need.get(i, 0) + 1
+        if k > counts[i]:
             missing.append(c)
     return missing
 
 
-def check_follow(lead, play, hand, order, rule: FollowRule | None = None) -> Verdict:
+def missing_from_hand(play, hand) -> list:
+    """Cards of ``play`` that ``hand`` does not hold (as a multiset)."""
+    return missing_in_counts(play, face_counts(hand))
+
+
+def _held_groups(counts: list, suit: str, order) -> tuple:
+    """``(cards held in suit, {group: count})`` from a hand's face counts (its suit's faces only)."""
+    group = order._group
+    n = 0
+    groups: dict = {}
+    for c in order.suit_members(suit):
+        k = counts[c.index]
+        if k:
+            n += k
+            g = group[c.index]
+            groups[g] = groups.get(g, 0) + k
+    return n, groups
+
+
+def check_follow(lead, play, hand, order, rule: FollowRule | None = None, counts: list | None = None) -> Verdict:
     """Is ``play`` a legal follow to ``lead`` from ``hand`` (the cards held before playing)?
 
     Returns a :class:`Verdict` citing R-4.4 (count, suit), R-4.5/R-4.6/R-4.7 (shape) or ``hand``
-    (a card that is not in the hand).  ``rule`` may be passed to reuse one lead analysis.
+    (a card that is not in the hand).  ``rule`` may be passed to reuse one lead analysis, ``counts``
+    (:func:`face_counts` of ``hand``) to reuse one count of the hand.
     """
     if rule is None:
         rule = follow_rule(lead, order)
@@ -109,23 +138,25 @@ def check_follow(lead, play, hand, order, rule: FollowRule | None = None) -> Ver
     if len(play) != n:
         return Verdict(False, "R-4.4",
                        f"{n} card{'s were' if n != 1 else ' was'} led, so play exactly {n}, not {len(play)}")
-    missing = missing_from_hand(play, hand)
+    if counts is None:
+        counts = face_counts(hand)
+    missing = missing_in_counts(play, counts)
     if missing:
         return Verdict(False, "hand",
                        f"{' '.join(map(str, missing))} {'is' if len(missing) == 1 else 'are'} not in that hand")
     suit_of = order._suit
     s = rule.suit
-    held = [c for c in hand if suit_of[c.index] == s]
-    in_suit = [c for c in play if suit_of[c.index] == s]
+    held, held_groups = _held_groups(counts, s, order)
+    in_suit = sum(1 for c in play if suit_of[c.index] == s)
     name = suit_name(s, order)
-    if len(in_suit) < min(n, len(held)):
-        if len(held) >= n:
-            return Verdict(False, "R-4.4", f"you hold {len(held)} {name} and must play {n} {name}")
-        return Verdict(False, "R-4.4", f"you hold {len(held)} {name}: play all of them before other cards")
-    if len(held) <= n:
+    if in_suit < min(n, held):
+        if held >= n:
+            return Verdict(False, "R-4.4", f"you hold {held} {name} and must play {n} {name}")
+        return Verdict(False, "R-4.4", f"you hold {held} {name}: play all of them before other cards")
+    if held <= n:
         return Verdict(True, "R-4.4",
-                       f"you play all your {name}" + (" and fill with other cards" if len(held) < n else ""))
-    hand_rung = rule.rung_index(count_groups(held, order), order)
+                       f"you play all your {name}" + (" and fill with other cards" if held < n else ""))
+    hand_rung = rule.rung_index(held_groups, order)
     play_rung = rule.rung_index(count_groups(play, order), order, stop=hand_rung)
     if play_rung > hand_rung:
         need = " or ".join(describe(a) for a in rule.ladder[hand_rung])

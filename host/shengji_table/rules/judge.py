@@ -5,30 +5,37 @@ raises :class:`SituationError` when the situation itself is malformed (a structu
 documented one, an unknown card, a card more often than the decks hold, a seat that does not exist,
 an unknown preset or option).  A play that breaks a rule is not malformed: that is a ruling.
 
-Three queries, chosen by ``"query"`` (default ``"trick"``):
+Queries, chosen by ``"query"`` (default ``"trick"``):
 
-* ``trick``   — ``preset, options, level, trump, hands?, trick`` → the ruling on the trick's last
-  play (``rules.trick_ruling.rule_trick``: legal, rule, reason, units, throw, winner, points).
-* ``declare`` — ``preset, options, level, declarations, kitty?`` → one result per declaration (in
-  time order) and the call standing at the end (R-6); nobody declared → the R-6.4 default.
+* ``trick``   — ``preset, options, level, trump, hands?, trick`` → the ruling on every play and,
+  at the top level, on the last (``rules.trick_ruling.rule_trick``: legal, rule, reason, units,
+  throw, plays, winner, points).
+* ``declare`` — ``preset, options, level, declarations, kitty?, hand?, dealer?, first_seat?`` → one
+  result per declaration (in time order) and the call standing at the end (R-6); nobody declared →
+  the R-6.4 default; with ``hand`` who deals (R-6.6 first hand, R-8.5 later).
 * ``settle``  — ``preset, options, dealer, attackers_points, kitty, last_trick, level?, trump?,
   penalty?, bid?, declarers?, split?`` → kitty multiplier and bonus (R-7.3), the attackers' total,
   levels, take-over and next dealer (R-8).
+* ``match``, ``deal``, ``bidding``, ``friend`` — :mod:`.judge_match`: level changes and the next
+  dealer; hand and kitty sizes; three players' bids and 反牌; find a friend in play.
 
-The full contract, with examples, is in ``docs/rules-engine.md``.
+The full contract, with examples, is in ``docs/judge.md``.
 """
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 from collections.abc import Mapping
 
-from .cards import CardError, level_text, parse_card, trump_text
+from .cards import CardError, level_text, trump_text
 from .declare import Declaration, default_trump, run_declarations
 from .kitty import rule_kitty
 from .order import TrumpOrder
-from .trick_ruling import rule_trick
-from .ruleset import Ruleset, RulesetError, level_from_text
+from .follow import face_counts, missing_in_counts
+from .judge_match import KEYS as _MORE_KEYS, QUERIES as _MORE_QUERIES
+from .judge_read import (SituationError, _cards, _check_copies, _int, _level, _object, _ruleset, _seat,
+                         _seat_cards, _trump)
+from .trick_ruling import rule_counted_trick
+from .ruleset import Ruleset, RulesetError
 from .penalties import throw_penalty
 from .settle import dig_drop, next_dealer, settle, share_levels
 from .trick import Play
@@ -36,121 +43,16 @@ from .units import decompose
 
 __all__ = ["judge", "SituationError", "QUERIES"]
 
-QUERIES = ("trick", "declare", "settle")
+QUERIES = ("trick", "declare", "settle") + tuple(_MORE_QUERIES)
 
 _COMMON = ("query", "preset", "options")
 _KEYS = {
     "trick": _COMMON + ("level", "trump", "hands", "trick"),
-    "declare": _COMMON + ("level", "declarations", "kitty"),
+    "declare": _COMMON + ("level", "declarations", "kitty", "hand", "dealer", "first_seat"),
     "settle": _COMMON + ("dealer", "attackers_points", "kitty", "last_trick", "level", "trump",
                          "penalty", "bid", "declarers", "split"),
+    **{q: _COMMON + keys for q, keys in _MORE_KEYS.items()},
 }
-_TRUMPS = ("S", "H", "C", "D", "NT")
-
-
-class SituationError(ValueError):
-    """The situation is malformed; the message says what is wrong and how to write it."""
-
-
-# ---- reading the situation ---------------------------------------------------------------------
-
-def _ruleset(sit: Mapping) -> Ruleset:
-    preset = sit.get("preset", "classic")
-    options = sit.get("options", {})
-    if options is None:
-        options = {}
-    if not isinstance(preset, str):
-        raise SituationError(f"'preset' is a preset name (text), not {preset!r}")
-    if not isinstance(options, Mapping):
-        raise SituationError("'options' is a JSON object of option name → value")
-    try:
-        return Ruleset.from_preset(preset, **options)
-    except RulesetError as exc:
-        raise SituationError(str(exc)) from None
-
-
-def _level(sit: Mapping, required: bool = True, default: int = 2) -> int:
-    if "level" not in sit:
-        if required:
-            raise SituationError("'level' is missing: the level rank being played, e.g. \"10\" or \"J\"")
-        return default
-    value = sit["level"]
-    if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise SituationError(f"'level' is a rank such as \"10\" or \"J\", not {value!r}")
-    try:
-        return level_from_text(value)
-    except RulesetError as exc:
-        raise SituationError(str(exc)) from None
-
-
-def _trump(sit: Mapping, ruleset: Ruleset, required: bool = True):
-    if "trump" not in sit:
-        if required:
-            raise SituationError("'trump' is missing: one of S, H, C, D or NT")
-        return None
-    value = sit["trump"]
-    t = value.strip().upper() if isinstance(value, str) else None
-    if t not in _TRUMPS:
-        raise SituationError(f"'trump' is one of S, H, C, D or NT, not {value!r}")
-    if t == "NT":
-        return None
-    if ruleset.two_colour:      # with two colours H/D mean red, S/C black (R-2.5)
-        t = "H" if t in ("H", "D") else "S"
-    return t
-
-
-# Four decks hold 216 cards: no hand, play or kitty in a situation has more.
-MAX_CARDS = 216
-
-
-def _cards(value: Any, where: str) -> tuple:
-    if not isinstance(value, list):
-        raise SituationError(f"{where} is a list of cards such as [\"SA\", \"H10\"], not {value!r}")
-    if len(value) > MAX_CARDS:
-        raise SituationError(f"{where} lists {len(value)} cards; four decks hold {MAX_CARDS}")
-    out = []
-    for item in value:
-        if not isinstance(item, str):
-            raise SituationError(f"{where}: a card is written as text such as \"SA\", not {item!r}")
-        try:
-            out.append(parse_card(item))
-        except CardError as exc:
-            raise SituationError(f"{where}: {exc}") from None
-    return tuple(out)
-
-
-def _seat(value: Any, where: str, ruleset: Ruleset) -> int:
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise SituationError(f"{where}: a seat is a number 0..{ruleset.players - 1}, not {value!r}")
-    if not 0 <= value < ruleset.players:
-        raise SituationError(f"{where}: there is no seat {value} at a table of {ruleset.players} "
-                             f"(seats are 0..{ruleset.players - 1})")
-    return value
-
-
-def _int(sit: Mapping, key: str, required: bool = True):
-    if key not in sit:
-        if required:
-            raise SituationError(f"'{key}' is missing")
-        return None
-    value = sit[key]
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise SituationError(f"'{key}' is a whole number, not {value!r}")
-    return value
-
-
-def _check_copies(ruleset: Ruleset, groups, what: str) -> None:
-    """No face may appear more often than the decks hold (R-1.1).  ``groups`` are card lists that
-    are physically distinct (e.g. one per seat)."""
-    total: Counter = Counter()
-    for cards in groups:
-        total.update(cards)
-    for card, n in total.items():
-        if n > ruleset.decks:
-            raise SituationError(f"{card} appears {n} times in {what}, but {ruleset.decks} deck(s) hold "
-                                 f"only {ruleset.decks} of it")
 
 
 def _check_keys(sit: Mapping, query: str) -> None:
@@ -158,23 +60,6 @@ def _check_keys(sit: Mapping, query: str) -> None:
     if unknown:
         raise SituationError(f"unknown key {unknown[0]!r} in a {query} situation; valid keys: "
                              f"{', '.join(_KEYS[query])}")
-
-
-def _object(value: Any, where: str) -> Mapping:
-    if not isinstance(value, Mapping):
-        raise SituationError(f"{where} is a JSON object, not {value!r}")
-    return value
-
-
-def _seat_cards(value: Any, where: str, wrong: str | None = None) -> Mapping:
-    """A play or a declaration: ``{"seat": n, "cards": [...]}`` and nothing else (``wrong``: the
-    message when it is not, instead of the generic one)."""
-    d = _object(value, where)
-    extra = [k for k in d if k not in ("seat", "cards")]
-    if extra or "seat" not in d or "cards" not in d:
-        raise SituationError(wrong or f"{where} is {{\"seat\": n, \"cards\": [...]}}" +
-                             (f"; unknown key {extra[0]!r}" if extra else ""))
-    return d
 
 
 # ---- the queries --------------------------------------------------------------------------------
@@ -191,6 +76,8 @@ def judge(situation: Any) -> dict:
         return _judge_declare(sit, ruleset)
     if query == "settle":
         return _judge_settle(sit, ruleset)
+    if query in _MORE_QUERIES:
+        return _MORE_QUERIES[query](sit, ruleset)
     return _judge_trick(sit, ruleset)
 
 
@@ -233,14 +120,13 @@ def _judge_trick(sit: Mapping, ruleset: Ruleset) -> dict:
             hands[seat] = list(_cards(value, f"hands[{key!r}]"))
     # Each seat's physical cards: its hand before the trick, which should contain its play; a card
     # played but missing from the hand is a ruling ('hand'), yet it still exists on the table.
-    per_seat = []
-    played = {p.seat: Counter(p.cards) for p in plays}
-    for seat in set(played) | set(hands or {}):
-        held = Counter(hands.get(seat, ())) if hands else Counter()
-        per_seat.append(list((held | played.get(seat, Counter())).elements()))
-    _check_copies(ruleset, per_seat, "the hands and the trick")
+    hands = hands or {}
+    counts = {p.seat: face_counts(hands[p.seat]) for p in plays if p.seat in hands}
+    per_seat = [p.cards if p.seat not in hands else missing_in_counts(p.cards, counts[p.seat]) for p in plays]
+    _check_copies(ruleset, list(hands.values()) + per_seat, "the hands and the trick")
     try:
-        ruling = rule_trick(ruleset, level, trump, plays, hands)
+        order = TrumpOrder.of(ruleset, level, trump)
+        ruling = rule_counted_trick(ruleset, order, plays, hands, counts)
     except (RulesetError, CardError) as exc:
         raise SituationError(str(exc)) from None
     throw = ruling.get("throw")
@@ -281,6 +167,8 @@ def _judge_declare(sit: Mapping, ruleset: Ruleset) -> dict:
     if ruleset.hidden_declarations:
         out["hidden"] = {"rule": "R-6.5",
                          "reason": "calls stay hidden until the deal ends; then the standing call is shown."}
+    if "hand" in sit or "dealer" in sit or "first_seat" in sit:
+        out["deal"] = _declare_dealer(sit, ruleset, standing)
     if standing is None:
         if ruleset.no_declaration == "kitty-card" and kitty is None:
             out["no_declaration"] = {"trump": None, "rule": "R-6.4",
@@ -290,6 +178,33 @@ def _judge_declare(sit: Mapping, ruleset: Ruleset) -> dict:
             how = {"nt": "the hand is played without trump", "spades": "spades are trump",
                    "kitty-card": "the card turned from the kitty names trump"}[ruleset.no_declaration]
             out["no_declaration"] = {"trump": trump_text(t), "rule": "R-6.4", "reason": f"nobody declared: {how}."}
+    return out
+
+
+def _declare_dealer(sit: Mapping, ruleset: Ruleset, standing) -> dict:
+    """Who deals this hand: in the first hand the seat whose call stands (R-6.6; nobody declared:
+    the seat that drew first), later the dealer the match gives (R-8.5) — a call only sets trump."""
+    number = _int(sit, "hand", required=False) or 1
+    if number < 1:
+        raise SituationError(f"'hand' is the hand's number in the match, from 1, not {number}")
+    first = _seat(sit["first_seat"], "'first_seat'", ruleset) if "first_seat" in sit else 0
+    if number > 1:
+        if "dealer" not in sit:
+            raise SituationError("after the first hand the match names the dealer (R-8.5): give 'dealer'")
+        dealer = _seat(sit["dealer"], "'dealer'", ruleset)
+        out = {"hand": number, "first_hand": False, "dealer": dealer, "rule": "R-8.5",
+               "reason": f"hand {number}: the match names the dealer, seat {dealer}; the call only sets trump."}
+    elif "dealer" in sit:
+        raise SituationError("the first hand's dealer comes from the calls (R-6.6): 'dealer' is for later hands")
+    elif standing is None:
+        out = {"hand": 1, "first_hand": True, "dealer": first, "rule": "R-6.6",
+               "reason": f"first hand, nobody declared: seat {first}, who drew first, deals."}
+    else:
+        out = {"hand": 1, "first_hand": True, "dealer": standing.seat, "rule": "R-6.6",
+               "reason": f"first hand: seat {standing.seat}, whose call stands, deals (翻主方)."}
+    if ruleset.hidden_declarations:
+        out["overturn"] = {"rule": "R-6.5", "reason": "第一盤反底反樁: one more card overturns a call; the table "
+                                                      "reads it for every hand, not the first only."}
     return out
 
 
@@ -331,7 +246,7 @@ def _judge_settle(sit: Mapping, ruleset: Ruleset) -> dict:
     attackers = [s for s in range(ruleset.players) if s not in declarers]
 
     bonus, mult = 0, 0
-    order = TrumpOrder(ruleset, level, trump)
+    order = TrumpOrder.of(ruleset, level, trump)
     if len(kitty) != ruleset.kitty_size:
         notes.append(f"R-10.3: the kitty has {len(kitty)} cards but must have {ruleset.kitty_size}")
     if last is None:

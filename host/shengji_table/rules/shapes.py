@@ -181,12 +181,21 @@ def lowest_beating(counts: dict, component, above: int, order):
     Returns ``(top, [groups low → high])`` or ``None`` (R-4.2: could another player beat this unit?).
     """
     w, length = component
+    if length == 1:                  # a group: the lowest position above, by counting
+        rank = order._rank
+        best = None
+        for g, n in counts.items():
+            if n >= w:
+                p = rank[g]
+                if p > above and (best is None or p < best[0]):
+                    best = (p, [g])
+        return best
     bypos = _by_pos(counts, order)
-    best = None
+    # placements come lowest first, so the first above ``above`` is the lowest
     for top, gs in _placements(bypos, counts, w, length):
-        if top > above and (best is None or top < best[0]):
-            best = (top, gs)
-    return best
+        if top > above:
+            return top, gs
+    return None
 
 
 def iter_realizations(counts: dict, components, order):

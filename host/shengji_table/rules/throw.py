@@ -7,6 +7,9 @@
   最小牌), on equal rank the one with fewest cards; the rest goes back to the hand.  Lead 9 88 44:
   someone holds J → 9; someone holds QQ (which beats the 9, the 88 and the 44) or 55 → 44.  "Fewest
   cards, then the lowest" would give 9 against QQ: the seed's example wins (docs/rules.md, rulings).
+  Units of equal rank and size (off-suit level cards, 7♥ and 7♣ of a no-trump throw …) are equal
+  in play: the one listed first by :func:`.units.decompose` (display order ♠ ♥ ♣ ♦) is forced.
+  The seat that beats it, named in ``beaten_by``, is the first in playing order from the leader.
   The penalty (none / per card / per throw) is applied by :mod:`.penalties`.
 """
 from __future__ import annotations
@@ -49,15 +52,18 @@ def is_throw(cards, order) -> bool:
     return bool(cards) and not _mixed(cards, order) and len(decompose(cards, order)) > 1
 
 
-def check_lead(cards, order) -> Verdict:
-    """What a lead's cards alone decide: one effective suit (R-4.1), and whether throws are allowed."""
+def check_lead(cards, order, units: tuple | None = None) -> Verdict:
+    """What a lead's cards alone decide: one effective suit (R-4.1), and whether throws are allowed.
+
+    ``units``: the lead's :func:`.units.decompose`, when the caller has it already."""
     cards = list(cards)
     if not cards:
         return Verdict(False, "R-4.1", "a lead has at least one card")
     if _mixed(cards, order):
         suits = sorted({suit_name(order._suit[c.index], order) for c in cards})
         return Verdict(False, "R-4.1", f"a lead is of one suit, but this mixes {' and '.join(suits)}")
-    units = decompose(cards, order)
+    if units is None:
+        units = decompose(cards, order)
     if len(units) > 1 and order.ruleset.throws == "none":
         return Verdict(False, "R-4.1", "throws are not allowed in this variant: lead one unit")
     if len(units) > 1:
@@ -92,10 +98,19 @@ def _fail(units, forced, lead, beaten_by, rule, reason) -> ThrowCheck:
     return ThrowCheck(False, forced.cards, tuple(withdrawn), beaten_by, rule, reason)
 
 
-def check_throw(lead, others: dict, order) -> ThrowCheck:
+def _playing_order(seats, leader: int | None, players: int) -> list:
+    """``seats`` in playing order from the seat after ``leader`` (seat order without a leader)."""
+    if leader is None:
+        return sorted(seats)
+    return sorted(seats, key=lambda s: (s - leader) % players)
+
+
+def check_throw(lead, others: dict, order, leader: int | None = None) -> ThrowCheck:
     """Check a lead against the other players' hands (``{seat: cards}``, R-4.2/R-4.3).
 
     A lead of one unit is always ok.  A lead mixing suits fails with rule R-4.1 and nothing forced.
+    ``leader``: the seat that threw; the seat named in ``beaten_by`` is the first in playing order
+    after it that can beat the forced unit (without a leader: the lowest seat number).
     """
     lead = tuple(lead)
     if _mixed(lead, order):
@@ -110,9 +125,10 @@ def check_throw(lead, others: dict, order) -> ThrowCheck:
     suit = units[0].suit
     suit_of = order._suit
     name = suit_name(suit, order)
-    held = {seat: [c for c in cards if suit_of[c.index] == suit] for seat, cards in sorted(others.items())}
+    seats = _playing_order(others, leader, order.ruleset.players)
+    held = {seat: [c for c in others[seat] if suit_of[c.index] == suit] for seat in seats}
     counts = {seat: count_groups(cards, order) for seat, cards in held.items()}
-    # Beatable units, each with the first seat (in seat order) that beats it and how.
+    # Beatable units, each with the first seat (in playing order) that beats it and how.
     beatable = []
     for u in units:
         for seat, cnt in counts.items():

@@ -40,12 +40,12 @@ class TrickShape:
 
     __slots__ = ("order", "suit", "count", "units", "components", "main", "rest", "single")
 
-    def __init__(self, lead, order):
+    def __init__(self, lead, order, units: tuple | None = None):
         lead = tuple(lead)
         self.order = order
         self.count = len(lead)
         self.suit = order._suit[lead[0].index] if lead else None
-        self.units = decompose(lead, order)
+        self.units = decompose(lead, order) if units is None else units
         self.components = tuple(u.component for u in self.units)
         self.single = self.units[0] if len(self.units) == 1 else None
         main = _largest(self.components) if self.components else (1, 1)

@@ -1,24 +1,30 @@
-"""The judge's ruling on a trick: is its last play legal, who wins, how many points (docs/judge.md).
+"""The judge's ruling on a trick: is every play legal, who wins, how many points (docs/judge.md).
 
 :func:`rule_trick` returns the ruling as plain JSON-ready data::
 
     {"legal": true, "rule": "R-4.5", "reason": "…", "units": [{"kind", "width", "length", "cards"}],
      "throw": {"ok": …, "forced": […], "beaten_by": {"seat", "cards"} | null},   # multi-unit leads
+     "plays": [{"seat", "legal", "rule", "reason", "unchecked"?}, …],           # every play, in order
      "winner": 2, "points": 25, "unchecked": ["…"]}                              # when hands are missing
 
-Without ``hands`` it rules on everything the plays decide by themselves (one suit in a lead, card
-counts, shapes, the winner, points) and lists in ``unchecked`` what it could not check.
+The top-level ``legal``, ``rule``, ``reason``, ``units`` and ``unchecked`` are those of the last
+play (``plays[-1]``); ``plays`` rules on each play in playing order.  A lead is checked for one
+suit (R-4.1) and, when it is a throw, against the other hands (R-4.2, R-4.3); a failed throw
+stands as its forced unit, and the follows are judged against what stands.  Without ``hands`` it
+rules on everything the plays decide by themselves (one suit in a lead, card counts, shapes, the
+winner, points) and lists in ``unchecked`` what it could not check.  An illegal follow does not
+win the trick: the winner and the points are those of the plays that stand.
 """
 from __future__ import annotations
 
-from .follow import check_follow, missing_from_hand
+from .follow import check_follow, face_counts, follow_rule, missing_in_counts
 from .order import TrumpOrder
 from .ruleset import level_from_text
 from .throw import check_lead, check_throw
 from .trick import Play, TrickShape, trick_points, winning_index
 from .units import decompose
 
-__all__ = ["rule_trick"]
+__all__ = ["rule_trick", "rule_counted_trick"]
 
 
 def _as_play(p) -> Play:
@@ -32,96 +38,120 @@ def _illegal(out: dict, rule: str, reason: str) -> None:
     out["legal"], out["rule"], out["reason"] = False, rule, reason
 
 
-def _rule_lead(out: dict, unchecked: list, ruleset, order, last: Play, units, hands: dict) -> list | None:
-    """A lead: one suit (R-4.1) and, for a throw, the other hands (R-4.2, R-4.3).  Returns the plays
-    that count for the winner when a failed throw stands as its forced unit, else None."""
-    verdict = check_lead(last.cards, order)
+def _unchecked(out: dict, what: str) -> None:
+    out.setdefault("unchecked", []).append(what)
+
+
+def _check_hand(out: dict, play: Play, counts: dict) -> None:
+    """The play's cards are in the seat's hand (else rule 'hand'); noted when the hand is not given.
+    ``counts``: :func:`.follow.face_counts` of the hands of the seats that play."""
+    held = counts.get(play.seat)
+    if held is None:
+        _unchecked(out, f"the hand of seat {play.seat}")
+        return
+    missing = missing_in_counts(play.cards, held)
+    if missing:
+        _illegal(out, "hand", f"seat {play.seat} does not hold {' '.join(map(str, missing))}")
+
+
+def _rule_lead(out: dict, throw_out: dict, ruleset, order, lead: Play, units, hands: dict) -> tuple:
+    """A lead: one suit (R-4.1) and, for a throw, the other hands (R-4.2, R-4.3).  Returns the cards
+    that stand as the lead: the forced unit of a failed throw, else the lead itself."""
+    verdict = check_lead(lead.cards, order, units)
     if out["legal"]:
         out["rule"], out["reason"] = verdict.rule, verdict.reason
         if not verdict.ok:
             out["legal"] = False
     if not verdict.ok or len(units) <= 1:
-        return None
-    others = {s: cards for s, cards in hands.items() if s != last.seat}
-    seats_missing = [s for s in range(ruleset.players) if s != last.seat and s not in others]
+        return lead.cards
+    others = {s: cards for s, cards in hands.items() if s != lead.seat}
+    seats_missing = [s for s in range(ruleset.players) if s != lead.seat and s not in others]
     if not others:
-        out["throw"] = {"ok": None, "forced": [], "beaten_by": None}
-        unchecked.append("the throw (the other hands are not given)")
+        throw_out.update(ok=None, forced=[], beaten_by=None)
+        _unchecked(out, "the throw (the other hands are not given)")
         if out["legal"]:
             out["reason"] = f"a throw of {len(units)} units; without the other hands it cannot be checked"
-        return None
-    tc = check_throw(last.cards, others, order)
-    out["throw"] = {
-        "ok": tc.ok, "forced": [str(c) for c in tc.forced],
-        "beaten_by": None if tc.beaten_by is None else
-        {"seat": tc.beaten_by[0], "cards": [str(c) for c in tc.beaten_by[1]]},
-    }
+        return lead.cards
+    tc = check_throw(lead.cards, others, order, leader=lead.seat)
+    throw_out.update(ok=tc.ok, forced=[str(c) for c in tc.forced],
+                     beaten_by=None if tc.beaten_by is None else
+                     {"seat": tc.beaten_by[0], "cards": [str(c) for c in tc.beaten_by[1]]})
     if not tc.ok:
         if out["legal"]:
             _illegal(out, tc.rule, tc.reason)
-        return [Play(last.seat, tc.forced)] if tc.forced else None
+        return tc.forced or lead.cards
     if seats_missing:
-        out["throw"]["ok"] = None
-        unchecked.append("the throw against seat(s) " + ", ".join(map(str, seats_missing)))
+        throw_out["ok"] = None
+        _unchecked(out, "the throw against seat(s) " + ", ".join(map(str, seats_missing)))
         if out["legal"]:
             out["reason"] = "nobody among the given hands can beat the throw; the others were not given"
     elif out["legal"]:
         out["rule"], out["reason"] = tc.rule, tc.reason
-    return None
+    return lead.cards
 
 
-def _rule_follow(out: dict, order, plays: list, hand) -> bool:
-    """A follow: the lead's count (R-4.4) and, with the hand, suit and shape (R-4.4–4.7).  Returns
-    whether the play stands."""
-    lead, last = plays[0].cards, plays[-1]
-    if len(last.cards) != len(lead):
+def _rule_follow(out: dict, order, lead: tuple, play: Play, hand, rule, counts) -> None:
+    """A follow: the lead's count (R-4.4) and, with the hand, suit and shape (R-4.4–4.7)."""
+    if len(play.cards) != len(lead):
         if out["legal"]:
-            _illegal(out, "R-4.4", f"{len(lead)} cards were led, so play exactly {len(lead)}, not {len(last.cards)}")
+            _illegal(out, "R-4.4", f"{len(lead)} cards were led, so play exactly {len(lead)}, not {len(play.cards)}")
     elif out["legal"]:
         if hand is not None:
-            v = check_follow(lead, last.cards, hand, order)
+            v = check_follow(lead, play.cards, hand, order, rule, counts)
             out["legal"], out["rule"], out["reason"] = v.ok, v.rule, v.reason
         else:
             out["rule"] = "R-4.4"
             out["reason"] = (f"the count is right ({len(lead)} cards); suit and shape obligations "
-                             f"need the hand of seat {last.seat}")
-    return out["legal"]
+                             f"need the hand of seat {play.seat}")
 
 
 def rule_trick(ruleset, level, trump, plays, hands: dict | None = None) -> dict:
-    """Rule on the last play of ``plays`` (lead first).  ``hands``: ``{seat: cards held before the trick}``.
+    """Rule on every play of ``plays`` (lead first).  ``hands``: ``{seat: cards held before the trick}``.
 
     ``level`` is a rank number or text (``"10"``, ``"J"``); ``trump`` a suit letter, ``"NT"`` or None.
     """
     if isinstance(level, str):
         level = level_from_text(level)
-    order = TrumpOrder(ruleset, level, trump)
+    order = TrumpOrder.of(ruleset, level, trump)
     plays = [_as_play(p) for p in plays]
     if not plays:
         raise ValueError("a trick has at least one play")
-    last = plays[-1]
     hands = hands or {}
-    units = decompose(last.cards, order)
-    out: dict = {"legal": True, "rule": "", "reason": "", "units": [u.as_json() for u in units]}
-    unchecked: list = []
-    counted = list(plays)          # the plays that stand for the winner and the points
+    counts = {p.seat: face_counts(hands[p.seat]) for p in plays if p.seat in hands}
+    return rule_counted_trick(ruleset, order, plays, hands, counts)
 
-    hand = hands.get(last.seat)
-    if hand is not None:
-        missing = missing_from_hand(last.cards, hand)
-        if missing:
-            _illegal(out, "hand", f"seat {last.seat} does not hold {' '.join(map(str, missing))}")
-    else:
-        unchecked.append(f"the hand of seat {last.seat}")
-    if len(plays) == 1:
-        counted = _rule_lead(out, unchecked, ruleset, order, last, units, hands) or counted
-    elif not _rule_follow(out, order, plays, hand):
-        counted = plays[:-1]
 
-    shape = TrickShape(counted[0].cards, order)
+def rule_counted_trick(ruleset, order, plays: list, hands: dict, counts: dict) -> dict:
+    """:func:`rule_trick` for a caller that has the order, the :class:`Play` values and the
+    :func:`.follow.face_counts` of the hands of the seats that play (the judge counts them once)."""
+    lead = plays[0]
+    entry: dict = {"seat": lead.seat, "legal": True, "rule": "", "reason": ""}
+    _check_hand(entry, lead, counts)
+    throw: dict = {}
+    lead_units = decompose(lead.cards, order)
+    standing = _rule_lead(entry, throw, ruleset, order, lead, lead_units, hands)
+    entries = [entry]
+    counted = [Play(lead.seat, standing)]          # the plays that stand, for the winner and the points
+    standing_units = lead_units if standing is lead.cards else decompose(standing, order)
+    rule = follow_rule(standing, order, standing_units) if len(plays) > 1 else None
+    for play in plays[1:]:
+        entry = {"seat": play.seat, "legal": True, "rule": "", "reason": ""}
+        _check_hand(entry, play, counts)
+        _rule_follow(entry, order, standing, play, hands.get(play.seat), rule, counts.get(play.seat))
+        entries.append(entry)
+        if entry["legal"]:
+            counted.append(play)
+    last = entries[-1]
+    units = lead_units if len(plays) == 1 else decompose(plays[-1].cards, order)
+    out: dict = {"legal": last["legal"], "rule": last["rule"], "reason": last["reason"],
+                 "units": [u.as_json() for u in units]}
+    if throw:
+        out["throw"] = throw
+    out["plays"] = entries
+    shape = TrickShape(standing, order, standing_units)
     idx = winning_index([p.cards for p in counted], order, shape)
     out["winner"] = counted[idx].seat
     out["points"] = trick_points(counted)
-    if unchecked:
-        out["unchecked"] = unchecked
+    if "unchecked" in last:
+        out["unchecked"] = list(last["unchecked"])
     return out

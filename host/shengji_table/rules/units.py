@@ -11,18 +11,21 @@ groups first; at each width the longest run first (ties: the higher run), then t
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from functools import partial
+from typing import NamedTuple
+
+from .cards import ALL_FACES, multiset_key
 
 __all__ = ["Unit", "decompose", "is_single_unit", "shape_of", "KINDS"]
 
 KINDS = {1: "single", 2: "pair", 3: "triple", 4: "quad"}
 
 
-@dataclass(frozen=True, slots=True)
-class Unit:
+class Unit(NamedTuple):
     """One unit: ``kind`` (single/pair/triple/quad/tractor), ``width`` (cards per group),
     ``length`` (groups), ``cards`` (high → low), ``suit`` (effective) and ``top`` (rank_of of its
-    highest group)."""
+    highest group).  Immutable; a named tuple because plays are split into units very often and a
+    tuple is built several times faster than a frozen dataclass."""
 
     kind: str
     width: int
@@ -43,10 +46,25 @@ class Unit:
     def as_json(self) -> dict:
         """The judge's form: ``{"kind", "width", "length", "cards"}``."""
         return {"kind": self.kind, "width": self.width, "length": self.length,
-                "cards": [str(c) for c in self.cards]}
+                "cards": [c._text for c in self.cards]}
 
     def __str__(self) -> str:
         return " ".join(str(c) for c in self.cards)
+
+
+# Builds a Unit from its field tuple in C (Unit(...) goes through a Python-level __new__).
+_unit = partial(tuple.__new__, Unit)
+
+
+def _singles(order) -> tuple:
+    """Every face as a single of this order, by ``Card.index`` (built once per order and kept
+    beside its memo, which a cold benchmark clears)."""
+    singles = order._singles
+    if singles is None:
+        suit, rank = order._suit, order._rank
+        singles = tuple(_unit(("single", 1, 1, (c,), suit[c.index], rank[c.index])) for c in ALL_FACES)
+        object.__setattr__(order, "_singles", singles)
+    return singles
 
 
 def _make_unit(width: int, groups_hi_lo, cards_of, suit: str, top: int, order) -> Unit:
@@ -57,7 +75,7 @@ def _make_unit(width: int, groups_hi_lo, cards_of, suit: str, top: int, order) -
         del pool[:width]
     length = len(groups_hi_lo)
     kind = "tractor" if length >= 2 else KINDS[width]
-    return Unit(kind, width, length, tuple(cards), suit, top)
+    return _unit((kind, width, length, tuple(cards), suit, top))
 
 
 def _groups_by_position(counts: dict, w: int, rank, sort) -> dict:
@@ -90,11 +108,30 @@ def _longest_run(positions: list):
 
 
 def _decompose_suit(cards, suit: str, order) -> list:
+    """The units of cards of one effective suit, in the canonical order (widest/longest first)."""
     rank, group, sort = order._rank, order._group, order._sort
+    # high → low by display position (a C-level key: no Python call per card)
+    indices = sorted([c.index for c in cards], key=order._display.__getitem__)
+    cards = [ALL_FACES[i] for i in indices]
     cards_of: dict = {}
-    for c in sorted(cards, key=lambda c: sort[c.index]):
-        cards_of.setdefault(group[c.index], []).append(c)
+    for i, c in zip(indices, cards):
+        g = group[i]
+        if g in cards_of:
+            cards_of[g].append(c)
+        else:
+            cards_of[g] = [c]
+    # The two commonest plays, by counting: all singles (already high → low, as the sort key of one
+    # suit is its rank), or one group (a single, pair, triple or quad).
+    if len(cards_of) == len(cards):
+        singles = _singles(order)
+        return [singles[i] for i in indices]
+    if len(cards_of) == 1:
+        g, n = group[indices[0]], len(cards)
+        return [_unit((KINDS[n], n, 1, tuple(cards), suit, rank[g]))]
     counts = {g: len(v) for g, v in cards_of.items()}
+    plain = _without_runs(counts, cards_of, suit, order)
+    if plain is not None:
+        return plain
     units = []
     max_w = max(counts.values())
     for w in range(max_w, 1, -1):
@@ -118,6 +155,26 @@ def _decompose_suit(cards, suit: str, order) -> list:
     for g in sorted((g for g, n in counts.items() if n), key=lambda g: -rank[g]):
         for _ in range(counts[g]):
             units.append(_make_unit(1, [g], cards_of, suit, rank[g], order))
+    units.sort(key=_unit_order)
+    return units
+
+
+def _without_runs(counts: dict, cards_of: dict, suit: str, order) -> list | None:
+    """The split by counting when no tractor can form — no two groups of two or more cards at
+    adjacent positions: each such group is one unit (widest first, then highest), then the singles
+    (highest first); equal keys keep the display order, as the general split does.  ``None`` when a
+    run is possible (then the general split decides)."""
+    rank = order._rank
+    wide = [g for g, n in counts.items() if n >= 2]
+    positions = sorted({rank[g] for g in wide})
+    for a, b in zip(positions, positions[1:]):
+        if b - a == 1:
+            return None
+    wide.sort(key=lambda g: (-counts[g], -rank[g]))
+    units = [_unit((KINDS[counts[g]], counts[g], 1, tuple(cards_of[g]), suit, rank[g])) for g in wide]
+    singles = _singles(order)
+    units += [singles[cards_of[g][0].index] for g in sorted((g for g, n in counts.items() if n == 1),
+                                                               key=lambda g: -rank[g])]
     return units
 
 
@@ -130,25 +187,40 @@ def decompose(cards, order) -> tuple:
 
     A play mixing effective suits (a follower's discard) is split suit by suit, trumps first.
     """
-    cards = list(cards)
+    if not isinstance(cards, (tuple, list)):
+        cards = list(cards)
     if not cards:
         return ()
     if len(cards) == 1:
-        c = cards[0]
-        return (Unit("single", 1, 1, (c,), order._suit[c.index], order._rank[c.index]),)
-    key = ("decompose",) + tuple(sorted(c.index for c in cards))
-    return order.memo(key, lambda: _decompose(cards, order))
+        return (_singles(order)[cards[0].index],)
+    key = ("decompose", multiset_key(cards))
+    memo = order._memo
+    units = memo.get(key)
+    if units is None:
+        units = _decompose(cards, order)
+        if len(memo) >= order._MEMO_LIMIT:
+            memo.clear()
+        memo[key] = units
+    return units
 
 
 def _decompose(cards, order) -> tuple:
     suit_of = order._suit
     by_suit: dict = {}
     for c in cards:
-        by_suit.setdefault(suit_of[c.index], []).append(c)
-    units = []
-    for s in order.suits():
+        s = suit_of[c.index]
         if s in by_suit:
-            units.extend(sorted(_decompose_suit(by_suit[s], s, order), key=_unit_order))
+            by_suit[s].append(c)
+        else:
+            by_suit[s] = [c]
+    if len(by_suit) == 1:
+        s, part = by_suit.popitem()
+        return tuple(_decompose_suit(part, s, order))
+    units = []
+    for s in order._suits:
+        part = by_suit.get(s)
+        if part is not None:
+            units.extend(_decompose_suit(part, s, order))
     return tuple(units)
 
 

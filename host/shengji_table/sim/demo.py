@@ -91,6 +91,9 @@ def play_demo(ruleset: Ruleset, *, preset: str, mode: str = "scanned", seed: int
     except PlanMismatch as exc:
         print(f"error: the table lost or doubled a card: {exc}", file=sys.stderr)
         return 1
+    except LogError as exc:                 # disk full, I/O error mid-match: stop, resumable
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
     finally:

@@ -5,7 +5,8 @@ module it is a separate host process (the SIGKILL tests kill and restart it)::
 
     python -m shengji_table.sim.match_runner --device DEV --log FILE --mode scanned --seed 7 --hands 2
 
-It exits 0 when the hands are played (the log then holds the whole match), 3 on a plan mismatch.
+It exits 0 when the hands are played (the log then holds the whole match), 3 on a plan mismatch,
+2 when the log cannot be written (or a timeout).
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ import time
 from collections.abc import Callable
 
 from ..rules.ruleset import Ruleset
-from ..store.log import EventLog
+from ..store.log import EventLog, LogError
 from ..table.controller import Controller
 from ..table.serial_link import SerialLink
 from ..table.service import TableService, last_position
@@ -108,6 +109,9 @@ def main(argv=None) -> int:
     except PlanMismatch as exc:
         print(f"plan mismatch: {exc}", file=sys.stderr)
         return 3
+    except LogError as exc:             # the log cannot be written: stop; a rerun resumes
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     finally:
         host.close()
     return 0 if ok else 2

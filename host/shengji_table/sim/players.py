@@ -188,6 +188,9 @@ _HOW = {
     Step.BURY: lambda c, hand, e: (None, e.copy),      # a card buried on the centre reader
     Step.SHOW: lambda c, hand, e: _shows(c.shown.get(e.seat, []), e, "declares"),
     Step.SHOW_CHALLENGE: lambda c, hand, e: _shows(c.challenge.get(e.seat, []), e, "challenges with"),
+    # the seat on turn first holds its button down (its taps are challenge cards only while held)
+    Step.HOLD_CHALLENGE: lambda c, hand, e: (e.seat, None) if e.seat == hand.turn and e.seat not in c.held
+    and not c.challenge.get(e.seat) else None,
     Step.DECLARE: _button,
     Step.CHALLENGE: _button,
     Step.CLOSE: lambda c, hand, e: (next(s for s in range(c.seats) if not c.shown.get(s)), None),
@@ -207,20 +210,22 @@ _HOW = {
     Step.NEXT_COPY: _copy,
     Step.CALL: _button,
 }
-_REFEREE = frozenset({"referee_undo", "referee_penalty", "referee_end_hand"})
+_REFEREE = frozenset({"referee_undo", "referee_penalty", "referee_end_hand", "referee_adjust"})
 _ACTION = {Gesture.SEAT_TAP: "tap", Gesture.CENTRE_TAP: "tap", Gesture.PRESS: "press",
            Gesture.RELEASE: "press", Gesture.LONG_PRESS: "long"}
 
 
 def next_action(c, e):
     """The next physical action that performs the planned game event ``e`` at controller ``c``'s
-    table: ``("tap", reader, copy)``, ``("press", seat)`` (a short press) or ``("long", seat)``.
+    table: ``("tap", reader, copy)``, ``("press", seat)`` (a short press), ``("long", seat)``, or
+    ``("hold", seat)`` … ``("release", seat)``: a button held down across the taps between.
 
     The gesture table read backwards: of the rows that perform ``e`` in the hand's phase
     (:func:`~shengji_table.table.gestures.performing`: taps that enter it before the presses that
     send it), the first whose part is still to do."""
     hand = c.match.hand
-    for row in performing(phase_of(hand), e.type):
+    rows = sorted(performing(phase_of(hand), e.type), key=lambda r: r.step is not Step.HOLD_CHALLENGE)
+    for row in rows:
         how = _HOW.get(row.step)
         at = how(c, hand, e) if how is not None else None
         if at is None:
@@ -234,6 +239,10 @@ def next_action(c, e):
                 raise PlanMismatch(f"the plan's next event {e.to_json()} is not made at the table: "
                                    f"a {row.gesture} of {copy} there is not a {row.step}")
             return ("tap", c.centre if seat is None else seat, copy)
+        if row.step is Step.HOLD_CHALLENGE:
+            return ("hold", seat)            # pressed and held: released by the challenge's "release"
+        if row.gesture is Gesture.RELEASE and seat in c.held:
+            return ("release", seat)
         return (kind, seat)
     raise PlanMismatch(f"the plan's next event {e.to_json()} is not made at the table")
 
@@ -283,14 +292,18 @@ class TablePlayers:
             if self.awaiting and self.awaiting[0] == "tap" and self.awaiting[1] == e.reader:
                 self.awaiting = None
         elif isinstance(e, Button):
-            if e.kind == P.PRESS and self.awaiting == ("long", e.seat):
+            if e.kind == P.PRESS and self.awaiting in (("long", e.seat), ("hold", e.seat)):
                 pass                                  # keep holding: a long press
+            elif e.kind == P.LONG_PRESS and self.awaiting == ("hold", e.seat):
+                self.awaiting = None                  # held down: the taps come next, then "release"
             elif e.kind in (P.PRESS, P.LONG_PRESS):
                 self.link.session.sim_button(e.seat, False)
                 self.releasing[e.seat] = self.clock()
                 if self.awaiting in (("press", e.seat), ("long", e.seat)):
                     self.awaiting = None
             elif e.kind == P.RELEASE:
+                if self.awaiting == ("release", e.seat):
+                    self.awaiting = None
                 self.down.discard(e.seat)
                 self.releasing.pop(e.seat, None)
                 self.released_at[e.seat] = self.clock()
@@ -323,7 +336,7 @@ class TablePlayers:
                 self.link.session.sim_button(seat, False)
                 self.releasing[seat] = now
         if self.awaiting is not None:
-            limit = self.action_timeout + (LONG_PRESS_S * self.slow if self.awaiting[0] == "long" else 0.0)
+            limit = self.action_timeout + (LONG_PRESS_S * self.slow if self.awaiting[0] in ("long", "hold") else 0.0)
             if now - self._since > limit:
                 self.synced = False          # the action went missing (line trouble): start over
             return
@@ -401,6 +414,11 @@ class TablePlayers:
             s.sim_place(reader, uid, sim_pages(copy, self.deck_set_id))
             self.on_reader[reader] = uid
             self.awaiting = ("tap", reader, uid)
+        elif kind == "release":
+            seat = action[1]
+            s.sim_button(seat, False)
+            self.releasing[seat] = now
+            self.awaiting = ("release", seat)
         else:
             seat = action[1]
             if seat in self.down or now - self.released_at.get(seat, 0.0) < self.release_settle:
@@ -408,6 +426,6 @@ class TablePlayers:
             s.sim_button(seat, True)
             self.down.add(seat)
             # a long press is held until the table reports it (the firmware's 800 ms)
-            self.awaiting = ("long" if kind == "long" else "press", seat)
+            self.awaiting = (kind if kind in ("long", "hold") else "press", seat)
         self._since = now
         self.actions += 1

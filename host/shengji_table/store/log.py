@@ -11,6 +11,12 @@ canonical encoding (:func:`row_hash`), so editing, inserting or deleting any row
 that drops the triggers — breaks the chain from that row on.  :meth:`EventLog.verify` walks it;
 the head hash (:meth:`EventLog.head`) is what a referee writes down or a record quotes.
 
+Failures: a write the database refuses (disk full, I/O error) raises :class:`LogWriteError`; every
+row committed before it stays, and the log refuses later writes, so the table stops without
+acknowledging what it could not log.  The table checkpoints at each hand's end (:meth:`checkpoint`)
+and a clean close leaves one self-contained file; a log whose ``-wal`` was removed after an
+unclean stop (:func:`wal_missing`) is never written to again, and is read as far as it goes.
+
 A restarted host reads the game events back (:meth:`EventLog.game_events`) and replays them to the
 same state; the physical events it already handled are recognised by their link identity
 (``boot``, ``seq``) through :meth:`EventLog.seen`, so a tap the Pico resends is not counted twice.
@@ -29,7 +35,8 @@ from collections.abc import Iterator
 
 from .. import locks
 
-__all__ = ["EventLog", "Entry", "LogError", "KINDS", "Verification", "row_hash", "GENESIS"]
+__all__ = ["EventLog", "Entry", "LogError", "LogWriteError", "KINDS", "Verification", "row_hash", "GENESIS",
+           "wal_missing"]
 
 KINDS = ("meta", "physical", "game", "ruling", "effect")
 
@@ -55,6 +62,19 @@ CREATE TRIGGER IF NOT EXISTS entries_no_delete BEFORE DELETE ON entries
 
 class LogError(RuntimeError):
     """The log file cannot be used (not SQLite, not ours, or a write was refused)."""
+
+
+class LogWriteError(LogError):
+    """A row could not be written (disk full, I/O error): the row and everything after it is not in
+    the log, every row before it is; the log refuses further writes, so the caller stops."""
+
+
+def wal_missing(path) -> bool:
+    """True when the log's ``-shm`` is there but its ``-wal`` is not: it was not closed cleanly (a
+    clean close removes both) and its -wal was removed since, taking the rows written after the
+    last checkpoint with it.  A plain copy of the .db alone cannot be told from a whole log."""
+    p = pathlib.Path(path)
+    return p.with_name(p.name + "-shm").exists() and not p.with_name(p.name + "-wal").exists()
 
 
 @dataclass(frozen=True)
@@ -110,6 +130,12 @@ class EventLog:
         self.read_only = read_only
         self._lock: int | None = None
         self._head = GENESIS
+        self._failed: str | None = None       # why a write failed; the log refuses writes after it
+        self.wal_missing = wal_missing(self.path) and pathlib.Path(self.path).is_file()
+        if self.wal_missing and not read_only:
+            raise LogError(f"{self.path}: its -wal file is missing (the log was not closed cleanly and the -wal "
+                           f"was removed since): the rows written after its last checkpoint are gone, so it is "
+                           f"not written to; shengji-table log verify {self.path} checks the rows left")
         try:
             if read_only:
                 self._db = self._open_existing(live)
@@ -159,7 +185,7 @@ class EventLog:
         # which creates nothing beside it (a read-only copy, a read-only medium).  A -wal beside it
         # holds committed rows not yet in the main file: read through it (SQLite needs its -shm).
         wal = p.with_name(p.name + "-wal")
-        query = "?mode=ro" if live or wal.exists() else "?mode=ro&immutable=1"
+        query = "?mode=ro" if live or wal.exists() else "?mode=ro&immutable=1"   # (a stale -shm is ignored)
         try:
             db = sqlite3.connect(p.resolve().as_uri() + query, uri=True, isolation_level=None,
                                  check_same_thread=False)
@@ -187,8 +213,7 @@ class EventLog:
         A physical event carries its link identity (``boot``, ``seq``); appending the same identity
         twice raises :class:`LogError` — use :meth:`seen` first to skip a resent frame.
         """
-        if self.read_only:
-            raise LogError(f"{self.path} is open read-only")
+        self._writable()
         if kind not in KINDS:
             raise LogError(f"unknown entry kind {kind!r}; kinds are {', '.join(KINDS)}")
         text, at = _canonical(payload), float(self._clock())
@@ -200,6 +225,8 @@ class EventLog:
                 (new_id, match, kind, boot, seq, text, at, digest))
         except sqlite3.IntegrityError as exc:
             raise LogError(f"physical event boot={boot} seq={seq} is already in the log") from exc
+        except sqlite3.Error as exc:
+            raise self._write_failed(exc) from None
         self._head = digest
         return cur.lastrowid
 
@@ -211,16 +238,44 @@ class EventLog:
                 log.append("physical", tap, boot=b, seq=s)
                 log.append("game", event)
         """
-        if self.read_only:
-            raise LogError(f"{self.path} is open read-only")
-        self._db.execute("BEGIN IMMEDIATE")
+        self._writable()
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise self._write_failed(exc) from None
         try:
             yield self
         except BaseException:
-            self._db.execute("ROLLBACK")
+            if self._db.in_transaction:          # SQLite may have rolled back already (disk full)
+                self._db.execute("ROLLBACK")
             self._head = self._last_hash()       # the rows rolled back are not in the chain
             raise
-        self._db.execute("COMMIT")
+        try:
+            self._db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise self._write_failed(exc) from None
+
+    def _writable(self) -> None:
+        if self.read_only:
+            raise LogError(f"{self.path} is open read-only")
+        if self._failed is not None:
+            raise LogWriteError(f"{self.path} is not written to since a write failed ({self._failed})")
+
+    def _write_failed(self, exc: sqlite3.Error) -> LogWriteError:
+        """A write the database refused (full disk, I/O error): roll back, keep the head of what is
+        committed, refuse any later write (the caller's state has moved past the log), and say so."""
+        with contextlib.suppress(sqlite3.Error):
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+        with contextlib.suppress(sqlite3.Error):
+            self._head = self._last_hash()
+        self._failed = str(exc)
+        kept = ""
+        with contextlib.suppress(sqlite3.Error):
+            kept = f"; rows 1–{self.last_id()} are kept"
+        return LogWriteError(f"the log {self.path} cannot be written ({exc}): the row being written and nothing "
+                             f"after it was acknowledged{kept}; make room (or fix the medium) and start "
+                             f"again with the same log to resume")
 
     def append_many(self, rows, *, match: str = "default") -> list:
         """Append ``(kind, payload)`` or ``(kind, payload, boot, seq)`` rows in one transaction."""
@@ -258,6 +313,12 @@ class EventLog:
         except sqlite3.OperationalError:      # read-only, a build before the chain: no column
             return GENESIS
         return GENESIS if row is None else (row[0] or GENESIS)
+
+    def row_of_hash(self, prefix: str) -> int | None:
+        """The id of the row whose hash starts with ``prefix`` (a head written down), or None."""
+        row = self._db.execute("SELECT id FROM entries WHERE substr(hash, 1, ?) = ? ORDER BY id LIMIT 1",
+                               (len(prefix), prefix.lower())).fetchone()
+        return None if row is None else row[0]
 
     def head(self) -> str:
         """The hash of the last row (:data:`GENESIS` for an empty log)."""
@@ -317,6 +378,13 @@ class EventLog:
     def last_id(self) -> int:
         row = self._db.execute("SELECT MAX(id) FROM entries").fetchone()
         return row[0] or 0
+
+    def checkpoint(self) -> None:
+        """Move the rows in the -wal into the .db now (a hand's end): a copy of the .db alone, or
+        a -wal lost, then misses at most the rows written since.  A failure here loses nothing."""
+        if not self.read_only and self._failed is None:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     # ---- lifetime ------------------------------------------------------------------------
     def close(self):

@@ -13,11 +13,11 @@ import json
 import os
 import pathlib
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..rules.cards import CardCopy, CardError, all_copies, parse_copy
 from .card_code import encode_card_code
-from .registry import DeckSet, Enrollment, RegistryError
+from .registry import NXP_NTAG21X_KEY, DeckSet, Enrollment, ForgedTag, RegistryError
 from .stations import Station, StationError, StationTap
 
 __all__ = ["EnrollmentSession", "Accepted", "Refused", "partial_path", "load_order"]
@@ -72,10 +72,12 @@ def check_order(order: list, decks: int, source: str = "the order") -> list:
 
 @dataclass(frozen=True)
 class Accepted:
-    """A tap that enrolled ``copy`` (and wrote its code when ``written``)."""
+    """A tap that enrolled ``copy`` (and wrote its code when ``written``); ``signed``: its
+    originality signature verified (True), did not (False), or was not read (None)."""
     copy: CardCopy
     uid: str
     written: bool = False
+    signed: bool | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -89,18 +91,25 @@ class EnrollmentSession:
     """Enrol the deck set ``path`` names, resuming from its partial file if there is one.
 
     Raises :class:`RegistryError` when the deck set is already complete, or the partial file does
-    not belong to this command (another name, deck count or order): nothing is touched then.
+    not belong to this command (another name, deck count, order or signature policy): nothing is
+    touched then.  ``require_signature``: refuse a tag whose originality signature does not verify
+    with ``signature_key`` (default NXP's); the signatures a station reads are kept in the set.
     """
 
     def __init__(self, path, name: str, decks: int, *, deck_set_id: int | None = None, order=None,
-                 write_codes: bool = False, station: Station | None = None):
+                 write_codes: bool = False, station: Station | None = None, require_signature: bool = False,
+                 signature_key: str | None = None):
         self.path = pathlib.Path(path)
         self.partial = partial_path(path)
         self.write_codes = write_codes
         self.station = station
+        policy = (require_signature, (signature_key or NXP_NTAG21X_KEY).lower())
         if write_codes and (station is None or not station.can_write):
             raise RegistryError(f"the {station.name if station else 'chosen'} station cannot write card "
                                 f"codes; use a Blinka station (blinka-spi, blinka-i2c, blinka-uart)")
+        if require_signature and station is not None and not station.reads_signatures:
+            raise RegistryError(f"the {station.name} station reads no originality signatures; enrol a set that "
+                                f"requires them at a Blinka station (blinka-spi, blinka-i2c, blinka-uart)")
         folder = self.path.parent
         if not folder.is_dir():
             raise RegistryError(f"folder {folder} does not exist; create it first")
@@ -113,13 +122,16 @@ class EnrollmentSession:
                                 f"or enrol into another file")
         self.resumed = self.partial.exists()
         if self.resumed:
-            self.enrollment = self._resume(name, decks, deck_set_id, order)
+            self.enrollment = self._resume(name, decks, deck_set_id, order, policy)
         else:
             order = check_order(list(order), decks) if order is not None else None
             set_id = deck_set_id if deck_set_id is not None else secrets.randbits(32)
             self.enrollment = Enrollment(name, set_id, decks, order)
+            # a bad key is refused before the first tap
+            DeckSet(name, set_id, decks, require_signature=policy[0], signature_key=policy[1])
+            self.deck_set.require_signature, self.deck_set.signature_key = policy
 
-    def _resume(self, name, decks, deck_set_id, order) -> Enrollment:
+    def _resume(self, name, decks, deck_set_id, order, policy) -> Enrollment:
         where = str(self.partial)
         try:
             data = json.loads(self.partial.read_text(encoding="utf-8"))
@@ -135,6 +147,11 @@ class EnrollmentSession:
                                 f"{name!r} with {decks}; give the same --name and --decks to resume")
         if deck_set_id is not None and deck_set_id != saved.id:
             raise RegistryError(f"{where} enrols deck set id {saved.id}, not {deck_set_id}")
+        if (saved.require_signature, saved.signature_key) != policy:
+            raise RegistryError(f"{where} was started "
+                                + ("with" if saved.require_signature else "without") + " --require-signature"
+                                + (f" and key {saved.signature_key}" if saved.require_signature else "")
+                                + "; resume with the same signature options")
         try:
             saved_order = [parse_copy(t) for t in data.get("order", [])]
         except (CardError, TypeError) as exc:
@@ -150,6 +167,9 @@ class EnrollmentSession:
                 raise RegistryError(f"{where} has {len(saved.cards)} cards but not {copy}, which comes "
                                     f"before some of them in its order; the file was edited")
             enrollment.tap(uid)
+        ds = enrollment.deck_set
+        ds.signatures = {u: sig for u, sig in saved.signatures.items() if u in ds.cards}
+        ds.require_signature, ds.signature_key = saved.require_signature, saved.signature_key
         return enrollment
 
     # ---- progress --------------------------------------------------------------------------
@@ -190,6 +210,12 @@ class EnrollmentSession:
             if says != expected and not self.write_codes:
                 return Refused(tap.uid, f"tag {tap.uid} carries the code of {says}, but {expected} is next: "
                                         f"is the deck out of order?")
+        signed = None
+        try:
+            if tap.signature is not None or self.deck_set.require_signature:
+                signed = self.deck_set.check_signature(tap.uid, tap.signature)
+        except ForgedTag as exc:
+            return Refused(tap.uid, f"{exc}; still waiting for {expected}")
         copy = self.enrollment.tap(tap.uid)
         if self.write_codes:
             assert self.station is not None
@@ -198,13 +224,17 @@ class EnrollmentSession:
             except StationError as exc:
                 self.enrollment.undo()
                 return Refused(tap.uid, str(exc))
+        if tap.signature is not None:
+            self.deck_set.signatures[tap.uid] = tap.signature
         self._save_progress()
-        return Accepted(copy, tap.uid, self.write_codes)
+        return Accepted(copy, tap.uid, self.write_codes, signed)
 
     def undo(self) -> CardCopy | None:
         """Take the last enrolled card back (it is expected next again); ``None`` if there is none."""
+        uid = self.enrollment.last_uid
         copy = self.enrollment.undo()
         if copy is not None:
+            self.deck_set.signatures.pop(uid, None)
             self._save_progress()
         return copy
 

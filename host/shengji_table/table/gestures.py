@@ -64,6 +64,7 @@ class Step(enum.StrEnum):
     # entry: the controller's own state until the entry is complete
     SHOW = "show"                  # a card shown to declare (again: withdrawn)
     SHOW_CHALLENGE = "show challenge"
+    HOLD_CHALLENGE = "hold challenge"  # the seat on turn holds its button: its taps challenge
     KITTY_DRAW = "kitty draw"      # a card drawn from the kitty; the last one sends CounterDraw
     REVEAL = "reveal"              # a kitty card revealed (again: put back)
     CHOOSE_SUIT = "choose suit"
@@ -126,9 +127,16 @@ def _shows_on_draw(at: At) -> bool:
 
 
 def _challenges(at: At) -> bool:
+    # the seat on turn challenges while it holds its button down (its taps are its play otherwise)
     h = at.hand
-    return bool(at.mode == OPEN and h.throw_window and at.seat != h.turn and h.trick
+    return bool(at.mode == OPEN and h.throw_window and (at.seat != h.turn or at.held) and h.trick
                 and at.seat != h.trick[0][0])
+
+
+def _turn_may_challenge(at: At) -> bool:
+    h = at.hand
+    return bool(at.mode == OPEN and h.throw_window and at.seat == h.turn and h.trick
+                and at.seat != h.trick[0][0] and not h.pending and not at.challenge)
 
 
 def _kitty_to_draw(mode: str) -> Callable[[At], bool]:
@@ -147,8 +155,10 @@ CHALLENGING = When("challenging", "this seat has challenge cards shown",
 HELD = When("held", "the press became a long press", lambda at: at.held)
 SHOWS = When("shows", "open play (draws are not scanned), or a level card or joker already in the "
              "seat's hand", _shows_on_draw)
-CHALLENGES = When("challenges", "open play, a throw open to challenge, a seat neither on turn nor "
-                  "the leader", _challenges)
+CHALLENGES = When("challenges", "open play, a throw open to challenge, a seat other than the leader "
+                  "and, if on turn, holding its button down", _challenges)
+TURN_CHALLENGES = When("turn challenges", "open play, a throw open to challenge, the seat on turn "
+                       "with no card entered", _turn_may_challenge)
 HAS_DEALER = When("dealer", "the hand has a dealer", lambda at: at.hand.dealer is not None)
 SCANNED_DRAW = When("scanned draw", "scanned, the counter-declarer's cards not drawn yet",
                     _kitty_to_draw(SCANNED))
@@ -187,11 +197,11 @@ FIRST = (
     Row(None, G.SEAT_TAP, IDLE, S.REFUSE_IDLE, None, "refused: no hand is being played (`table.phase`)"),
     Row(None, G.PRESS, IDLE, S.REFUSE_IDLE, None, "refused: no hand is being played (`table.phase`)"),
     Row(None, G.PRESS, PENDING, S.WAIT, None, "nothing yet: the release declares or challenges"),
+    Row(None, G.RELEASE, CHALLENGING, S.CHALLENGE, ev.Challenge, "the throw is challenged with the cards shown"),
     Row(None, G.RELEASE, HELD, S.UNHOLD, None, "nothing: the end of a long press"),
     Row(None, G.RELEASE, SHOWN, S.DECLARE, ev.Declare,
         "the cards shown are declared (kitty phase, three players: a counter-declaration); refused: "
         "they stay shown"),
-    Row(None, G.RELEASE, CHALLENGING, S.CHALLENGE, ev.Challenge, "the throw is challenged with the cards shown"),
     Row(None, G.LONG_PRESS, PENDING, S.WITHDRAW, None, "this seat's shown / challenge cards are withdrawn"),
 )
 LAST = (
@@ -253,7 +263,11 @@ ROWS = (
     Row(P.PLAYING, G.SEAT_TAP, CHALLENGES, S.SHOW_CHALLENGE, ev.Challenge, "a challenge card (pending)"),
     Row(P.PLAYING, G.SEAT_TAP, ALWAYS, S.TAP, ev.Tap,
         "card entry: a follower's play commits at the lead's count; a pending card tapped again is taken back"),
+    Row(P.PLAYING, G.PRESS, TURN_CHALLENGES, S.WAIT, None,
+        "nothing yet: held long, the seat on turn challenges the throw instead of following"),
     Row(P.PLAYING, G.PRESS, ALWAYS, S.CONFIRM, ev.Confirm, "the lead is confirmed"),
+    Row(P.PLAYING, G.LONG_PRESS, TURN_CHALLENGES, S.HOLD_CHALLENGE, ev.Challenge,
+        "while the button is held the seat's taps are challenge cards; letting go challenges"),
     Row(P.OVER, G.CENTRE_TAP, AWAITS_KITTY, S.REVEAL, ev.RevealKitty, "a kitty card revealed (pending)"),
     Row(P.OVER, G.PRESS, AWAITS_KITTY, S.REVEAL_KITTY, ev.RevealKitty, "the kitty is revealed"),
 )

@@ -6,6 +6,19 @@ kept as a small JSON file a referee can read::
     {"schema": 1, "name": "club-red", "id": 305419896, "decks": 2,
      "cards": {"04a1b2c3d4e5f6": "S10#1", …}}
 
+Optionally, the tags' NTAG21x originality signatures read at enrolment and a policy on them::
+
+     "signatures": {"04a1b2c3d4e5f6": "8b76…b3", …}, "require_signature": true,
+     "signature_key": "04494e…bc61"
+
+The signature is NXP's ECDSA over secp128r1 of the tag's 7-byte UID (AN11350), 32 bytes r‖s, read
+with READ_SIG (0x3C 00); ``signature_key`` is the public key it must verify with (default NXP's
+published NTAG21x key, :data:`NXP_NTAG21X_KEY`).  With ``require_signature`` a tag whose signature
+is missing or does not verify is refused (:class:`ForgedTag`) wherever a station reads signatures
+(enrolment and deck checks at a Blinka station; the table's own readers read UIDs and codes only).
+It stops a UID-changeable clone that cannot answer with NXP's signature; a clone that also
+replays a genuine tag's signature passes (the signature is readable, not a challenge).
+
 :class:`Enrollment` registers a deck set by taps in a stated order; :class:`DeckCheck` taps a deck
 set through and reports missing, duplicate and foreign cards.  Both are pure state machines: the
 enrol/check commands feed them UIDs from whichever reader is at hand.
@@ -20,7 +33,12 @@ from dataclasses import dataclass, field
 from ..rules.cards import CardCopy, CardError, all_copies, parse_copy
 
 __all__ = ["DeckSet", "RegistryError", "UnknownTag", "ForeignDeck", "Enrollment", "DeckCheck",
-           "CheckReport", "uid_hex", "standard_order", "DuplicateTag"]
+           "CheckReport", "uid_hex", "standard_order", "DuplicateTag", "ForgedTag", "NXP_NTAG21X_KEY",
+           "signature_verifies"]
+
+# NXP's NTAG21x originality public key (AN11350; the same in Proxmark3 and NXP's TagInfo): an
+# uncompressed secp128r1 point, 04 ‖ X ‖ Y.
+NXP_NTAG21X_KEY = "04494e1a386d3d3cfe3dc10e5de68a499b1c202db5b132393e89ed19fe5be8bc61"
 
 
 class RegistryError(ValueError):
@@ -41,6 +59,42 @@ class ForeignDeck(RegistryError):
     def __init__(self, uid: str, deck_set: int, copy: CardCopy):
         self.uid, self.deck_set, self.copy = uid, deck_set, copy
         super().__init__(f"foreign card: tag {uid} is {copy} of deck set {deck_set}, not of this table's set")
+
+
+class ForgedTag(RegistryError):
+    """A tag whose originality signature is missing or does not verify, in a deck set that requires one."""
+
+    def __init__(self, uid: str, why: str):
+        self.uid = uid
+        super().__init__(f"tag {uid} {why}: not an original NXP tag (a clone?); this deck set requires a "
+                         f"valid originality signature")
+
+
+def _verifying_key(key_hex: str):
+    """The ``ecdsa`` verifying key for a secp128r1 public key in hex; :class:`RegistryError` if it is not one.
+    Why ``ecdsa``: a well-kept pure-Python library that has secp128r1 (few do; ``cryptography`` not)."""
+    from ecdsa import SECP128r1, VerifyingKey
+    from ecdsa.errors import MalformedPointError
+    try:
+        raw = bytes.fromhex(key_hex)
+        return VerifyingKey.from_string(raw, curve=SECP128r1)
+    except (ValueError, MalformedPointError, AssertionError):
+        raise RegistryError(f"'signature_key' is a secp128r1 public key in hex (04 + X + Y, 33 bytes), "
+                            f"not {key_hex!r}") from None
+
+
+def signature_verifies(uid, signature: bytes, key_hex: str = NXP_NTAG21X_KEY) -> bool:
+    """Does ``signature`` (32 bytes, r ‖ s) verify as the originality signature of ``uid``?
+    NXP signs the UID bytes themselves, unhashed (AN11350)."""
+    from ecdsa import BadSignatureError
+    from ecdsa.util import sigdecode_string
+    if len(signature) != 32:
+        return False
+    try:
+        return bool(_verifying_key(key_hex).verify_digest(signature, bytes.fromhex(uid_hex(uid)),
+                                                          sigdecode=sigdecode_string))
+    except BadSignatureError:
+        return False
 
 
 def uid_hex(uid) -> str:
@@ -71,6 +125,9 @@ class DeckSet:
     id: int
     decks: int
     cards: dict = field(default_factory=dict)       # uid hex -> CardCopy
+    signatures: dict = field(default_factory=dict)  # uid hex -> the tag's originality signature (bytes)
+    require_signature: bool = False
+    signature_key: str = NXP_NTAG21X_KEY
 
     def __post_init__(self):
         if not 1 <= self.decks <= 4:
@@ -82,6 +139,21 @@ class DeckSet:
             if copy.deck > self.decks:
                 raise RegistryError(f"{copy} names deck {copy.deck} but the set has {self.decks}")
             self._by_copy[copy] = uid
+        if self.require_signature:
+            _verifying_key(self.signature_key)          # a bad key is refused now, not at the first tap
+
+    def check_signature(self, uid, signature: bytes | None) -> bool:
+        """Whether ``signature`` verifies for ``uid`` with this set's key; with ``require_signature``
+        a missing or failing one raises :class:`ForgedTag` instead of returning False."""
+        key = uid_hex(uid)
+        if signature is None:
+            if self.require_signature:
+                raise ForgedTag(key, "gave no originality signature (READ_SIG)")
+            return False
+        ok = signature_verifies(key, signature, self.signature_key)
+        if not ok and self.require_signature:
+            raise ForgedTag(key, "has an originality signature that does not verify")
+        return ok
 
     def identify(self, uid, code=None) -> CardCopy:
         """The physical card of a tag; :class:`UnknownTag` or :class:`ForeignDeck` otherwise.
@@ -106,8 +178,15 @@ class DeckSet:
 
     # ---- JSON file -----------------------------------------------------------------------
     def to_json(self) -> dict:
-        return {"schema": 1, "name": self.name, "id": self.id, "decks": self.decks,
-                "cards": {uid: str(copy) for uid, copy in sorted(self.cards.items())}}
+        out: dict = {"schema": 1, "name": self.name, "id": self.id, "decks": self.decks,
+                     "cards": {uid: str(copy) for uid, copy in sorted(self.cards.items())}}
+        if self.signatures:                 # (a set enrolled without signatures keeps its old form)
+            out["signatures"] = {uid: sig.hex() for uid, sig in sorted(self.signatures.items())}
+        if self.require_signature:
+            out["require_signature"] = True
+        if self.signature_key != NXP_NTAG21X_KEY:
+            out["signature_key"] = self.signature_key
+        return out
 
     @classmethod
     def from_json(cls, data) -> DeckSet:
@@ -135,7 +214,7 @@ class DeckSet:
             except CardError as exc:
                 raise RegistryError(f"tag {uid}: {exc}") from None
             spelled[key] = uid
-        return cls(str(data["name"]), data["id"], data["decks"], cards)
+        return cls(str(data["name"]), data["id"], data["decks"], cards, **_signature_fields(data))
 
     @classmethod
     def load(cls, path) -> DeckSet:
@@ -167,6 +246,35 @@ class DeckSet:
         tmp = path.with_suffix(path.suffix + ".tmp")
         tmp.write_text(json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         os.replace(tmp, path)
+
+
+def _signature_fields(data: dict) -> dict:
+    """``signatures``, ``require_signature`` and ``signature_key`` of a deck-set file, checked; with
+    ``require_signature`` every stored signature must verify (an edited file is refused)."""
+    require, key = data.get("require_signature", False), data.get("signature_key", NXP_NTAG21X_KEY)
+    if not isinstance(require, bool):
+        raise RegistryError("'require_signature' is true or false")
+    if not isinstance(key, str):
+        raise RegistryError("'signature_key' is a secp128r1 public key in hex (04 + X + Y, 33 bytes)")
+    key = key.lower()
+    raw = data.get("signatures", {})
+    if not isinstance(raw, dict):
+        raise RegistryError("'signatures' maps tag UID → its 32-byte originality signature in hex")
+    signatures = {}
+    for uid, sig in raw.items():
+        try:
+            signatures[uid_hex(uid)] = bytes.fromhex(sig) if isinstance(sig, str) else b""
+        except ValueError:
+            signatures[uid_hex(uid)] = b""
+        if len(signatures[uid_hex(uid)]) != 32:
+            raise RegistryError(f"signature of tag {uid}: 32 bytes in hex expected, not {sig!r}")
+    if require:
+        _verifying_key(key)
+        bad = [uid for uid, sig in signatures.items() if not signature_verifies(uid, sig, key)]
+        if bad:
+            raise RegistryError(f"the stored signature of tag {bad[0]} does not verify with the set's key "
+                                f"({len(bad)} such): the file was edited, or enrolled with another key")
+    return {"signatures": signatures, "require_signature": require, "signature_key": key}
 
 
 class DuplicateTag(RegistryError):
@@ -233,6 +341,11 @@ class Enrollment:
         self._done.append(key)
         return copy
 
+    @property
+    def last_uid(self) -> str | None:
+        """The tag enrolled last (what :meth:`undo` takes back)."""
+        return self._done[-1] if self._done else None
+
     def undo(self) -> CardCopy | None:
         if not self._done:
             return None
@@ -271,18 +384,29 @@ class CheckReport:
 
 
 class DeckCheck:
-    """Tap a deck set through; :meth:`report` lists missing, duplicate and foreign cards."""
+    """Tap a deck set through; :meth:`report` lists missing, duplicate and foreign cards.
 
-    def __init__(self, deck_set: DeckSet):
+    ``check_signatures``: the station reads originality signatures, so a set that requires them
+    has each tag's checked (a failing one is listed as foreign: it is not one of the set's tags)."""
+
+    def __init__(self, deck_set: DeckSet, check_signatures: bool = False):
         self.deck_set = deck_set
+        self.check_signatures = check_signatures and deck_set.require_signature
         self._counts: dict = {}
         self._seen: list = []
         self._foreign: list = []
 
-    def tap(self, uid, code=None):
-        """Returns the card, or the refusal (an exception instance) for a foreign/unknown tag."""
+    def tap(self, uid, code=None, signature=None):
+        """Returns the card, or the refusal (an exception instance) for a foreign/unknown/forged tag."""
         try:
             copy = self.deck_set.identify(uid, code)
+            if self.check_signatures:
+                self.deck_set.check_signature(uid, signature)
+        except ForgedTag as exc:
+            label = f"{uid_hex(uid)}(forged?)"
+            if label not in self._foreign:
+                self._foreign.append(label)
+            return exc
         except (UnknownTag, ForeignDeck) as exc:
             label = uid_hex(uid) if isinstance(exc, UnknownTag) else f"{uid_hex(uid)}({exc.copy} of set {exc.deck_set})"
             if label not in self._foreign:

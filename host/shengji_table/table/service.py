@@ -322,6 +322,7 @@ class TableService:
             self._hands_noted = settled          # resumed: only hands settled from now on
         if settled > self._hands_noted:
             self._hands_noted = settled
+            self.log.checkpoint()                # a lost -wal or a plain copy then misses one hand at most
             text = (f"Hand {settled} is in the log: {self.log.last_id()} rows, head {self.log.head()[:16]}… "
                     f"(shengji-table log verify)")
             (self.on_note or self.on_text or (lambda _t: None))(text)

@@ -1,15 +1,17 @@
 """Enrolment stations: where the enrol and deck-check commands get their taps from.
 
 A station reports what a person does with cards — a :class:`StationTap` (a tag's UID and, when the tag
-holds one, the 16 bytes of its card code) — and, if it can, writes a card code into a tag.  Three
-kinds:
+holds one, the 16 bytes of its card code, and when the station reads it, the tag's 32-byte NTAG21x
+originality signature) — and, if it can, writes a card code into a tag.  Three kinds:
 
 * :class:`BlinkaStation`: a PN532 on a Linux host through Adafruit Blinka (an FT232H on USB, or a
-  Raspberry Pi's pins), driven by ``adafruit_pn532`` over SPI, I2C or UART.  Reads and writes.
+  Raspberry Pi's pins), driven by ``adafruit_pn532`` over SPI, I2C or UART.  Reads and writes, and
+  reads each tag's originality signature (READ_SIG).
 * :class:`TableStation`: the table's own readers, taps arriving through the table's serial link
-  as ``(reader, uid, code)``.  Read-only: the wire protocol has no tag-write message.
-* :class:`TapsFileStation`: a text file, one UID a line (``uid[,codehex]``), ``u`` to undo; for
-  tests and scripts, and for taps captured elsewhere.
+  as ``(reader, uid, code)``.  Read-only: the wire protocol has no tag-write message, and the
+  firmware reads no signatures (a set that requires them is enrolled at a Blinka station).
+* :class:`TapsFileStation`: a text file, one UID a line (``uid[,codehex[,sighex]]``), ``u`` to
+  undo; for tests and scripts, and for taps captured elsewhere.
 
 All three answer :meth:`Station.poll`: a :class:`StationTap`, :data:`UNDO`, ``None`` (nothing yet) or
 :data:`END` (no more will come), so the commands' loop is the same for each and can still read the
@@ -22,7 +24,7 @@ import queue
 import re
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from collections.abc import Callable, Iterable, Iterator
 
@@ -33,6 +35,7 @@ __all__ = ["StationTap", "UNDO", "END", "StationError", "Station", "TapsFileStat
            "BlinkaStation", "open_blinka_station", "link_taps", "parse_taps", "CODE_FIRST_PAGE"]
 
 CODE_FIRST_PAGE = 4          # NTAG21x user memory starts at page 4; the code fills pages 4..7
+_IN_DATA_EXCHANGE = 0x40     # PN532 command: pass a command on to the selected tag
 _CODE_PAGES = CODE_BYTES // 4
 
 
@@ -47,6 +50,8 @@ class StationTap:
     uid: str
     code: bytes | None = None
     reader: int | None = None
+    # READ_SIG's 32 bytes, when the station read them; not part of a tap's identity (UID and code)
+    signature: bytes | None = field(default=None, compare=False)
 
     def card_code(self):
         """``(deck_set, CardCopy)`` from the tag's memory, or ``None`` for a blank/unreadable tag."""
@@ -75,6 +80,7 @@ class Station:
 
     name = "station"
     can_write = False
+    reads_signatures = False
 
     def poll(self, timeout: float):
         """Wait up to ``timeout`` s for the next thing: :class:`StationTap`, :data:`UNDO`, ``None`` or :data:`END`."""
@@ -102,8 +108,9 @@ _COMMENT = re.compile(r"(?:^|\s)#")      # '#' opening a line or after a space: 
 def parse_taps(text: str, source: str = "taps file") -> list:
     """The items of a taps file; :class:`StationError` naming the first bad line.
 
-    Format: one tap a line, ``UID`` or ``UID,CODEHEX`` (UID as 4/7/10 bytes of hex, ``:`` or spaces
-    allowed; CODEHEX the tag's 16 bytes from page 4); ``u`` or ``undo`` takes the last card back;
+    Format: one tap a line, ``UID``, ``UID,CODEHEX`` or ``UID,CODEHEX,SIGHEX`` (UID as 4/7/10 bytes of
+    hex, ``:`` or spaces allowed; CODEHEX the tag's 16 bytes from page 4, may be empty; SIGHEX its
+    32-byte originality signature, as READ_SIG gave it); ``u`` or ``undo`` takes the last card back;
     blank lines and comments (``#`` at the start of a line or after a space) are ignored.  The whole
     file is checked before any tap is used, so a bad file changes nothing.
     """
@@ -115,22 +122,29 @@ def parse_taps(text: str, source: str = "taps file") -> list:
         if line.lower() in ("u", "undo"):
             items.append(UNDO)
             continue
-        uid_text, _, code_text = line.partition(",")
+        uid_text, _, rest = line.partition(",")
+        code_text, _, sig_text = rest.partition(",")
         try:
             uid = uid_hex(uid_text.strip())
         except RegistryError as exc:
             raise StationError(f"{source} line {n}: {exc}") from None
-        code = None
-        if code_text.strip():
-            try:
-                code = bytes.fromhex(code_text.strip())
-            except ValueError:
-                raise StationError(f"{source} line {n}: the card code after ',' is hex, "
-                                   f"not {code_text.strip()!r}") from None
-            if len(code) != CODE_BYTES:
-                raise StationError(f"{source} line {n}: a card code is {CODE_BYTES} bytes of hex, not {len(code)}")
-        items.append(StationTap(uid, code))
+        code = _hex_field(code_text, CODE_BYTES, "card code", f"{source} line {n}")
+        signature = _hex_field(sig_text, 32, "signature", f"{source} line {n}")
+        items.append(StationTap(uid, code, signature=signature))
     return items
+
+
+def _hex_field(text: str, size: int, what: str, where: str) -> bytes | None:
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        value = bytes.fromhex(text)
+    except ValueError:
+        raise StationError(f"{where}: the {what} after ',' is hex, not {text!r}") from None
+    if len(value) != size:
+        raise StationError(f"{where}: a {what} is {size} bytes of hex, not {len(value)}")
+    return value
 
 
 class TapsFileStation(Station):
@@ -148,6 +162,8 @@ class TapsFileStation(Station):
             raise StationError(f"{path} is not a text file of tag UIDs") from None
         self._items = parse_taps(text, str(path))
         self._next = 0
+        # a file that carries signatures was captured at a station that reads them
+        self.reads_signatures = any(isinstance(t, StationTap) and t.signature is not None for t in self._items)
 
     def poll(self, timeout: float):
         if self._next >= len(self._items):
@@ -253,6 +269,7 @@ class BlinkaStation(Station):
 
     name = "blinka"
     can_write = True
+    reads_signatures = True
 
     def __init__(self, pn532, *, lift_polls: int = 2, read_codes: bool = True, max_errors: int = 5,
                  health_every: int = 50):
@@ -313,6 +330,7 @@ class BlinkaStation(Station):
             return None                # still the same card resting on the reader
         try:
             code = self._read_pages(CODE_FIRST_PAGE, _CODE_PAGES) if self.read_codes else None
+            signature = self._read_signature()
         except self._driver_errors as exc:
             # Not reported with code=None: a foreign card's code must not go unseen (and be
             # overwritten) because one read was garbled.  The next poll reads it again.
@@ -320,7 +338,16 @@ class BlinkaStation(Station):
             return None
         self.errors = 0
         self._present = uid
-        return StationTap(uid, code)
+        return StationTap(uid, code, signature=signature)
+
+    def _read_signature(self) -> bytes | None:
+        """The tag's NTAG21x originality signature: READ_SIG (0x3C, address 00) through the PN532's
+        InDataExchange (the driver has no call of its own for it); None when the tag refuses it
+        (not an NTAG21x)."""
+        response = self.pn532.call_function(_IN_DATA_EXCHANGE, params=[0x01, 0x3C, 0x00], response_length=33)
+        if response is None or len(response) != 33 or response[0] != 0x00:
+            return None
+        return bytes(response[1:])
 
     def write_code(self, uid: str, code: bytes) -> None:
         """Write the code into pages 4–7 of tag ``uid`` and verify by reading it back.

@@ -8,6 +8,7 @@ action          body                                              becomes
 ``penalty``     ``{"at_fault": seat, "points": n, "reason": …}``  ``referee_penalty`` (R-10.1)
 ``end-hand``    ``{"at_fault": seat, "rule": "R-10.2"|"R-10.3",   ``referee_end_hand``
                 "reason": "…"}``
+``adjust``      ``{"attackers_points": n, "reason": "…"}``        ``referee_adjust`` (R-10.5)
 ``pause``       ``{"reason": "…"}``                               the service stops taking taps
 ``resume``      ``{}``                                            it takes them again
 ==============  ================================================  ===================================
@@ -30,6 +31,7 @@ ACTIONS: dict = {
     "undo": {"reason": (str, True)},
     "penalty": {"at_fault": (int, True), "points": (int, True), "reason": (str, True)},
     "end-hand": {"at_fault": (int, True), "rule": (str, True), "reason": (str, True)},
+    "adjust": {"attackers_points": (int, True), "reason": (str, True)},
     "pause": {"reason": (str, True)},
     "resume": {"reason": (str, False)},
 }
@@ -78,6 +80,8 @@ def parse_action(action: str, body, service) -> Callable:
         if f["rule"] not in ("R-10.2", "R-10.3"):
             raise ActionError("end-hand: 'rule' is R-10.2 (revoke) or R-10.3 (wrong count)")
         return lambda by: service.referee(ev.RefereeEndHand(f["at_fault"], f["rule"], f["reason"]), by=by)
+    if action == "adjust":
+        return lambda by: service.referee(ev.RefereeAdjust(f["attackers_points"], f["reason"]), by=by)
     if action == "pause":
         return lambda by: service.pause(f["reason"], by=by)
     return lambda by: service.resume(by=by)

@@ -8,7 +8,7 @@
 ``POST /referee/login``         the PIN from the form: a session cookie (HttpOnly, SameSite=Strict)
 ``POST /referee/logout``        ends the session
 ``GET /api/referee``            hands, kitty, rulings, the event log (PIN)
-``POST /api/referee/<action>``  ``undo``, ``penalty``, ``end-hand``, ``pause``, ``resume`` (PIN)
+``POST /api/referee/<action>``  ``undo``, ``penalty``, ``end-hand``, ``adjust``, ``pause``, ``resume`` (PIN)
 ``GET /referee/events``         a ping on every change, for the console to fetch again (PIN)
 ==============================  ==================================================================
 

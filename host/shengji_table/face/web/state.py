@@ -13,6 +13,8 @@ hand, the cards being entered, the stack or the kitty — the kitty only once th
 """
 from __future__ import annotations
 
+import time
+
 from ...game.phase import Phase
 from ...rules.cards import JOKER, SMALL_JOKER_RANK, rank_text, trump_text
 from ...table.controller import R
@@ -100,9 +102,11 @@ def _seat(s: int, hand, levels, names: dict) -> dict:
             and hand.phase == Phase.PLAYING else 0}
 
 
-def public_state(controller, names: dict | None = None, announcements=(), paused: str | None = None) -> dict:
+def public_state(controller, names: dict | None = None, announcements=(), paused: str | None = None,
+                 now: float | None = None) -> dict:
     """The public table (see the module docstring); ``announcements``: the recent public sentences,
-    oldest first; ``paused``: the referee's reason while the table is paused."""
+    oldest first; ``paused``: the referee's reason while the table is paused; ``now``: the
+    ``time.monotonic()`` the play clock's ``left`` is counted at (default: now)."""
     names = names or {}
     match = controller.match
     hand = match.hand
@@ -138,6 +142,7 @@ def public_state(controller, names: dict | None = None, announcements=(), paused
         "match_over": match.over,
         "announcements": list(announcements),
         "paused": paused,
+        "clock": controller.clock_state(time.monotonic() if now is None else now),
         "rings": _rings(controller),
         "legend": RING_LEGEND,
     }

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...rules.cards import JOKER, SMALL_JOKER_RANK, Card
-from ...rules.declare import Standing, declaration_strength
+from ...rules.bidding import BidState, bid_step, named_standing
+from ...rules.bidding import bid_options as rules_bid_options
 from .. import events as ev
 from ..effects import Announce
 from ..phase import Phase
@@ -18,38 +18,25 @@ __all__ = ["bid_options", "bid", "name_trump"]
 
 
 def bid_options(hand: Hand) -> tuple:
-    low = hand.bid if hand.bid is not None else hand.ruleset.total_points + 5
-    return tuple(range(5, low, 5))
+    return rules_bid_options(hand.ruleset, hand.bid)
 
 
 def bid(hand: Hand, e: ev.Bid) -> list:
-    if e.seat != hand.turn:
-        return hand.refuse(e.seat, e, "table.out-of-turn", f"it is seat {hand.turn}'s turn to bid")
-    if e.points is None:
-        if hand.bid is None and len(hand.bidders) == 1:
-            return hand.refuse(e.seat, e, "R-9 bidding", "nobody has bid yet: the last bidder must bid")
-        hand.bidders.remove(e.seat)
-        hand.bids.append((e.seat, None))
-        out = [Announce("bid", f"Seat {e.seat} passes.")]
-    else:
-        if e.points not in bid_options(hand):
-            low = hand.bid if hand.bid is not None else hand.ruleset.total_points + 5
-            return hand.refuse(e.seat, e, "R-9 bidding",
-                               f"a bid is a multiple of 5 from 5 and lower than {low}, not {e.points}")
-        hand.bid = e.points
-        hand.bids.append((e.seat, e.points))
-        out = [Announce("bid", f"Seat {e.seat} bids {e.points}.")]
-    if hand.bid is not None:
-        winner = [s for s, p in hand.bids if p == hand.bid][-1]
-        if hand.bidders == [winner]:
-            hand.dealer = winner
-            hand.level = hand.levels[winner]
-            hand.phase = Phase.TRUMP
-            hand.turn = winner
-            return out + [Announce("bid", f"Seat {winner} wins the bidding at {hand.bid} and deals.", "R-9 bidding")]
-    # next: the first seat after this one, in playing order, still bidding
-    hand.turn = next((e.seat + k) % hand.players for k in range(1, hand.players + 1)
-                     if (e.seat + k) % hand.players in hand.bidders)
+    state = BidState(tuple(hand.bidders), tuple(hand.bids), hand.bid, hand.seat_on_turn())
+    new, refused = bid_step(hand.ruleset, state, e.seat, e.points)
+    if refused is not None:
+        return hand.refuse(e.seat, e, *refused)
+    hand.bidders[:] = new.bidders
+    hand.bids.append((e.seat, e.points))
+    hand.bid = new.bid
+    out = [Announce("bid", f"Seat {e.seat} passes." if e.points is None else f"Seat {e.seat} bids {e.points}.")]
+    if new.dealer is not None:
+        winner = hand.dealer = new.dealer
+        hand.level = hand.levels[winner]
+        hand.phase = Phase.TRUMP
+        hand.turn = winner
+        return out + [Announce("bid", f"Seat {winner} wins the bidding at {hand.bid} and deals.", "R-9 bidding")]
+    hand.turn = new.turn           # the first seat after this one, in playing order, still bidding
     return out
 
 
@@ -59,8 +46,6 @@ def name_trump(hand: Hand, e: ev.NameTrump) -> list:
     if e.suit not in ("S", "H", "C", "D", None):
         return hand.refuse(e.seat, e, "R-9 bidding", f"trump is S, H, C, D or none, not {e.suit!r}")
     hand.trump = e.suit
-    # A counter-declaration overcalls the named trump as if the dealer had made the weakest call of
-    # it on the classic ladder: a single level card of the suit, or (no trump) a small-joker pair.
-    named = (Card(JOKER, SMALL_JOKER_RANK),) * 2 if e.suit is None else (Card(e.suit, hand.level),)
-    hand.standing = Standing(e.seat, e.suit, (), declaration_strength(hand.ruleset, hand.level, named)[1])
+    # A counter-declaration overcalls the named trump as the weakest call of it (rules.bidding).
+    hand.standing = named_standing(hand.ruleset, hand.level, e.seat, e.suit)
     return start_kitty(hand)

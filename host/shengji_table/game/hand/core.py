@@ -9,8 +9,9 @@ record replays bit for bit.  Which functions handle which event in which phase i
 """
 from __future__ import annotations
 
+from operator import attrgetter
 
-from ...rules.cards import CardCopy
+from ...rules.cards import COPY_KEY, CardCopy
 from ...rules.declare import Standing
 from ...rules.order import TrumpOrder
 from ...rules.ruleset import Ruleset
@@ -28,6 +29,8 @@ from .rules_table import handler_for
 from .trick import SeatPlay, TrickTaken
 
 __all__ = ["Hand"]
+
+_FACE = attrgetter("card")          # a copy's face, read in C (views are built for every decision)
 
 
 class Hand:
@@ -138,7 +141,7 @@ class Hand:
 
     def hand_copies(self, seat: int) -> tuple:
         """The copies seat ``seat`` holds (scanned), in a stable order (face index, then deck)."""
-        return tuple(sorted(self.hands[seat], key=hash))   # CardCopy's hash is index·8 + deck
+        return tuple(sorted(self.hands[seat], key=COPY_KEY))   # CardCopy's key is index·8 + deck
 
     def lead_count(self) -> int:
         return len(self.trick[0].cards) if self.trick else 0
@@ -251,8 +254,8 @@ class Hand:
             ruleset=self.ruleset, seat=seat, players=self.players, phase=self.phase, level=self.level,
             levels=self.levels, trump=self.trump if self.order is not None else
             (self.standing.trump if self.standing is not None and public_standing else None),
-            order=self.order, hand=tuple(c.card for c in sorted(self.hands[seat], key=hash)),
-            trick=tuple(Play(s, tuple(c.card for c in cards)) for s, cards in self.trick),
+            order=self.order, hand=tuple(map(_FACE, sorted(self.hands[seat], key=COPY_KEY))),
+            trick=tuple(Play(s, tuple(map(_FACE, cards))) for s, cards in self.trick),
             leader=self.leader,
             tricks=self.trick_views,
             points=tuple(self.won), attackers_points=self.attackers_points() if self.dealer is not None else 0,

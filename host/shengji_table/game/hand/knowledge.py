@@ -150,7 +150,7 @@ class ScannedHands(Knowledge):
 
     def lead_throw(self, hand, seat, faces, cards):
         others = {s: hand.hand_faces(s) for s in range(hand.players) if s != seat}
-        chk = check_throw(faces, others, hand.trump_order())
+        chk = check_throw(faces, others, hand.trump_order(), leader=seat)
         if chk.ok:
             return cards, []
         forced = pick(cards, chk.forced)

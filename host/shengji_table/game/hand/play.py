@@ -48,7 +48,7 @@ def tap(hand: Hand, e: ev.Tap) -> list:
         return end_by_ruling(hand, e.seat, "R-10.3", f"seat {e.seat} plays a card after its "
                                                      f"{hand.counts[e.seat]} cards: a wrong card count")
     if not hand.pending:
-        hand.entry_start = len(hand.events)
+        hand.entry_start = len(hand._events)       # not .events: that copies the list
     hand.pending.append(c)
     if hand.trick and len(hand.pending) == hand.lead_count():
         return _commit_follow(hand, e)

@@ -5,6 +5,9 @@
   stand at the settlement, so a find-a-friend penalty lands on the right side).
 * :func:`end_hand` — end the hand by ruling under R-10.2 (revoke) or R-10.3 (wrong count) against
   the side of the seat at fault (``rules.penalties.revoke`` / ``wrong_count``).
+* :func:`adjust_result` — an adjusted result (R-10.5): the hand ends with the attackers' points the
+  referee assigns (0 to the deck's total), settled by R-8; only once the dealer is known and before
+  the hand is over.
 * :func:`undo_last_play` — only with the ruleset option ``referee_undo`` (R-10.4): the last committed
   play, and any cards entered after it, are undone by rebuilding the hand from its own accepted
   events up to where that play's entry began (:meth:`Hand.rebuild`); penalties awarded since are
@@ -22,12 +25,12 @@ from ...rules.penalties import undo_policy
 from .. import events as ev
 from ..effects import Announce, Ring
 from ..phase import Phase
-from .settle import end_by_ruling
+from .settle import adjusted, end_by_ruling
 
 if TYPE_CHECKING:
     from .core import Hand
 
-__all__ = ["award_penalty", "end_hand", "undo_last_play"]
+__all__ = ["award_penalty", "end_hand", "adjust_result", "undo_last_play"]
 
 
 def award_penalty(hand: Hand, e: ev.RefereePenalty) -> list:
@@ -49,6 +52,19 @@ def end_hand(hand: Hand, e: ev.RefereeEndHand) -> list:
     if e.rule not in ("R-10.2", "R-10.3"):
         return hand.refuse(None, e, "R-10", "a hand is ended by ruling under R-10.2 (revoke) or R-10.3 (wrong count)")
     return end_by_ruling(hand, e.at_fault, e.rule, f"Referee: {e.reason or 'hand ended by ruling'}")
+
+
+def adjust_result(hand: Hand, e: ev.RefereeAdjust) -> list:
+    total = hand.ruleset.total_points
+    if hand.phase == Phase.DEAL or hand.dealer is None or (hand.ruleset.bidding and hand.bid is None):
+        return hand.refuse(None, e, "R-10.5", "no dealer yet: there is no result to adjust (the hand can be redealt)")
+    if hand.phase == Phase.OVER:
+        return hand.refuse(None, e, "R-10.5", "the hand is over already")
+    if not 0 <= e.attackers_points <= total:
+        return hand.refuse(None, e, "R-10.5", f"the attackers' points are 0 to {total}, not {e.attackers_points}")
+    if not e.reason.strip():
+        return hand.refuse(None, e, "R-10.5", "an adjusted result needs its reason")
+    return adjusted(hand, e.attackers_points, e.reason.strip())
 
 
 def undo_last_play(hand: Hand, e: ev.RefereeUndo) -> list:

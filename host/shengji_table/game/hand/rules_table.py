@@ -44,6 +44,7 @@ ANY_PHASE: dict[str, Handler] = {
     "reveal_kitty": evidence.reveal_kitty,
     "referee_penalty": referee.award_penalty,
     "referee_end_hand": referee.end_hand,
+    "referee_adjust": referee.adjust_result,
     "referee_undo": referee.undo_last_play,
 }
 

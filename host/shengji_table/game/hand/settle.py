@@ -1,5 +1,6 @@
 """The end of a hand: the settlement after the last trick (R-7.3 kitty, R-8 levels, R-10.1
-penalties), or an end by ruling against the side at fault (R-10.2 revoke, R-10.3 wrong count)."""
+penalties), an end by ruling against the side at fault (R-10.2 revoke, R-10.3 wrong count), or an
+adjusted result the referee assigns (R-10.5)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -14,7 +15,7 @@ from .result import HandResult
 if TYPE_CHECKING:
     from .core import Hand
 
-__all__ = ["settle", "end_by_ruling"]
+__all__ = ["settle", "end_by_ruling", "adjusted"]
 
 
 def settle(hand: Hand) -> list:
@@ -58,3 +59,20 @@ def end_by_ruling(hand: Hand, at_fault: int, rule: str, reason: str) -> list:
     hand.phase = Phase.OVER
     hand.pending = []
     return [Announce("revoke" if rule == "R-10.2" else "referee", s.reason, rule)]
+
+
+def adjusted(hand: Hand, points: int, reason: str) -> list:
+    """End the hand with ``points`` assigned to the attackers (R-10.5), settled by R-8 like
+    captured points; penalties already awarded in the hand still count (R-10.1)."""
+    dec, att = hand.declarers(), hand.attackers()
+    penalty = sum(p if s in dec else -p for s, p, _ in hand.penalties)
+    p = points + penalty
+    s = settle_points(hand.ruleset, p, bid=hand.bid) if hand.ruleset.bidding else settle_points(hand.ruleset, p)
+    text = (f"Referee: adjusted result, attackers {points}" + (f", penalties {penalty:+d}" if penalty else "")
+            + f": {p} points — {reason}. {s.reason}")
+    hand.result = HandResult(settlement=s, declarers=dec, attackers=att, captured=hand.attackers_points(),
+                             kitty_points=None, multiplier=0, bonus=0, penalty=penalty, last_winner=None,
+                             last_cards=(), ruling="R-10.5", at_fault=None, bid=hand.bid)
+    hand.phase = Phase.OVER
+    hand.pending = []
+    return [Announce("referee", text, "R-10.5")]

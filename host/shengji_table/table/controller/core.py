@@ -16,7 +16,7 @@ from ...game.match import Match
 from ...game.phase import Phase
 from ...rules.cards import parse_copy
 from ...rules.ruleset import Ruleset
-from ..clock import PlayClock
+from ..clock import PlayClock, timed_turn
 from ..gestures import decider
 from ..registry import DeckSet
 from .rings import REFUSED_COLOUR, REFUSED_MS, TURN_COLOUR, R, RingCommand, Rings
@@ -179,6 +179,17 @@ class Core(Rings):
             row["public"] = self._text(out, expiry.text())
             out.rows.append(("ruling", row))
         return out
+
+    def clock_state(self, now: float) -> dict | None:
+        """The play clock as the screens draw it: ``{"seat", "phase", "seconds", "left"}`` (``left``
+        in seconds at ``now``, 0 once run out), or None when nobody is on the clock."""
+        turn = timed_turn(self.match.hand, self.ruleset)
+        if turn is None:
+            return None
+        deadline = self.clock.deadline(self.match.hand)
+        # a turn the clock has not ticked yet starts at the loop's next tick, within milliseconds
+        left = turn.seconds if deadline is None else max(0.0, deadline - now)
+        return {"seat": turn.seat, "phase": str(turn.phase), "seconds": turn.seconds, "left": round(left, 1)}
 
     def on_reader(self, reader: int, alive: bool) -> Outcome:
         out = Outcome()

@@ -27,7 +27,7 @@ STEPS = {
     Step.CHOOSE_FACE: "_choose_face", Step.NEXT_BID: "_next_bid", Step.NEXT_COPY: "_next_copy",
     Step.CALL: "_call", Step.WITHDRAW: "_withdraw", Step.REFUSE_IDLE: "_refuse_idle",
     Step.REFUSE_CENTRE: "_refuse_centre", Step.REFUSE_TURN: "_refuse_turn", Step.WAIT: "_nothing",
-    Step.UNHOLD: "_unhold", Step.NONE: "_nothing",
+    Step.UNHOLD: "_unhold", Step.NONE: "_nothing", Step.HOLD_CHALLENGE: "_nothing",
 }
 
 _BUTTON = {P.RELEASE: Gesture.RELEASE, P.LONG_PRESS: Gesture.LONG_PRESS}     # anything else: PRESS
@@ -141,6 +141,7 @@ class Gestures(Entry):
 
     def _challenge(self, row: Row, seat: int, copy: CardCopy | None, out: Outcome) -> None:
         cards = tuple(self.challenge.pop(seat))
+        self.held.discard(seat)          # the release that challenges ends the hold
         if not self._game(ev.Challenge(seat, cards), out):
             self.challenge[seat] = list(cards)
         self._auto(out)

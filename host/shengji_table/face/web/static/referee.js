@@ -77,7 +77,7 @@ for (const form of document.querySelectorAll("form[data-action]")) {
   form.addEventListener("submit", async ev => {
     ev.preventDefault();
     const body = {};
-    for (const [k, v] of new FormData(form)) body[k] = (k === "points" || k === "at_fault") ? Number(v) : v;
+    for (const [k, v] of new FormData(form)) body[k] = (k === "points" || k === "at_fault" || k === "attackers_points") ? Number(v) : v;
     const r = await fetch("/api/referee/" + form.dataset.action, {
       method: "POST", credentials: "same-origin", headers: {"Content-Type": "application/json"},
       body: JSON.stringify(body)});

@@ -12,6 +12,19 @@ function seatPositions(n) {
   return out;
 }
 
+// The play clock: the state gives the seconds left when it was made; the page counts down between
+// pushes (a push comes only when something happens at the table).
+let clock = null;
+
+function showClock() {
+  const el = $("clock");
+  if (!clock) { el.textContent = "–"; el.className = ""; return; }
+  const left = Math.max(0, clock.left - (performance.now() - clock.at) / 1000);
+  el.textContent = clock.name + " " + Math.ceil(left) + " s" + (clock.phase === "burying" ? " (burial)" : "");
+  el.className = left <= 0 ? "expired" : (left <= 5 ? "short" : "");
+}
+setInterval(showClock, 250);
+
 function render(s) {
   const names = {};
   for (const seat of s.seats) names[seat.seat] = seat.name;
@@ -21,6 +34,8 @@ function render(s) {
   $("trump").textContent = s.trump || "–";
   $("turn").textContent = s.turn === null ? "–" : names[s.turn];
   $("turn").dataset.seat = s.turn === null ? "" : s.turn;
+  clock = s.clock ? {...s.clock, name: names[s.clock.seat], at: performance.now()} : null;
+  showClock();
   const seats = $("seats");
   seats.replaceChildren();
   const pos = seatPositions(s.players);

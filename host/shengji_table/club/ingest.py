@@ -1,0 +1,233 @@
+"""The club's intake: one table's log row at a time into the club database, with the rules re-run.
+
+:meth:`Ingest.take` is the one door (the MQTT thread of :mod:`.server` calls it; the tests call it
+straight).  For a row of table T, match M, position ``seq``:
+
+* T not registered (``club tables add``): refused with the reason, nothing stored, no ack.
+* ``seq`` already here: a resend (after a cut, a broker restart, a club restart): nothing stored,
+  the ack repeated — so nothing is counted twice.
+* ``seq`` beyond the next one: a row before it is still to come (in flight, or lost with the
+  connection): not stored; the ack says where T must resend from.
+* the next row: stored, and in the same transaction whatever follows from it: a ``meta`` start row
+  opens the club's own replay of the match (the ruleset and mode the table logged; every player
+  named must be a club player); a ``game`` row is applied to that replay by the game layer
+  (:class:`~shengji_table.game.match.Match`) — a hand settling there becomes a ``hands`` row and
+  two ``results`` rows (the partnerships seated at 0/2 and 1/3 by the round's movement, and its
+  board).  An event the rules refuse, or that cannot be read, means the table's hand does not
+  replay: refused with the rule's reason, and nothing of that match counts from there on.
+
+Every refusal is a ``refusals`` row (with the message) and a line on the server's log.
+"""
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass, field
+from collections.abc import Callable
+
+from ..game.effects import Refusal
+from ..game.events import EventError, event_from_json
+from ..game.match import Match
+from ..rules.ruleset import Ruleset
+from ..store.log import GENESIS, row_hash
+from .db import ClubDB
+from .wire import EventMessage
+
+__all__ = ["Ingest", "Taken", "Replay"]
+
+log = logging.getLogger("shengji_table.club")
+
+
+@dataclass
+class Replay:
+    """The club's own replay of one table's match."""
+    match: Match | None = None
+    broken: str | None = None          # why this match no longer counts (None: it does)
+    seats: list = field(default_factory=list)
+    hands: int = 0                     # settled hands recorded
+
+
+@dataclass(frozen=True)
+class Taken:
+    """What :meth:`Ingest.take` did: ``status`` is stored, duplicate, ahead or refused; ``ack`` the
+    position to acknowledge to the table (None: nothing to say); ``hand``: a hand was recorded."""
+    status: str
+    ack: int | None = None
+    reason: str = ""
+    hand: bool = False
+
+
+class Ingest:
+    """Rows into ``db``; ``on_change(table)`` after every commit that changed what the pages show."""
+
+    def __init__(self, db: ClubDB, on_change: Callable[[str], None] | None = None):
+        self.db = db
+        self.on_change = on_change
+        self.replays: dict[tuple[str, str], Replay] = {}
+        self.known: set[str] = set(db.tables())
+        self.next: dict[str, int] = {t: db.last_seq(t) + 1 for t in self.known}
+        self.heads: dict[str, str | None] = {}       # table -> hash of its last row stored
+        self.counts = {"stored": 0, "duplicate": 0, "ahead": 0, "refused": 0}
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        """A restarted club replays what it stored (the hands already recorded are not recorded again)."""
+        for table, match, kind, payload in self.db.q("SELECT table_id, match, kind, payload FROM events "
+                                                     "ORDER BY table_id, seq"):
+            self._apply(table, match, kind, json.loads(payload), record=False)
+
+    def register(self, table: str) -> None:
+        self.known.add(table)
+        self.next.setdefault(table, self.db.last_seq(table) + 1)
+
+    def refuse(self, reason: str, *, table=None, match=None, seq=None, message=None) -> Taken:
+        with self.db.tx():
+            self.db.refuse(reason, table=table, match=match, seq=seq, message=message)
+        self.counts["refused"] += 1
+        log.warning("refused (table %s, match %s, seq %s): %s", table, match, seq, reason)
+        return Taken("refused", reason=reason)
+
+    def take(self, m: EventMessage) -> Taken:
+        if m.table not in self.known:
+            self.register_if_added(m.table)
+        if m.table not in self.known:
+            return self.refuse(f"table {m.table!r} is not one of the club's tables (shengji-table club tables add)",
+                               table=m.table, match=m.match, seq=m.seq, message=json.dumps(m.payload)[:500])
+        expected = self.next[m.table]
+        if m.seq < expected:
+            self.counts["duplicate"] += 1
+            return Taken("duplicate", ack=expected - 1)
+        if m.seq > expected:
+            self.counts["ahead"] += 1
+            return Taken("ahead", ack=expected - 1)
+        broken = self._chain(m)
+        with self.db.tx() as db:
+            db.execute("INSERT INTO events (table_id, match, seq, kind, payload, at, hash, received) "
+                       "VALUES (?,?,?,?,?,?,?,?)",
+                       (m.table, m.match, m.seq, m.kind, json.dumps(m.payload, ensure_ascii=False), m.at, m.hash,
+                        self.db.clock()))
+            if broken is not None:
+                hand, refusal = False, broken
+            else:
+                hand, refusal = self._apply(m.table, m.match, m.kind, m.payload, record=True, seq=m.seq)
+            if refusal:
+                self.db.refuse(refusal, table=m.table, match=m.match, seq=m.seq,
+                               message=json.dumps(m.payload, ensure_ascii=False))
+        self.next[m.table] = m.seq + 1
+        self.counts["stored"] += 1
+        if refusal:
+            self.counts["refused"] += 1
+            log.warning("refused (table %s, match %s, seq %s): %s", m.table, m.match, m.seq, refusal)
+        if self.on_change is not None and (m.kind in ("game", "meta") or hand):
+            self.on_change(m.table)
+        return Taken("refused" if refusal else "stored", ack=m.seq, reason=refusal or "", hand=hand)
+
+    def _chain(self, m: EventMessage) -> str | None:
+        """Why row ``m`` does not follow the table's previous row in its log's hash chain (None: it
+        does, or the log has no chain); from there on nothing of that match counts."""
+        previous = self.heads.get(m.table)
+        if previous is None:
+            previous = (self.db.one("SELECT hash FROM events WHERE table_id=? AND seq=?", (m.table, m.seq - 1))
+                        if m.seq > 1 else GENESIS)
+        self.heads[m.table] = m.hash
+        if m.hash is None or previous is None:
+            return None                         # a log written before the chain: nothing to check by
+        text = json.dumps(m.payload, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        if row_hash(previous, m.seq, m.match, m.kind, m.boot, m.link, text, m.at) == m.hash:
+            return None
+        rp = self.replays.setdefault((m.table, m.match), Replay())
+        first = rp.broken is None
+        rp.broken = rp.broken or (f"row {m.seq} of table {m.table}'s log does not follow the row before it in the "
+                                  f"log's hash chain: it was altered (shengji-table log verify at the table)")
+        return rp.broken if first else ""
+
+    def register_if_added(self, table: str) -> None:
+        """A table added (``club tables add``) while the server runs is known from its first row."""
+        if self.db.one("SELECT 1 FROM tables WHERE id=?", (table,)):
+            self.register(table)
+
+    # ---- the replay ----------------------------------------------------------------------------
+    def _apply(self, table: str, match: str, kind: str, payload, *, record: bool, seq: int = 0):
+        """``(hand recorded, refusal reason or None)`` for one stored row."""
+        key = (table, match)
+        if kind == "meta" and isinstance(payload, dict) and "start" in payload:
+            return False, self._start(key, payload, record)
+        if kind != "game":
+            return False, None
+        rp = self.replays.get(key)
+        if rp is None:
+            self.replays[key] = rp = Replay(broken="no start row (the table's meta row with its ruleset) came first")
+            return False, rp.broken if record else None
+        if rp.broken is not None or rp.match is None:
+            return False, None                  # refused once already; nothing of this match counts
+        try:
+            event = event_from_json(payload)
+        except EventError as exc:
+            rp.broken = f"hand {len(rp.match.summaries) + 1} does not replay: a game event that cannot be read: {exc}"
+            return False, rp.broken if record else None
+        before = len(rp.match.summaries)
+        effects = rp.match.apply(event)
+        if effects and isinstance(effects[0], Refusal):
+            r = effects[0]
+            rp.broken = (f"hand {before + 1} does not replay: {event.type} by seat {r.seat} is refused by the "
+                         f"rules ({r.rule}: {r.reason})")
+            return False, rp.broken if record else None
+        if len(rp.match.summaries) > before and record:
+            self._record_hand(table, match, rp, rp.match.summaries[-1], seq)
+            return True, None
+        return False, None
+
+    def _start(self, key, payload: dict, record: bool) -> str | None:
+        if key in self.replays and self.replays[key].broken:
+            return None                         # refused already: a start row does not make it count again
+        start: dict = payload["start"] if isinstance(payload.get("start"), dict) else {}
+        try:
+            ruleset = Ruleset.from_json(payload.get("ruleset"))
+            match = Match(ruleset, payload.get("mode", "scanned"))
+        except (ValueError, TypeError, KeyError) as exc:
+            self.replays[key] = Replay(broken=f"the match's ruleset cannot be read: {exc}")
+            return self.replays[key].broken if record else None
+        seats: list = start["seats"] if isinstance(start.get("seats"), list) else []
+        unknown = [s for s in seats if not isinstance(s, str) or self.db.player(s) is None]
+        if unknown:
+            self.replays[key] = Replay(broken=f"unknown player(s) {', '.join(map(str, unknown))}: not the club's "
+                                              f"players (add them to the session's partnerships)", seats=seats)
+            return self.replays[key].broken if record else None
+        self.replays[key] = Replay(match=match, seats=seats)
+        return None
+
+    def _record_hand(self, table: str, match: str, rp: Replay, summary: dict, seq: int) -> None:
+        now = self.db.clock()
+        rnd = self.db.current_round(table)
+        round_id, pair_02, pair_13, board_id = rnd if rnd else (None, None, None, None)
+        cur = self.db.db.execute(
+            "INSERT OR IGNORE INTO hands (table_id, match, number, round_id, seq, summary, seats, recorded) "
+            "VALUES (?,?,?,?,?,?,?,?)", (table, match, summary["number"], round_id, seq,
+                                         json.dumps(summary, ensure_ascii=False, default=str),
+                                         json.dumps(rp.seats, ensure_ascii=False), now))
+        if not cur.rowcount:
+            return
+        hand_id = cur.lastrowid
+        res = summary["result"]
+        declarer_seat = res["declarers"][0] if res.get("declarers") else summary["dealer"]
+        for side, seats, pair in (("02", (0, 2), pair_02), ("13", (1, 3), pair_13)):
+            declarer = declarer_seat in seats
+            levels = res["declarers_levels"] if declarer else res["attackers_levels"]
+            label = _label(self.db, pair, rp.seats, seats, table)
+            self.db.db.execute(
+                "INSERT INTO results (hand_id, round_id, table_id, board_id, side, partnership_id, label, declarer, "
+                "attackers_points, levels) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (hand_id, round_id, table, board_id, side, pair, label, int(declarer), res["attackers_points"],
+                 levels))
+        rp.hands += 1
+
+
+def _label(db: ClubDB, pair, names: list, seats, table: str) -> str:
+    """Who a result belongs to, in words: the partnership, else the players named, else the seats."""
+    if pair is not None:
+        name = db.one("SELECT name FROM partnerships WHERE id=?", (pair,))
+        if name:
+            return name
+    if len(names) > max(seats):
+        return " & ".join(names[s] for s in seats)
+    return f"{table} seats {seats[0]}/{seats[1]}"

@@ -1,0 +1,147 @@
+"""The club server: subscribed to every table's events over MQTT, writing the club database.
+
+paho's network thread only queues what arrives; one intake thread takes the queue in order
+(:meth:`ClubServer.handle` → :class:`~.ingest.Ingest`), commits, and only then publishes each
+table's ack (retained, QoS 1) — so a position acknowledged is a position stored, and a club killed
+at any moment restarts from its database, the tables resending from the ack it last published.
+On every (re)connect the club publishes every table's ack again (a restarted broker forgot them).
+
+The web pages (:mod:`.web`) read the same database under :attr:`ClubServer.lock`.
+"""
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Callable
+
+from .db import ClubDB
+from .ingest import Ingest, Taken
+from .wire import PREFIX, BrokerURL, WireError, ack_topic, decode_event, encode_ack, table_of
+
+__all__ = ["ClubServer"]
+
+log = logging.getLogger("shengji_table.club")
+
+BURST = 500          # messages taken in one transaction at most
+
+
+class ClubServer:
+    """The club's intake for the database at ``db_path`` from ``broker`` (``broker`` None: no MQTT,
+    rows come through :meth:`handle` — the tests)."""
+
+    def __init__(self, db_path, broker: BrokerURL | None, *, username: str | None = None,
+                 password: str | None = None):
+        self.db = ClubDB(db_path)
+        self.lock = threading.RLock()
+        self._listeners: list[Callable[[str], None]] = []
+        self._touched: set = set()
+        self.ingest = Ingest(self.db, on_change=self._changed)
+        self.broker = broker
+        self.queue: queue.Queue = queue.Queue()
+        self.connected = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="club-intake", daemon=True)
+        self.client = None
+        if broker is not None:
+            import paho.mqtt.client as mqtt
+            self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="shengji-club", clean_session=True)
+            self.client.username_pw_set(broker.username or username, broker.password or password)
+            self.client.reconnect_delay_set(min_delay=1, max_delay=2)
+            self.client.max_inflight_messages_set(200)
+            self.client.on_connect = self._on_connect
+            self.client.on_disconnect = lambda *a: self.connected.clear()
+            self.client.on_message = lambda c, u, msg: self.queue.put((msg.topic, msg.payload))
+
+    def add_listener(self, fn: Callable[[str], None]) -> None:
+        """``fn(table)`` after a commit that changed what the pages show (called on the intake thread)."""
+        self._listeners.append(fn)
+
+    def _changed(self, table: str) -> None:
+        if self.db.db.in_transaction:          # inside a burst: tell the pages once it committed
+            self._touched.add(table)
+            return
+        for fn in self._listeners:
+            fn(table)
+
+    def _on_connect(self, client, userdata, flags, reason, properties):
+        if reason.is_failure:
+            log.error("the broker refused the club: %s", reason)
+            return
+        client.subscribe(f"{PREFIX}/+/events", qos=1)
+        with self.lock:
+            acks = {t: self.db.last_seq(t) for t in self.db.tables()}
+        for table, seq in acks.items():
+            client.publish(ack_topic(table), encode_ack(seq), qos=1, retain=True)
+        self.connected.set()
+
+    def start(self) -> ClubServer:
+        self._thread.start()
+        if self.client is not None and self.broker is not None:
+            self.client.connect_async(self.broker.host, self.broker.port, keepalive=5)
+            self.client.loop_start()
+        return self
+
+    def handle(self, topic: str, raw: bytes) -> Taken:
+        """One message from the broker: refused (malformed, unknown table) or taken."""
+        where = table_of(topic)
+        if where is None or where[1] != "events":
+            return self._refuse(f"a message on {topic!r}, not a table's events topic", raw)
+        try:
+            msg = decode_event(where[0], raw)
+        except WireError as exc:
+            return self._refuse(f"a malformed message from table {where[0]!r}: {exc}", raw, where[0])
+        with self.lock:
+            return self.ingest.take(msg)
+
+    def _refuse(self, reason: str, raw: bytes, table: str | None = None) -> Taken:
+        with self.lock:
+            return self.ingest.refuse(reason, table=table, message=raw[:500].decode("utf-8", "replace"))
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                first = self.queue.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            burst = [first]
+            while len(burst) < BURST:
+                try:
+                    burst.append(self.queue.get_nowait())
+                except queue.Empty:
+                    break
+            acks = self._take_burst(burst)
+            if self.client is not None:
+                for table, seq in acks.items():
+                    self.client.publish(ack_topic(table), encode_ack(seq), qos=1, retain=True)
+
+    def _take_burst(self, burst: list) -> dict:
+        """A burst of messages in ONE transaction (one fsync, not one a row); the acks to publish
+        once it committed.  Should anything fail, nothing of the burst is kept or acknowledged (the
+        tables resend it) and the intake starts again from the database."""
+        acks: dict = {}
+        try:
+            with self.lock, self.db.tx():
+                for topic, raw in burst:
+                    taken = self.handle(topic, raw)
+                    where = table_of(topic)
+                    if taken.ack is not None and where is not None:
+                        acks[where[0]] = taken.ack
+        except Exception:
+            log.exception("the intake failed on a burst of %d messages; it is taken again when resent", len(burst))
+            with self.lock:
+                self.ingest = Ingest(self.db, on_change=self._changed)
+            return {}
+        for table in self._touched:
+            self._changed(table)
+        self._touched.clear()
+        return acks
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(5)
+        if self.client is not None:
+            self.client.disconnect()
+            self.client.loop_stop()
+        self.db.close()

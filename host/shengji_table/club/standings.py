@@ -1,0 +1,99 @@
+"""Standings: the results rows summed per partnership, per session or over every session.
+
+:func:`standings` takes the scoring as a function, so a session scored by duplicate (the same board
+compared across tables, ``club/duplicate.py``) and one scored by levels use the same tables, pages
+and command.  A scoring function gets every counted result (:class:`Result`, corrections applied,
+withdrawn tables left out) and returns ``{label: score}``; :func:`level_score` is the default — the
+levels each partnership went up, hand by hand (a takeover's levels count for the side that took
+them).  Ties keep the order of the labels.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from collections.abc import Callable, Iterable
+
+from .db import ClubDB
+
+__all__ = ["Result", "results", "standings", "level_score", "score_sheet", "Score"]
+
+
+@dataclass(frozen=True)
+class Result:
+    """One partnership's result of one hand."""
+    hand_id: int
+    table: str
+    match: str
+    number: int
+    round_id: int | None
+    session_id: int | None
+    board_id: int | None
+    side: str                 # "02" or "13": the seats it held
+    label: str                # the partnership (or the players, or the seats)
+    declarer: bool
+    attackers_points: int
+    levels: int               # levels it went up on this hand
+
+
+Score = Callable[[list], dict]
+
+
+def results(db: ClubDB, session: int | None = None) -> list[Result]:
+    """Every counted result (a correction replaces the original; withdrawn tables are left out)."""
+    sql = ("SELECT h.id, r.table_id, h.match, h.number, r.round_id, rd.session_id, r.board_id, r.side, r.label, "
+           "r.declarer, r.attackers_points, r.levels, r.corrected FROM results r JOIN hands h ON h.id = r.hand_id "
+           "JOIN tables t ON t.id = r.table_id LEFT JOIN rounds rd ON rd.id = r.round_id WHERE t.withdrawn = 0")
+    args: list = []
+    if session is not None:
+        sql += " AND rd.session_id = ?"
+        args.append(session)
+    out = []
+    for row in db.q(sql + " ORDER BY r.table_id, h.match, h.number, r.side", args):
+        (hand_id, table, match, number, round_id, session_id, board_id, side, label, declarer, points, levels,
+         corrected) = row
+        res = Result(hand_id=hand_id, table=table, match=match, number=number, round_id=round_id,
+                     session_id=session_id, board_id=board_id, side=side, label=label, declarer=bool(declarer),
+                     attackers_points=points, levels=levels)
+        if corrected:
+            fix = json.loads(corrected)
+            res = Result(**{**asdict(res), **{k: fix[k] for k in ("attackers_points", "levels") if k in fix}})
+        out.append(res)
+    return out
+
+
+def level_score(rows: Iterable[Result]) -> dict:
+    """Levels gained per partnership."""
+    out: dict = {}
+    for r in rows:
+        out[r.label] = out.get(r.label, 0) + r.levels
+    return out
+
+
+def standings(db: ClubDB, session: int | None = None, score: Score = level_score) -> list[dict]:
+    """``[{"rank", "label", "score", "hands"}]``, best first (``session`` None: across sessions)."""
+    rows = results(db, session)
+    scores = score(rows)
+    hands: dict = {}
+    for r in rows:
+        hands[r.label] = hands.get(r.label, 0) + 1
+    order = sorted(scores, key=lambda label: -scores[label])
+    out, last, rank = [], None, 0
+    for i, label in enumerate(order, 1):
+        if scores[label] != last:
+            rank, last = i, scores[label]
+        out.append({"rank": rank, "label": label, "score": scores[label], "hands": hands.get(label, 0)})
+    return out
+
+
+def score_sheet(db: ClubDB, table: str) -> list[dict]:
+    """A table's hands in order: number, dealer, trump, attackers' points, each side's levels."""
+    sheet: dict = {}
+    for r in [r for r in results(db) if r.table == table]:
+        row = sheet.setdefault((r.match, r.number), {"match": r.match, "hand": r.number, "board": r.board_id,
+                                                     "attackers_points": r.attackers_points, "sides": {}})
+        row["sides"][r.side] = {"label": r.label, "declarer": r.declarer, "levels": r.levels}
+    for (match, number), row in sheet.items():
+        summary = db.one("SELECT summary FROM hands WHERE table_id=? AND match=? AND number=?", (table, match, number))
+        s = json.loads(summary) if summary else {}
+        row["dealer"], row["level"], row["trump"] = s.get("dealer"), s.get("level"), s.get("trump")
+    return [sheet[k] for k in sorted(sheet)]

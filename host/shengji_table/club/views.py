@@ -1,0 +1,107 @@
+"""What the club pages show, as JSON and as printable HTML, read from the club database.
+
+The live overview of a table is :func:`shengji_table.face.web.state.public_state` — the table
+face's own hidden-information policy — over the club's replay of the table's match: never a hand,
+the stack or the kitty before the hand is over.
+"""
+from __future__ import annotations
+
+import html
+
+from ..face.web.state import public_state
+from .server import ClubServer
+from .standings import score_sheet, standings
+
+__all__ = ["overview", "standings_json", "sheet_html", "round_html"]
+
+
+class _Replayed:
+    """The club's replay of a match in the shape ``public_state`` reads a table's controller: no
+    rings to show, and no play clock (the table's clock runs at the table)."""
+
+    rings: dict = {}
+    centre = None
+
+    def __init__(self, match):
+        self.match, self.ruleset, self.mode = match, match.ruleset, match.mode
+
+    def clock_state(self, now: float) -> None:
+        return None
+
+
+def overview(server: ClubServer) -> dict:
+    """Every table: its latest match's public state, whether it counts, its position."""
+    db, ingest = server.db, server.ingest
+    tables = []
+    for table, withdrawn, why in db.q("SELECT id, withdrawn, withdrawn_reason FROM tables ORDER BY id"):
+        matches = [(m, rp) for (t, m), rp in ingest.replays.items() if t == table]
+        entry: dict = {"table": table, "withdrawn": bool(withdrawn), "withdrawn_reason": why,
+                       "seq": db.last_seq(table), "match": None, "public": None, "refused": None}
+        if matches:
+            name, rp = matches[-1]
+            entry["match"], entry["refused"] = name, rp.broken
+            if rp.match is not None:
+                names = {i: n for i, n in enumerate(rp.seats)}
+                entry["public"] = public_state(_Replayed(rp.match), names)
+        tables.append(entry)
+    return {"tables": tables}
+
+
+def standings_json(server: ClubServer, score=None) -> dict:
+    """The standings across sessions and per session, and the count of hands recorded."""
+    db = server.db
+    kw = {"score": score} if score is not None else {}
+    sessions = [{"session": name, "standings": standings(db, sid, **kw)}
+                for sid, name in db.q("SELECT id, name FROM sessions ORDER BY id")]
+    per_table = dict(db.q("SELECT table_id, COUNT(*) FROM hands GROUP BY table_id"))
+    return {"overall": standings(db, None, **kw), "sessions": sessions,
+            "hands": sum(per_table.values()), "per_table": per_table}
+
+
+_HEAD = ('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{title}</title>'
+         '<link rel="stylesheet" href="/static/club.css"></head><body><nav class="noprint">'
+         '<a href="/">Tables</a> · <a href="/standings">Standings</a> · <a href="/round">Round</a></nav>'
+         '<h1>{title}</h1>')
+
+
+def _page(title: str, body: str) -> str:
+    return _HEAD.format(title=html.escape(title)) + body + "</body></html>"
+
+
+def sheet_html(server: ClubServer, table: str) -> str | None:
+    """A table's score sheet, hand by hand (printable); None for a table the club does not have."""
+    if table not in server.db.tables():
+        return None
+    rows = []
+    for r in score_sheet(server.db, table):
+        s02, s13 = r["sides"].get("02", {}), r["sides"].get("13", {})
+        rows.append("<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in (
+            r["match"], r["hand"], r["board"] or "", r["dealer"], r["trump"], r["attackers_points"],
+            s02.get("label", ""), ("D " if s02.get("declarer") else "") + str(s02.get("levels", "")),
+            s13.get("label", ""), ("D " if s13.get("declarer") else "") + str(s13.get("levels", "")))) + "</tr>")
+    body = ("<table class='sheet'><thead><tr><th>Match</th><th>Hand</th><th>Board</th><th>Dealer</th><th>Trump</th>"
+            "<th>Attackers' points</th><th>Seats 0/2</th><th>Levels</th><th>Seats 1/3</th><th>Levels</th></tr>"
+            "</thead><tbody>" + "".join(rows) + "</tbody></table>"
+            "<p class='small'>D: the declarers' side on that hand.  Levels: levels gone up.</p>"
+            "<p class='sign'>Table signature: ______________________</p>")
+    return _page(f"Score sheet — table {table}", body)
+
+
+def round_html(server: ClubServer) -> str:
+    """Each started round's movement, and a table card per table (who sits where, which board)."""
+    db = server.db
+    parts = []
+    for rid, session, number in db.q(
+            "SELECT r.id, s.name, r.number FROM rounds r JOIN sessions s ON s.id = r.session_id "
+            "WHERE r.started IS NOT NULL ORDER BY r.started DESC, r.id DESC"):
+        cards = []
+        for table, a, b, board in db.q(
+                "SELECT st.table_id, pa.name, pb.name, bd.number FROM seatings st "
+                "LEFT JOIN partnerships pa ON pa.id = st.pair_02 LEFT JOIN partnerships pb ON pb.id = st.pair_13 "
+                "LEFT JOIN boards bd ON bd.id = st.board_id WHERE st.round_id=? ORDER BY st.table_id", (rid,)):
+            cards.append(f"<div class='card'><h3>Table {html.escape(table)}</h3>"
+                         f"<p>Seats 0 and 2: <b>{html.escape(a or '?')}</b></p>"
+                         f"<p>Seats 1 and 3: <b>{html.escape(b or '?')}</b></p>"
+                         f"<p>Board: {html.escape(str(board)) if board else '—'}</p></div>")
+        parts.append(f"<h2>{html.escape(session)}, round {number}</h2><div class='cards'>{''.join(cards)}</div>")
+    return _page("The round's movement and table cards", "".join(parts) or "<p>No round has started yet.</p>")

@@ -1,0 +1,272 @@
+"""The club pages: an ASGI app on Starlette, served by uvicorn in a thread (the table face's stack,
+``face/web/server.py``'s :class:`~shengji_table.face.web.server.WebServer`).
+
+==================================  ================================================================
+``GET /``                           the live overview of every table (public state only)
+``GET /api/overview``               the same as JSON
+``GET /standings``                  standings across sessions and per session, live
+``GET /api/standings``              the same as JSON
+``GET /events``                     server-sent events: ``standings`` (the standings JSON) and
+                                    ``overview`` on every change
+``GET /tables/<T>/sheet``           table T's score sheet, hand by hand (a print stylesheet)
+``GET /round``                      the rounds' movement and table cards (printable)
+``GET /organiser``                  the organiser's page (a PIN login form without a session)
+``POST /organiser/login``           the PIN: a session cookie (HttpOnly, SameSite=Strict)
+``POST /api/organiser/<action>``    ``start-round``, ``correct``, ``withdraw`` (``club/organiser.py``)
+==================================  ================================================================
+
+Everything but the organiser's routes is public and read-only.  The organiser's PIN is the
+referee's mechanism (``face/web/auth.py``: the scrypt PIN file, five wrong PINs lock it for 60 s):
+401 without it, 429 while locked, 400 with the reason for a malformed action.  Every attempt, the
+refused ones too, is an ``organiser`` row.
+"""
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import contextlib
+import json
+import urllib.parse
+from importlib import resources
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ..face.web.auth import RefereeGate
+from ..face.web.server import WebServer
+from .organiser import OrganiserError, apply_action
+from .server import ClubServer
+from .views import overview, round_html, sheet_html, standings_json
+
+__all__ = ["create_club_app", "start_club_web", "COOKIE"]
+
+COOKIE = "shengji_organiser"
+HEARTBEAT_S = 15.0
+REFRESH_S = 0.1      # the pages are recomputed at most ten times a second, however fast rows arrive
+_STATIC = resources.files(__package__) / "static"
+
+
+class _Sub:
+    def __init__(self):
+        self.wake = asyncio.Event()
+        self.latest: list = []
+
+
+class ClubHub:
+    """Every change of the club database becomes the payloads the streams send; at most one
+    recomputation in flight, so a burst of rows costs one standings query, not one per row."""
+
+    def __init__(self, server: ClubServer, score=None):
+        self.server = server
+        self.score = score
+        self.subs: set = set()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.dirty: asyncio.Event | None = None
+        self.closed = False
+        self.version = 0
+        server.add_listener(self.changed)
+
+    def changed(self, _table: str = "") -> None:
+        loop, dirty = self.loop, self.dirty
+        if loop is not None and dirty is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(dirty.set)
+
+    def payloads(self) -> list:
+        with self.server.lock:
+            return [("standings", json.dumps(standings_json(self.server, self.score), ensure_ascii=False)),
+                    ("overview", json.dumps(overview(self.server), ensure_ascii=False))]
+
+    async def pump(self) -> None:
+        assert self.dirty is not None
+        while not self.closed:
+            await self.dirty.wait()
+            self.dirty.clear()
+            latest = await asyncio.to_thread(self.payloads)
+            self.version += 1
+            for sub in list(self.subs):
+                sub.latest = latest
+                sub.wake.set()
+            await asyncio.sleep(REFRESH_S)
+
+    def close(self) -> None:
+        """End every stream (the server is stopping): called from any thread."""
+        self.closed = True
+        loop = self.loop
+        if loop is not None and not loop.is_closed():
+            for sub in list(self.subs):
+                loop.call_soon_threadsafe(sub.wake.set)
+
+    def stream(self) -> StreamingResponse:
+        async def body():
+            sub = _Sub()
+            sub.latest = await asyncio.to_thread(self.payloads)
+            sub.wake.set()
+            self.subs.add(sub)
+            try:
+                while not self.closed:
+                    try:
+                        await asyncio.wait_for(sub.wake.wait(), HEARTBEAT_S)
+                    except TimeoutError:
+                        yield ": heartbeat\n\n"
+                        continue
+                    sub.wake.clear()
+                    if self.closed:
+                        break
+                    for event, data in sub.latest:
+                        yield f"event: {event}\ndata: {data}\n\n"
+            finally:
+                self.subs.discard(sub)
+        return StreamingResponse(body(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def _error(status: int, reason: str, headers: dict | None = None) -> JSONResponse:
+    return JSONResponse({"error": reason}, status_code=status, headers=headers)
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client is not None else "?"
+
+
+def _static(name: str, message: str = "") -> str:
+    return (_STATIC / name).read_text(encoding="utf-8").replace("{{message}}", message)
+
+
+class Organiser:
+    """Who may act, and the actions."""
+
+    def __init__(self, server: ClubServer, gate: RefereeGate | None):
+        self.server, self.gate = server, gate
+
+    def _note(self, action: str, by: str, why: str) -> None:
+        with self.server.lock, self.server.db.tx():
+            self.server.db.note_organiser(action, False, by, {"why": why})
+
+    def refused(self, request: Request, api: bool) -> Response | None:
+        if self.gate is None:
+            return _error(403, "the organiser's actions are off: start the club with --organiser-pin-file FILE")
+        if self.gate.session_ok(request.cookies.get(COOKIE)):
+            return None
+        header = request.headers.get("authorization", "")
+        if header[:6].lower() == "basic ":
+            try:
+                user, _, pin = base64.b64decode(header[6:].strip(), validate=True).decode("utf-8").partition(":")
+            except (binascii.Error, UnicodeDecodeError):
+                return _error(400, "a malformed Authorization header")
+            if user != "organiser":
+                return _error(401, "the user is 'organiser'", {"WWW-Authenticate": 'Basic realm="organiser"'})
+            return self.try_pin(pin, request, "basic")
+        if api:
+            return _error(401, "the organiser's PIN is needed (HTTP Basic, user 'organiser', or log in at /organiser)",
+                          {"WWW-Authenticate": 'Basic realm="organiser"'})
+        return HTMLResponse(_static("organiser-login.html"), status_code=401)
+
+    def try_pin(self, pin: str, request: Request, how: str) -> Response | None:
+        assert self.gate is not None
+        verdict = self.gate.check(pin)
+        if verdict == "ok":
+            return None
+        who = f"{how}@{_client(request)}"
+        if verdict == "locked" or self.gate.locked_for() > 0:
+            wait = int(self.gate.locked_for() + 0.999)
+            self._note("login", who, "locked" if verdict == "locked" else "wrong PIN")
+            return _error(429, f"five wrong PINs: the organiser's actions are locked for {wait} s",
+                          {"Retry-After": str(wait)})
+        self._note("login", who, "wrong PIN")
+        return _error(401, "wrong PIN", {"WWW-Authenticate": 'Basic realm="organiser"'})
+
+    async def page(self, request: Request) -> Response:
+        refusal = await asyncio.to_thread(self.refused, request, False)
+        return refusal or HTMLResponse(_static("organiser.html"))
+
+    async def login(self, request: Request) -> Response:
+        if self.gate is None:
+            return _error(403, "the organiser's actions are off: start the club with --organiser-pin-file FILE")
+        form = urllib.parse.parse_qs((await request.body()).decode("utf-8", "replace"))
+        refusal = await asyncio.to_thread(self.try_pin, (form.get("pin") or [""])[0], request, "form")
+        if refusal is not None:
+            why = json.loads(bytes(refusal.body)).get("error", "refused")
+            return HTMLResponse(_static("organiser-login.html", why), status_code=refusal.status_code)
+        resp = RedirectResponse("/organiser", status_code=303)
+        resp.set_cookie(COOKIE, self.gate.open_session(), httponly=True, samesite="strict", path="/")
+        return resp
+
+    async def act(self, request: Request) -> Response:
+        refusal = await asyncio.to_thread(self.refused, request, True)
+        if refusal is not None:
+            return refusal
+        raw = await request.body()
+        action = request.path_params["action"]
+        by = f"organiser@{_client(request)}"
+        try:
+            body = json.loads(raw.decode("utf-8")) if raw.strip() else {}
+        except (UnicodeDecodeError, ValueError) as exc:
+            await asyncio.to_thread(self._note, action[:40], by, f"the body is not JSON: {exc}")
+            return _error(400, f"the body is not JSON: {exc}")
+
+        def run():
+            with self.server.lock:
+                return apply_action(self.server.db, action, body, by)
+        try:
+            done = await asyncio.to_thread(run)
+        except OrganiserError as exc:
+            return _error(400, str(exc))
+        self.server._changed("")
+        return JSONResponse({"ok": True, "action": action, "done": done})
+
+
+def create_club_app(server: ClubServer, gate: RefereeGate | None = None, score=None,
+                    hub: ClubHub | None = None) -> Starlette:
+    hub = hub or ClubHub(server, score)
+    org = Organiser(server, gate)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        hub.loop, hub.dirty = asyncio.get_running_loop(), asyncio.Event()
+        task = asyncio.create_task(hub.pump())
+        yield
+        hub.closed = True
+        task.cancel()
+
+    def locked(fn):
+        async def handler(request: Request) -> Response:
+            def read():
+                with server.lock:
+                    return fn(request)
+            return await asyncio.to_thread(read)
+        return handler
+
+    def sheet(request: Request) -> Response:
+        text = sheet_html(server, request.path_params["table"])
+        return HTMLResponse(text) if text is not None else _error(404, "no such table")
+
+    async def events(request: Request) -> Response:
+        return hub.stream()
+
+    return Starlette(routes=[
+        Route("/", lambda r: HTMLResponse(_static("overview.html"))),
+        Route("/standings", lambda r: HTMLResponse(_static("standings.html"))),
+        Route("/api/overview", locked(lambda r: JSONResponse(overview(server)))),
+        Route("/api/standings", locked(lambda r: JSONResponse(standings_json(server, score)))),
+        Route("/events", events),
+        Route("/tables/{table}/sheet", locked(sheet)),
+        Route("/round", locked(lambda r: HTMLResponse(round_html(server)))),
+        Route("/organiser", org.page),
+        Route("/organiser/login", org.login, methods=["POST"]),
+        Route("/api/organiser/{action}", org.act, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=str(_STATIC)), name="static"),
+    ], lifespan=lifespan)
+
+
+def start_club_web(server: ClubServer, host: str = "127.0.0.1", port: int = 0, pin_hash: str | None = None,
+                   score=None) -> WebServer:
+    """Serve the club pages at ``host:port`` (0: any free port) in a background thread."""
+    gate = RefereeGate(pin_hash) if pin_hash is not None else None
+    hub = ClubHub(server, score)
+    web = WebServer(create_club_app(server, gate, score, hub), host, port)
+    web.hub = hub            # type: ignore[assignment]  # WebServer.stop closes the streams first
+    return web.start()

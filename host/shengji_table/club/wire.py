@@ -1,0 +1,170 @@
+"""What travels between a table and the club over MQTT: the topics, the event message, the ack.
+
+==========================================  =============================================  ==========
+topic                                       message                                        who writes
+==========================================  =============================================  ==========
+``shengji/club/tables/<T>/events``          one row of the table's event log (QoS 1)       table T
+``shengji/club/tables/<T>/ack``             ``{"seq": n}``: every row up to n is in the    the club
+                                            club's database (QoS 1, retained)
+==========================================  =============================================  ==========
+
+An event message is the log row as the table wrote it::
+
+    {"v": 1, "table": "T3", "match": "table", "seq": 41, "kind": "game",
+     "payload": {...}, "at": 1764580000.5, "hash": "…", "boot": null, "link": null}
+
+``hash`` is the row's link in the log's hash chain (``store/log.py``: SHA-256 over the previous
+row's hash and the row's fields; ``boot``/``link`` are a physical event's link identity, part of
+what is hashed), so the club checks that each row follows the one before it, as ``log verify``
+does: a row altered on the way, or a log altered at the table, does not chain.
+
+``seq`` is the row's id in the table's log: it rises by one per row over the whole log, so the
+club takes a table's rows in order, one after the other, and the position it acknowledges says
+everything before it arrived.  The club de-duplicates by (table, match, seq).
+"""
+from __future__ import annotations
+
+import json
+import re
+import urllib.parse
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["PREFIX", "events_topic", "ack_topic", "table_of", "EventMessage", "WireError", "decode_event",
+           "encode_event", "encode_ack", "decode_ack", "parse_broker_url", "BrokerURL", "TABLE_ID",
+           "check_table_id"]
+
+PREFIX = "shengji/club/tables"
+TABLE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
+KINDS = ("meta", "physical", "game", "ruling", "effect")
+MAX_MESSAGE = 256 * 1024
+
+
+class WireError(ValueError):
+    """A malformed message or address: the reason says what is wrong."""
+
+
+def check_table_id(table: str) -> str:
+    if not isinstance(table, str) or not TABLE_ID.match(table):
+        raise WireError(f"a table id is 1-32 letters, digits, '-' or '_' (e.g. T3), not {table!r}")
+    return table
+
+
+def events_topic(table: str) -> str:
+    return f"{PREFIX}/{check_table_id(table)}/events"
+
+
+def ack_topic(table: str) -> str:
+    return f"{PREFIX}/{check_table_id(table)}/ack"
+
+
+def table_of(topic: str) -> tuple[str, str] | None:
+    """``(table, "events"|"ack")`` of one of our topics; None for any other."""
+    parts = topic.split("/")
+    if len(parts) != 5 or "/".join(parts[:3]) != PREFIX or parts[4] not in ("events", "ack"):
+        return None
+    return parts[3], parts[4]
+
+
+@dataclass(frozen=True)
+class EventMessage:
+    table: str
+    match: str
+    seq: int
+    kind: str
+    payload: Any
+    at: float
+    hash: str | None = None
+    boot: int | None = None
+    link: int | None = None
+
+
+def encode_event(m: EventMessage) -> bytes:
+    return json.dumps({"v": 1, "table": m.table, "match": m.match, "seq": m.seq, "kind": m.kind,
+                       "payload": m.payload, "at": m.at, "hash": m.hash,
+                       "boot": m.boot, "link": m.link},
+                      ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def _field(data: dict, name: str, typ, what: str):
+    value = data.get(name)
+    if not isinstance(value, typ) or isinstance(value, bool):
+        raise WireError(f"field {name!r} is {what}, not {value!r}")
+    return value
+
+
+def decode_event(topic_table: str, raw: bytes) -> EventMessage:
+    """The message a table sent on its events topic; :class:`WireError` with the reason otherwise."""
+    if len(raw) > MAX_MESSAGE:
+        raise WireError(f"a message of {len(raw)} bytes (at most {MAX_MESSAGE})")
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise WireError(f"not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise WireError(f"a message is a JSON object, not {type(data).__name__}")
+    if data.get("v") != 1:
+        raise WireError(f"message version {data.get('v')!r} (this club reads version 1)")
+    table = _field(data, "table", str, "the table id")
+    if table != topic_table:
+        raise WireError(f"a message of table {table!r} on table {topic_table!r}'s topic")
+    match = _field(data, "match", str, "the match's name")
+    if not 0 < len(match) <= 64:
+        raise WireError("the match's name is 1-64 characters")
+    seq = _field(data, "seq", int, "a whole number (the row's id in the table's log)")
+    if seq < 1:
+        raise WireError(f"seq starts at 1, not {seq}")
+    kind = _field(data, "kind", str, "the row's kind")
+    if kind not in KINDS:
+        raise WireError(f"kind {kind!r}; kinds are {', '.join(KINDS)}")
+    at = data.get("at")
+    if not isinstance(at, (int, float)) or isinstance(at, bool):
+        raise WireError(f"field 'at' is the time in seconds, not {at!r}")
+    digest = data.get("hash")
+    if digest is not None and not (isinstance(digest, str) and re.fullmatch(r"[0-9a-f]{64}", digest)):
+        raise WireError("field 'hash' is 64 hex digits")
+    if "payload" not in data:
+        raise WireError("no 'payload'")
+    ids = [data.get("boot"), data.get("link")]
+    if any(v is not None and (not isinstance(v, int) or isinstance(v, bool)) for v in ids):
+        raise WireError("fields 'boot' and 'link' are whole numbers or null")
+    return EventMessage(table, match, seq, kind, data["payload"], float(at), digest, ids[0], ids[1])
+
+
+def encode_ack(seq: int) -> bytes:
+    return json.dumps({"seq": seq}).encode()
+
+
+def decode_ack(raw: bytes) -> int | None:
+    """The acknowledged position, or None for anything else (an empty retained message clears it)."""
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    seq = data.get("seq") if isinstance(data, dict) else None
+    return seq if isinstance(seq, int) and not isinstance(seq, bool) and seq >= 0 else None
+
+
+@dataclass(frozen=True)
+class BrokerURL:
+    host: str
+    port: int
+    username: str | None = None
+    password: str | None = None
+
+    def __str__(self) -> str:
+        return f"mqtt://{self.host}:{self.port}"
+
+
+def parse_broker_url(url: str) -> BrokerURL:
+    """``mqtt://[user:password@]HOST[:PORT]`` (port 1883 by default)."""
+    parsed = urllib.parse.urlsplit(url)
+    if parsed.scheme != "mqtt" or not parsed.hostname:
+        raise WireError(f"a broker is mqtt://HOST:PORT (e.g. mqtt://127.0.0.1:1883), not {url!r}")
+    try:
+        port = parsed.port or 1883
+    except ValueError:
+        raise WireError(f"the port of {url!r} is not a number 1-65535") from None
+    user = urllib.parse.unquote(parsed.username) if parsed.username else None
+    pw = urllib.parse.unquote(parsed.password) if parsed.password else None
+    return BrokerURL(parsed.hostname, port, user, pw)

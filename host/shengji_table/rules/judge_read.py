@@ -1,0 +1,167 @@
+"""Reading a judge situation: the checks every query shares, each a clear :class:`SituationError`.
+
+Each reader takes the decoded JSON (or one value of it) and returns rules values — a ruleset, a
+level, a trump, cards, a seat — or raises :class:`SituationError` saying what is wrong and how to
+write it.  The usual spellings are read by table look-ups (``cards.faces_of``), since a referee's
+batch reads thousands of situations.
+"""
+from __future__ import annotations
+
+from typing import Any
+from collections.abc import Mapping
+
+from .cards import ALL_FACES, CardError, faces_of, parse_card
+from .ruleset import Ruleset, RulesetError, level_from_text
+
+__all__ = ["SituationError", "MAX_CARDS"]
+
+_TRUMPS = ("S", "H", "C", "D", "NT")
+
+
+class SituationError(ValueError):
+    """The situation is malformed; the message says what is wrong and how to write it."""
+
+
+# ---- reading the situation ---------------------------------------------------------------------
+
+def _ruleset(sit: Mapping) -> Ruleset:
+    preset = sit.get("preset", "classic")
+    options = sit.get("options", {})
+    if options is None:
+        options = {}
+    if not isinstance(preset, str):
+        raise SituationError(f"'preset' is a preset name (text), not {preset!r}")
+    if not isinstance(options, Mapping):
+        raise SituationError("'options' is a JSON object of option name → value")
+    if not options and preset in _PRESET_RULESETS:
+        return _PRESET_RULESETS[preset]      # rulesets are immutable: one per preset is enough
+    try:
+        ruleset = Ruleset.from_preset(preset, **options)
+    except RulesetError as exc:
+        raise SituationError(str(exc)) from None
+    if not options:
+        _PRESET_RULESETS[preset] = ruleset
+    return ruleset
+
+
+_PRESET_RULESETS: dict = {}
+
+
+def _level(sit: Mapping, required: bool = True, default: int = 2) -> int:
+    if "level" not in sit:
+        if required:
+            raise SituationError("'level' is missing: the level rank being played, e.g. \"10\" or \"J\"")
+        return default
+    value = sit["level"]
+    level = _LEVEL_TEXT.get(value) if type(value) is str else None
+    if level is not None:
+        return level
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise SituationError(f"'level' is a rank such as \"10\" or \"J\", not {value!r}")
+    try:
+        return level_from_text(value)
+    except RulesetError as exc:
+        raise SituationError(str(exc)) from None
+
+
+# The usual ways to write a level: a table look-up (anything else goes through level_from_text).
+_LEVEL_TEXT = {t: level_from_text(t) for t in [str(n) for n in range(2, 15)] + list("JQKAjqkaTt")}
+
+
+def _trump(sit: Mapping, ruleset: Ruleset, required: bool = True):
+    if "trump" not in sit:
+        if required:
+            raise SituationError("'trump' is missing: one of S, H, C, D or NT")
+        return None
+    value = sit["trump"]
+    t = value.strip().upper() if isinstance(value, str) else None
+    if t not in _TRUMPS:
+        raise SituationError(f"'trump' is one of S, H, C, D or NT, not {value!r}")
+    if t == "NT":
+        return None
+    if ruleset.two_colour:      # with two colours H/D mean red, S/C black (R-2.5)
+        t = "H" if t in ("H", "D") else "S"
+    return t
+
+
+# Four decks hold 216 cards: no hand, play or kitty in a situation has more.
+MAX_CARDS = 216
+
+
+def _cards(value: Any, where: str) -> tuple:
+    if not isinstance(value, list):
+        raise SituationError(f"{where} is a list of cards such as [\"SA\", \"H10\"], not {value!r}")
+    if len(value) > MAX_CARDS:
+        raise SituationError(f"{where} lists {len(value)} cards; four decks hold {MAX_CARDS}")
+    cards = faces_of(value)
+    if cards is not None:
+        return cards
+    out = []
+    for item in value:
+        if not isinstance(item, str):
+            raise SituationError(f"{where}: a card is written as text such as \"SA\", not {item!r}")
+        try:
+            out.append(parse_card(item))
+        except CardError as exc:
+            raise SituationError(f"{where}: {exc}") from None
+    return tuple(out)
+
+
+def _seat(value: Any, where: str, ruleset: Ruleset) -> int:
+    if type(value) is int and 0 <= value < ruleset.players:
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SituationError(f"{where}: a seat is a number 0..{ruleset.players - 1}, not {value!r}")
+    if not 0 <= value < ruleset.players:
+        raise SituationError(f"{where}: there is no seat {value} at a table of {ruleset.players} "
+                             f"(seats are 0..{ruleset.players - 1})")
+    return value
+
+
+def _int(sit: Mapping, key: str, required: bool = True):
+    if key not in sit:
+        if required:
+            raise SituationError(f"'{key}' is missing")
+        return None
+    value = sit[key]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SituationError(f"'{key}' is a whole number, not {value!r}")
+    return value
+
+
+def _check_copies(ruleset: Ruleset, groups, what: str) -> None:
+    """No face may appear more often than the decks hold (R-1.1).  ``groups`` are card lists that
+    are physically distinct (e.g. one per seat)."""
+    total = [0] * len(ALL_FACES)
+    for cards in groups:
+        for c in cards:
+            total[c.index] += 1
+    if max(total) <= ruleset.decks:
+        return
+    for cards in groups:
+        for card in cards:
+            n = total[card.index]
+            if n > ruleset.decks:
+                raise SituationError(f"{card} appears {n} times in {what}, but {ruleset.decks} deck(s) hold "
+                                     f"only {ruleset.decks} of it")
+
+
+def _object(value: Any, where: str) -> Mapping:
+    if type(value) is not dict and not isinstance(value, Mapping):   # a dict: skip the ABC check
+        raise SituationError(f"{where} is a JSON object, not {value!r}")
+    return value
+
+
+def _seat_cards(value: Any, where: str, wrong: str | None = None) -> Mapping:
+    """A play or a declaration: ``{"seat": n, "cards": [...]}`` and nothing else (``wrong``: the
+    message when it is not, instead of the generic one)."""
+    d = _object(value, where)
+    if len(d) == 2 and "seat" in d and "cards" in d:
+        return d
+    extra = [k for k in d if k not in ("seat", "cards")]
+    if extra or "seat" not in d or "cards" not in d:
+        raise SituationError(wrong or f"{where} is {{\"seat\": n, \"cards\": [...]}}" +
+                             (f"; unknown key {extra[0]!r}" if extra else ""))
+    return d

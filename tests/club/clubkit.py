@@ -1,0 +1,160 @@
+"""Test helper (not a test): software tables fed to a club, straight or over a real mosquitto."""
+from __future__ import annotations
+
+import pathlib
+import time
+
+import pytest
+
+from shengji_table.club.server import ClubServer
+from shengji_table.club.soft_table import SoftTable
+from shengji_table.club.wire import EventMessage, encode_event, events_topic
+
+NAMES = {"T1": ("Li", "Wang", "Zhao", "Chen"), "T2": ("Liu", "Yang", "Huang", "Zhou"),
+         "T3": ("Wu", "Xu", "Sun", "Ma")}
+
+
+def need_mosquitto():
+    from shengji_table.club.broker import mosquitto_missing
+    problem = mosquitto_missing()
+    if problem:
+        pytest.skip(problem)
+    pytest.importorskip("paho.mqtt.client")
+
+
+def club(path, tables=("T1",), broker=None, **kw) -> ClubServer:
+    """A club server with ``tables`` registered and their players known."""
+    server = ClubServer(path, broker, **kw)
+    with server.db.tx():
+        for t in tables:
+            server.db.add_table(t)
+            for n in NAMES.get(t, ()):
+                server.db.add_player(n)
+    for t in tables:
+        server.ingest.register(t)
+    return server
+
+
+def rows(log) -> list:
+    """The log's rows as the publisher sends them: (id, match, kind, payload, at, hash)."""
+    return log._db.execute("SELECT id, match, kind, payload, at, hash FROM entries ORDER BY id").fetchall()
+
+
+def message(table: str, row) -> bytes:
+    import json
+    rid, match, kind, payload, at, digest = row
+    return encode_event(EventMessage(table, match, rid, kind, json.loads(payload), at, digest))
+
+
+def feed(server: ClubServer, table: str, log) -> list:
+    """Every row of ``log`` into ``server`` as table ``table``; the statuses."""
+    return [server.handle(events_topic(table), message(table, r)).status for r in rows(log)]
+
+
+def soft(tmp: pathlib.Path, table: str, seed: int, hands: int = 2, **kw) -> SoftTable:
+    return SoftTable(tmp / f"{table}-{seed}.db", table=table, seed=seed, hands=hands, names=NAMES.get(table, ()), **kw)
+
+
+def relog(path, log, replace: dict):
+    """A copy of ``log`` written afresh (its own valid hash chain) with row ids in ``replace``
+    given new payloads: a table whose log chains but whose play may not replay."""
+    import json
+    from shengji_table.store.log import EventLog
+    out = EventLog(path)
+    for rid, match, kind, payload, _at, _digest in rows(log):
+        out.append(kind, replace.get(rid, json.loads(payload)), match=match)
+    return out
+
+
+def wait_for(what, timeout: float, poll: float = 0.05):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        got = what()
+        if got:
+            return got
+        time.sleep(poll)
+    raise AssertionError(f"timed out after {timeout} s")
+
+
+def counted(db, table: str | None = None) -> list:
+    """(table, match, seq) of every event row stored: duplicates would show twice."""
+    sql = "SELECT table_id, match, seq FROM events" + (" WHERE table_id=?" if table else "") + " ORDER BY 1, 3"
+    return db.q(sql, (table,) if table else ())
+
+
+class CutProxy:
+    """A TCP relay in front of the broker for one table: :meth:`cut` drops its connections and
+    refuses new ones (a pulled network cable) until :meth:`restore`."""
+
+    def __init__(self, port: int):
+        import socket
+        import threading
+        self.target = port
+        self.sock = socket.socket()
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(16)
+        self.port = self.sock.getsockname()[1]
+        self.up = True
+        self.conns: list = []
+        self.cuts = 0
+        self._lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        import socket
+        import threading
+        while True:
+            try:
+                client, _ = self.sock.accept()
+            except OSError:
+                return
+            if not self.up:
+                client.close()
+                continue
+            try:
+                server = socket.create_connection(("127.0.0.1", self.target), 2)
+            except OSError:
+                client.close()
+                continue
+            with self._lock:
+                self.conns += [client, server]
+            for a, b in ((client, server), (server, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pipe(a, b):
+        try:
+            while True:
+                data = a.recv(65536)
+                if not data:
+                    break
+                b.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (a, b):
+                try:
+                    s.close()
+                except OSError:
+                    pass
+
+    def cut(self):
+        import socket
+        self.up = False
+        self.cuts += 1
+        with self._lock:
+            for s in self.conns:
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                    s.close()
+                except OSError:
+                    pass
+            self.conns = []
+
+    def restore(self):
+        self.up = True
+
+    def close(self):
+        self.cut()
+        self.sock.close()

@@ -1,0 +1,59 @@
+"""The standings page in a real browser (chromium, headless, through selenium — the table face's
+setup, ``tests/web/browser.py``): it updates as hands finish, with no reload."""
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[1] / "web"))
+from browser import assert_not_blank, browser  # noqa: E402
+from clubkit import club, feed, soft, wait_for  # noqa: E402
+
+pytest.importorskip("uvicorn")
+
+
+@pytest.fixture
+def chromium():
+    driver = browser()
+    yield driver
+    driver.quit()
+
+
+def test_standings_page_updates_as_hands_finish(chromium, tmp_path):
+    from shengji_table.club.web import start_club_web
+    server = club(tmp_path / "club.sqlite", tables=("T1", "T2"))
+    web = start_club_web(server)
+    try:
+        chromium.get(web.url + "standings")
+        # read in one script: the page redraws its tables on every event (no stale elements)
+        hands = lambda: chromium.execute_script(  # noqa: E731
+            "const e = document.getElementById('hands'); return e ? e.textContent : '';")
+        cells = lambda sel: chromium.execute_script(  # noqa: E731
+            "return Array.from(document.querySelectorAll(arguments[0])).map(e => e.textContent);", sel)
+        wait_for(lambda: hands() == "0 hand(s) recorded", 10)
+        t1, t2 = soft(tmp_path, "T1", seed=1, hands=2), soft(tmp_path, "T2", seed=2, hands=1)
+        t1.play_hand()
+        with server.lock:
+            feed(server, "T1", t1.log)
+        wait_for(lambda: hands() == "1 hand(s) recorded", 10)
+        labels = set(cells("#standings td:nth-child(2)"))
+        assert labels == {"Li & Zhao", "Wang & Chen"}
+        t1.play_hand()
+        t2.play_hand()
+        with server.lock:
+            feed(server, "T1", t1.log)
+            feed(server, "T2", t2.log)
+        wait_for(lambda: hands() == "3 hand(s) recorded", 10)
+        labels = set(cells("#standings td:nth-child(2)"))
+        assert {"Liu & Huang", "Yang & Zhou"} <= labels
+        scores = [int(x) for x in cells("#standings td.score")]
+        from shengji_table.club.standings import standings
+        with server.lock:
+            assert scores[:4] == [r["score"] for r in standings(server.db)]
+        png = tmp_path / "standings.png"
+        chromium.save_screenshot(str(png))
+        assert_not_blank(png)
+    finally:
+        web.stop()
+        server.stop()

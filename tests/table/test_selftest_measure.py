@@ -1,0 +1,133 @@
+"""``selftest --measure`` as a step machine (table/selftest_measure.py): placements timed from the
+prompt to the TAP, misses, false lifts (the card lying still tapped again), false taps (a tap on a
+reader not asked, or of another card), the two-card outcome, and the polls/s estimate from the
+spread of the latencies."""
+import pytest
+
+from shengji_table.board import load_board
+from shengji_table.hardware.build import BOARDS_DIR
+from shengji_table.table import protocol as P
+from shengji_table.table.selftest import Prompt
+from shengji_table.table.selftest_measure import Measurement, ReaderFigures
+from shengji_table.table.session import LinkTap, Snapshot
+
+BOARD = load_board(BOARDS_DIR / "table-4.json")
+BOOT = 7
+ALIVE = P.READER_ALIVE
+
+
+def snapshot(readers=(ALIVE,) * 5):
+    return Snapshot(BOOT, 0, 1, 1, 0, bytes(readers), bytes(4), ())
+
+
+def tap(reader, uid):
+    return LinkTap(BOOT, 1, reader, uid, None)
+
+
+class Run:
+    def __init__(self, placements=2, readers=(ALIVE,) * 5, **kw):
+        kw.setdefault("hold_s", 1.0)
+        kw.setdefault("lift_s", 1.0)
+        kw.setdefault("step_timeout", 5.0)
+        self.m = Measurement(BOARD, placements, **kw)
+        self.now = 0.0
+        self.prompts: list = []
+        self._take(self.m.start(self.now))
+        self._take(self.m.feed(snapshot(readers), self.now))
+
+    def _take(self, outs):
+        self.prompts += [o for o in outs if isinstance(o, Prompt)]
+
+    def at(self, t):
+        self.now = t
+        self._take(self.m.tick(t))
+
+    def feed(self, event):
+        self._take(self.m.feed(event, self.now))
+
+    @property
+    def asked(self):
+        return self.prompts[-1]
+
+
+def _walk_clean(run, reader, uid_base, placements, latency=0.05):
+    """Do what is asked at ``reader``: each placement tapped ``latency`` s after its prompt."""
+    for k in range(placements):
+        assert run.asked.ask == "place" and run.asked.index == reader
+        run.at(run.now + latency + 0.01 * k)
+        run.feed(tap(reader, bytes([4, uid_base, k, 0, 0, 0, 0x80])))
+        run.at(run.now + 1.01)         # hold over: lift asked
+        assert run.asked.ask == "lift"
+        run.at(run.now + 1.01)         # lift over
+    assert run.asked.ask == "two"
+    run.feed(tap(reader, b"\x04two\x00\x00\x80"))
+    run.at(run.now + 2.01)
+    run.at(run.now + 1.01)
+
+
+def test_a_clean_run_passes_with_latencies_from_prompt_to_tap():
+    run = Run(placements=3)
+    for reader in range(5):
+        _walk_clean(run, reader, reader, 3)
+    assert run.m.done
+    rep = run.m.report()
+    assert rep.ok and rep.exit_status == 0
+    for r in rep.per_reader:
+        assert r.latencies_ms == pytest.approx([50, 60, 70])
+        assert r.two_cards == "one card read, stable"
+    assert "RESULT: PASS" in rep.render()
+
+
+def test_a_missed_placement_and_a_false_lift_fail_the_reader():
+    run = Run(placements=1)
+    run.at(5.0)                                    # no tap within the step time: a miss
+    assert run.m.readers[0].misses == 1
+    run.feed(tap(0, b"\x04late\x00\x80"))          # the late card now lands during the two-card test
+    run.at(run.now + 2.01)                         # two cards' time over: lift both
+    run.at(run.now + 1.01)
+    assert run.asked.index == 1 and run.asked.ask == "place"
+    run.at(run.now + 0.1)
+    card = b"\x04card\x00\x80"
+    run.feed(tap(1, card))
+    run.at(run.now + 0.5)
+    run.feed(tap(1, card))                         # the same card, still lying: lost and found again
+    run.feed(tap(3, b"\x04oops\x00\x80"))          # a reader nobody touched
+    rep = run.m.report()
+    assert rep.per_reader[1].false_lifts == 1 and rep.per_reader[3].false_taps == 1
+    assert not rep.per_reader[0].ok and not rep.per_reader[1].ok and not rep.ok
+
+
+def test_a_dead_reader_is_not_measured_and_fails():
+    dead = (ALIVE, P.READER_DEAD, ALIVE, ALIVE, ALIVE)
+    run = Run(placements=1, readers=dead)
+    rep = run.m.report()
+    assert "reader of seat 1: not alive, not measured" in rep.problems
+    assert [r.index for r in rep.per_reader if r.alive] == [0, 2, 3, 4]
+
+
+def test_two_cards_that_flip_are_reported():
+    r = ReaderFigures(0, "seat 0", two_cards_run=True, two_cards_uids=[b"a", b"b", b"a"])
+    assert r.two_cards == "flips: 3 taps of 2 cards"
+    assert ReaderFigures(0, "x", two_cards_run=True).two_cards == "no tap: neither card read"
+
+
+def test_polls_per_second_from_the_spread_of_latencies():
+    """N uniform landings over one lap spread over (N-1)/(N+1) of it: 3 latencies 40 ms apart -> 80 ms lap."""
+    r = ReaderFigures(0, "seat 0", latencies_ms=[20.0, 40.0, 60.0])
+    assert r.polls_per_s == pytest.approx(1000 / 80)
+    assert ReaderFigures(0, "seat 0", latencies_ms=[20.0]).polls_per_s is None
+
+
+def test_bad_arguments_are_refused():
+    with pytest.raises(ValueError):
+        Measurement(BOARD, 0)
+    with pytest.raises(ValueError):
+        Measurement(BOARD, 2, hold_s=0)
+
+
+@pytest.mark.parametrize("argv", [["--measure", "0"], ["--measure", "3", "--hold", "0"],
+                                  ["--measure", "3", "--lift-wait", "-1"]])
+def test_the_command_refuses_bad_measure_options_before_opening_anything(argv, capsys):
+    from shengji_table.cli import main
+    assert main(["selftest", "--device", "/dev/nonexistent-tty", *argv]) == 2
+    assert "--measure needs a whole number of placements from 1" in capsys.readouterr().err
