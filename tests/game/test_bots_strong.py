@@ -161,11 +161,12 @@ def test_a_rollout_plays_every_card_and_counts_the_kitty_for_the_last_trick():
         Rollout(view, World(tuple(tuple(h) for h in hands), tuple(kitty)), 0, "psychic")
 
 
-@pytest.mark.parametrize("preset", ["classic", "six-players"])
-def test_the_strong_bot_plays_legal_hands(preset):
-    """Every decision goes through the real card entry: an illegal one would raise DriverError."""
+@pytest.mark.parametrize("preset, mode", [("classic", "scanned"), ("six-players", "scanned"), ("classic", "open")])
+def test_the_strong_bot_plays_legal_hands(preset, mode):
+    """Every decision goes through the real card entry: an illegal one would raise DriverError.
+    Open play too (the engine does not know the hands; the driver shows each seat its own)."""
     rs = Ruleset.from_preset(preset)
-    match = Match(rs)
+    match = Match(rs, mode)
     bots = [StrongBot(s, samples=2, move_budget=0) if s % 2 == 0 else HeuristicBot(s) for s in range(rs.players)]
     hand = Driver(match, bots).play_hand(77)
     assert hand.result is not None
