@@ -3,10 +3,14 @@
 Production build (``build.json`` absent or ``"sim": false``):
 
 * Ctrl-C (0x03) on the USB link is data, not KeyboardInterrupt (``micropython.kbd_intr(-1)``): a
-  frame may contain that byte.
+  frame may contain that byte, and most host frames do (COBS code bytes).  It is switched off
+  first thing, before the board file is read: the host talks as soon as it opens the port, and
+  rp2's USB handler turns every 0x03 into KeyboardInterrupt while the interrupt char is set.
+* Anything that escapes the run, KeyboardInterrupt included (``BaseException``), resets the Pico:
+  a table must never be left at the REPL with no watchdog.
 * A watchdog (5 s, ``_WDT_MS``) is fed by the loop; a hung reader or an exception reboots the Pico.
-* **REPL escape**: hold seat 0's button while the Pico starts.  main.py then returns before it
-  disables Ctrl-C or starts the watchdog, and prints why; ``mpremote`` and the REPL work normally.
+* **REPL escape**: hold seat 0's button while the Pico starts.  main.py then gives Ctrl-C back and
+  returns before it starts the watchdog, and prints why; ``mpremote`` and the REPL work normally.
 
 Sim build (``"sim": true``, ``shengji-table flash --sim``): the readers are ``SimPN532`` models on
 the Pico itself, fed by the link's SIM_PLACE / SIM_LIFT / SIM_BUTTON frames (see simboard.py).
@@ -120,32 +124,39 @@ def main(board_path="board.json", build_path="build.json", stream=None, max_step
 
     Returns ``"escape"`` after the REPL escape, else (only when ``max_steps`` ran out) the scanner.
     """
-    import machine
     import micropython
+    # First of all: a host frame's 0x03 arriving during boot must be data, not KeyboardInterrupt.
+    micropython.kbd_intr(-1)
+    import machine
 
     scanner = boot(board_path, build_path, stream)
     if scanner is None:
+        micropython.kbd_intr(3)   # the escape: the REPL is the user's
         return "escape"
-    micropython.kbd_intr(-1)
-    try:
-        wdt = machine.WDT(timeout=_WDT_MS)
-        scanner.start(time.ticks_ms())
+    wdt = machine.WDT(timeout=_WDT_MS)
+    scanner.start(time.ticks_ms())
+    wdt.feed()
+    gc.collect()
+    steps = 0
+    while steps != max_steps:
+        scanner.step(time.ticks_ms())
         wdt.feed()
-        gc.collect()
-        steps = 0
-        while steps != max_steps:
-            scanner.step(time.ticks_ms())
-            wdt.feed()
-            steps += 1
-    finally:
-        # Only reached on an exception (or a test's max_steps): give Ctrl-C back; the watchdog,
-        # no longer fed, reboots a real Pico within _WDT_MS.
-        micropython.kbd_intr(3)
+        steps += 1
     return scanner
 
 
-if __name__ == "__main__":
+def run():
+    """The Pico's entry: ``main()``, and on anything escaping it (KeyboardInterrupt too) its last
+    words, then a reset, so that the table never stays at the REPL without a watchdog."""
     try:
         main()
-    except Exception as exc:  # noqa: BLE001 - last words before the watchdog reboots us
-        sys.print_exception(exc)
+    except BaseException as exc:  # noqa: B036 - KeyboardInterrupt must reset too
+        try:
+            sys.print_exception(exc)
+        finally:
+            import machine
+            machine.reset()
+
+
+if __name__ == "__main__":
+    run()
