@@ -62,8 +62,7 @@ def build(machine, board, sim, dead=()):
     All readers sit on one SPI bus and share one ``PN532Bus`` (frame buffers): the scan loop polls
     them one at a time, so no two transactions ever overlap.
     """
-    from pn532 import PN532, PN532Bus
-    from reader import Reader
+    from pn532 import PN532Bus
     from scan import Button
     buttons = [Button(_button_pin(machine, b), b.active_low) for b in board.buttons]
     readers = []  # type: list
@@ -74,7 +73,7 @@ def build(machine, board, sim, dead=()):
         bus = PN532Bus(table.bus)
         for i in range(len(board.readers)):
             sel = table.selects[i]
-            readers.append(None if sel is None else Reader(board.readers[i].name, PN532(bus, sel)))
+            readers.append(None if sel is None else _reader(board, board.readers[i].name, bus, sel, None))
         return readers, table.buttons, table
     spi = machine.SPI(board.spi_bus, baudrate=board.baudrate, polarity=0, phase=0,
                       sck=machine.Pin(board.sck), mosi=machine.Pin(board.mosi), miso=machine.Pin(board.miso))
@@ -85,8 +84,17 @@ def build(machine, board, sim, dead=()):
             continue
         cs = machine.Pin(pins.cs, machine.Pin.OUT, value=1)
         rst = machine.Pin(pins.rst, machine.Pin.OUT, value=1) if pins.rst is not None else None
-        readers.append(Reader(pins.name, PN532(bus, cs, rst)))
+        readers.append(_reader(board, pins.name, bus, cs, rst))
     return readers, buttons, table
+
+
+def _reader(board, name, bus, cs, rst):
+    """One reader with the board file's timings (``"rst": null``: a module without a usable reset
+    pin; its recovery is then ``begin()`` alone)."""
+    from pn532 import PN532
+    from reader import Reader
+    pn = PN532(bus, cs, rst, reply_timeout_ms=board.reply_timeout_ms, cs_setup_us=board.cs_setup_us)
+    return Reader(name, pn, activation_ms=board.activation_ms)
 
 
 def boot(board_path="board.json", build_path="build.json", stream=None):
@@ -108,7 +116,7 @@ def boot(board_path="board.json", build_path="build.json", stream=None):
         return None
     readers, buttons, table = build(machine, board, sim, flags.get("dead", ()))
     pixels = neopixel.NeoPixel(machine.Pin(board.led_pin), board.pixels) if board.pixels else None
-    scanner = Scanner(readers, buttons, board.rings, pixels, board.led_order)
+    scanner = Scanner(readers, buttons, board.rings, pixels, board.led_order, lift_ms=board.lift_ms)
     link = Link(stream or StdioStream(), time.ticks_ms, scanner.on_ring,
                 table.on_sim if table is not None else None, firmware=FIRMWARE,
                 board=board.name.encode(), rings=len(board.rings))
