@@ -778,6 +778,6 @@ class SimPN532:
         """A running InListPassiveTarget (retry forever) completes when a tag answers."""
         if self._pending == _CMD_IN_LIST_PASSIVE_TARGET and self.rf_on and self._activate():
             self._pending = 0
-            self._ready_at = _ticks_us()
+            self._ready_at = _ticks_us()  # type: ignore[assignment]  # a ticks value, kept as an int
             self._list_reply()
             self._delay = 0 if self._ack_pending else self.reply_delay_polls

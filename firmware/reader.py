@@ -7,6 +7,7 @@ API (used by the scan loop)::
     r = Reader("seat0", PN532(bus, cs, rst), on_change=changed)   # bus: the SPI bus's PN532Bus
     r.start()                 # first bring-up; reports dead at once if the chip is missing
     n = r.poll()              # UID length (card present) or 0 (no card, reader dead or a failed poll)
+    r.polled                  # True when that 0 means "no card": the chip was asked and answered
     if n:
         r.uid[:n]             # the UID; r.code[:16] holds pages 4..7 when r.code_ok (read them
                               # before polling another reader on the bus: the buffers are the bus's)
@@ -90,6 +91,7 @@ class Reader:
         self.errors = 0         # failed exchanges since start (polls and recovery attempts)
         self.recoveries = 0     # dead -> alive transitions after the first start
         self.good = 0           # good polls in a row
+        self.polled = False     # the last poll() asked the chip and got an answer (card or none)
         self.retried = 0        # polls that found the card again inside the activation window
         self._proven = False
         # The bus's buffers: valid right after this reader's poll, until the next reader is polled.
@@ -149,8 +151,9 @@ class Reader:
         """One scan step for this reader: UID length of the card on it, or 0."""
         if now is None:
             now = ticks_ms()
+        self.polled = False
         if not self.alive:
-            self._recover(now)
+            self._recover(now)   # a recovery step, even a successful one, is no evidence of a card
             return 0
         pn = self.pn
         try:
@@ -177,6 +180,7 @@ class Reader:
                 self._down(now)
             return 0
         self.failures = 0
+        self.polled = True
         self.good += 1
         if self.good == _STABLE_POLLS:
             self._backoff = self.backoff_ms

@@ -140,8 +140,8 @@ class Scanner:
 
     def _poll(self, i, r, now):
         k = r.poll(now)
-        if not r.alive or (k == 0 and r.failures):
-            return  # a failed poll is no evidence of a lift; a dead reader was reset on the way down
+        if not r.polled:
+            return  # a failed poll or a recovery step is no evidence of a lift
         if self.taps[i].update(r.uid, k, now) == debounce.TAP:
             self.tap_count += 1
             if self.link is not None:
