@@ -308,26 +308,27 @@ class PN532:
         """
         bus = self.bus
         rx = bus.rx
-        for _ in range(_READ_CYCLES):
+        for cycle in range(_READ_CYCLES):
             self._select()
             try:
                 c = bus.chunks[0]
                 c[0] = _WIRE_DATA_READ
                 bus.spi.write(c)
-                if self._preamble():
+                if self._preamble(cycle):
                     return self._frame_rest()
             finally:
                 self._cs.value(1)
         raise PN532BadFrame("preamble")
 
-    def _preamble(self):
-        """Skip the 00s before the FF (chip-select low); False when only 00s came."""
+    def _preamble(self, zeros_before):
+        """Skip the 00s before the FF (chip-select low); False when only 00s came.  ``zeros_before``:
+        an earlier read of this frame showed 00s (a continued read may begin with the FF)."""
         bus = self.bus
         rx = bus.rx
         for k in range(_PREAMBLE_ZEROS + 1):
             bus.read(2, 1)
             b = rx[2]
-            if b == 0xFF and k:
+            if b == 0xFF and (k or zeros_before):
                 rx[0] = 0
                 rx[1] = 0
                 return True

@@ -314,8 +314,13 @@ class SimPN532:
         # strictness (on by default: what a real chip does that a kind model would not)
         self.chip_time = strict           # replies take the command's time (CHIP_US_*), not 0
         self.short_preamble = False       # send 00 FF instead of 00 00 FF
+        self.extra_zeros = 0              # more 00s before the preamble (UM0701-02 §6.2.1.6 allows them)
+        self.zero_reads = 0               # the next n data reads of a ready frame show only 00s
+        self.cs_setup_us = 0              # a byte clocked sooner than this after NSS falls is lost
         self.lose_first_command = strict  # the first frame after power-up gets no ACK
         self.lost = 0                   # frames lost that way
+        self.missed_prefixes = 0        # transactions lost to a short CS setup time
+        self._sel_at = 0
         # observation
         self.log = None
         # Pre-seeded with the modelled commands: counting them never grows the dict (no allocation).
@@ -410,6 +415,8 @@ class SimPN532:
     def select(self):
         """NSS falling edge."""
         if self.alive and not self.rst_low:
+            if self.cs_setup_us:
+                self._sel_at = _ticks_us()
             self._mode = _M_PREFIX
             self._n_in = 0
             self._rd = 0
@@ -454,6 +461,10 @@ class SimPN532:
             self._rd += 1
             return REV[self._next()]
         if mode == _M_PREFIX:
+            if self.cs_setup_us and _ticks_diff(_ticks_us(), self._sel_at) < self.cs_setup_us:
+                self._mode = _M_IGNORE  # not listening yet: the prefix is lost, the rest is noise
+                self.missed_prefixes += 1
+                return 0
             if b == SPI_STATUS_READ:
                 self._mode = _M_STATUS
             elif b == SPI_DATA_WRITE:
@@ -466,8 +477,11 @@ class SimPN532:
                     src = _SRC_REPLY
                 else:
                     src = _SRC_NONE
+                if src != _SRC_NONE and self.zero_reads:
+                    self.zero_reads -= 1
+                    src = _SRC_NONE     # ready, but this read shows 00s only: the frame comes later
                 self._src = src
-                if src != self._pos_src:   # a frame read for the first time
+                if src != self._pos_src and src != _SRC_NONE:   # a frame read for the first time
                     self._pos_src = src
                     self._pos = 0
                 elif src != _SRC_NONE and self._pos:
@@ -481,19 +495,26 @@ class SimPN532:
     def _next(self):
         """The next byte of the frame being read (00 past its end); the short preamble drops the
         first 00 of ``00 00 FF``."""
-        k = self._pos + (1 if self.short_preamble else 0)
-        self._pos += 1
         src = self._src
+        if src == _SRC_NONE:
+            return 0
+        k = self._pos - self._lead()
+        self._pos += 1
+        if k < 0:
+            return 0
         if src == _SRC_ACK:
             return ACK_FRAME[k] if k < 6 else 0
         if src == _SRC_REPLY:
             return self._out[k] if k < self._reply_len else 0
         return 0
 
+    def _lead(self):
+        """Bytes sent before the frame's own first byte (-1: its first 00 is left out)."""
+        return self.extra_zeros - (1 if self.short_preamble else 0)
+
     def _flen(self):
-        """Bytes in the frame being read, as sent (the short preamble is one shorter)."""
-        n = 6 if self._src == _SRC_ACK else self._reply_len
-        return n - 1 if self.short_preamble else n
+        """Bytes in the frame being read, as sent."""
+        return (6 if self._src == _SRC_ACK else self._reply_len) + self._lead()
 
     def _due(self):
         """The reply's processing time (``chip_time``) has passed."""
