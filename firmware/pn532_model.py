@@ -416,7 +416,7 @@ class SimPN532:
         """NSS falling edge."""
         if self.alive and not self.rst_low:
             if self.cs_setup_us:
-                self._sel_at = _ticks_us()
+                self._sel_at = _ticks_us()  # type: ignore[assignment]  # a ticks value, kept as an int
             self._mode = _M_PREFIX
             self._n_in = 0
             self._rd = 0
