@@ -307,7 +307,6 @@ class PN532:
         ends its CS cycle and the next one reads on (a chip continues its frame across reads).
         """
         bus = self.bus
-        rx = bus.rx
         for cycle in range(_READ_CYCLES):
             self._select()
             try:

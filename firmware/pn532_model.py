@@ -153,7 +153,7 @@ CHIP_US_COMMAND = 400      # GetFirmwareVersion, SAMConfiguration, RFConfigurati
 CHIP_US_FIELD = 500        # RFConfiguration item 1: RF field on or off
 CHIP_US_FIELD_ON = 5000    # field-on guard before the first WUPA: a PICC must answer within 5 ms of
                            # the field coming on (ISO/IEC 14443-3 §6), so a PCD waits that long
-CHIP_US_ATTEMPT = 1000     # one activation attempt without a card: WUPA, the ATQA timeout, retry gap
+CHIP_US_ATTEMPT = 1000     # one activation attempt without a card: WUPA, the ATQA timeout, the pause before the next
 CHIP_US_ACTIVATE = 2500    # a card found: WUPA/ATQA, two cascade levels of anticollision + SELECT
 CHIP_US_EXCHANGE = 2500    # InDataExchange READ: 4 bytes out, 18 back at 106 kbit/s, plus handling
 CHIP_US_RELEASE = 1000     # InRelease: HLTA
@@ -461,35 +461,40 @@ class SimPN532:
             self._rd += 1
             return REV[self._next()]
         if mode == _M_PREFIX:
-            if self.cs_setup_us and _ticks_diff(_ticks_us(), self._sel_at) < self.cs_setup_us:
-                self._mode = _M_IGNORE  # not listening yet: the prefix is lost, the rest is noise
-                self.missed_prefixes += 1
-                return 0
-            if b == SPI_STATUS_READ:
-                self._mode = _M_STATUS
-            elif b == SPI_DATA_WRITE:
-                self._mode = _M_WRITE
-            elif b == SPI_DATA_READ:
-                self._mode = _M_READ
-                if self._ack_pending:
-                    src = _SRC_ACK
-                elif self._reply_len and not self._delay and self._due():
-                    src = _SRC_REPLY
-                else:
-                    src = _SRC_NONE
-                if src != _SRC_NONE and self.zero_reads:
-                    self.zero_reads -= 1
-                    src = _SRC_NONE     # ready, but this read shows 00s only: the frame comes later
-                self._src = src
-                if src != self._pos_src and src != _SRC_NONE:   # a frame read for the first time
-                    self._pos_src = src
-                    self._pos = 0
-                elif src != _SRC_NONE and self._pos:
-                    # A continued read: the chip already shifts out the frame's next byte while
-                    # the prefix comes in (libnfc pn532_spi.c and pn532pi rely on it).
-                    return REV[self._next()]
+            return self._prefix(b)
+        return 0
+
+    def _prefix(self, b):
+        """The transaction's first byte: status read, data write or data read (the MISO byte)."""
+        if self.cs_setup_us and _ticks_diff(_ticks_us(), self._sel_at) < self.cs_setup_us:
+            self._mode = _M_IGNORE  # not listening yet: the prefix is lost, the rest is noise
+            self.missed_prefixes += 1
+            return 0
+        if b == SPI_STATUS_READ:
+            self._mode = _M_STATUS
+        elif b == SPI_DATA_WRITE:
+            self._mode = _M_WRITE
+        elif b == SPI_DATA_READ:
+            self._mode = _M_READ
+            if self._ack_pending:
+                src = _SRC_ACK
+            elif self._reply_len and not self._delay and self._due():
+                src = _SRC_REPLY
             else:
-                self._mode = _M_IGNORE
+                src = _SRC_NONE
+            if src != _SRC_NONE and self.zero_reads:
+                self.zero_reads -= 1
+                src = _SRC_NONE     # ready, but this read shows 00s only: the frame comes later
+            self._src = src
+            if src != self._pos_src and src != _SRC_NONE:   # a frame read for the first time
+                self._pos_src = src
+                self._pos = 0
+            elif src != _SRC_NONE and self._pos:
+                # A continued read: the chip already shifts out the frame's next byte while
+                # the prefix comes in (libnfc pn532_spi.c and pn532pi rely on it).
+                return REV[self._next()]
+        else:
+            self._mode = _M_IGNORE
         return 0
 
     def _next(self):

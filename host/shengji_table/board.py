@@ -272,8 +272,9 @@ def _join(where: str, key: str | int) -> str:
 
 
 def _kind(value: Any) -> str:
-    return "null" if value is None else {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "a list",
-            dict: "an object"}.get(type(value), type(value).__name__)
+    names = {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "a list",
+             dict: "an object"}
+    return "null" if value is None else names.get(type(value), type(value).__name__)
 
 
 def _seat_label(seat: Seat) -> str:

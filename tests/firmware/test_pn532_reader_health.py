@@ -200,8 +200,8 @@ def test_pn532_reader_that_answers_begin_but_fails_every_poll_does_not_flap():
         if len(events) > before and events[-1][1]:
             ups.append(now)
     assert len(events) <= 30, len(events)             # four times a second would be ~ 400
-    gaps = [b - a for a, b in zip(ups, ups[1:])]
-    assert gaps == sorted(gaps) and gaps[-1] >= 8000
+    spacing = [b - a for a, b in zip(ups, ups[1:])]
+    assert spacing == sorted(spacing) and spacing[-1] >= 8000
 
 
 def test_pn532_reader_back_off_starts_over_once_the_reader_proved_itself():

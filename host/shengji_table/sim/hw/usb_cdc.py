@@ -1,7 +1,7 @@
 """The Pico's USB CDC serial port as rp2's MicroPython runs it, for tests of what the unix port's
 pipes cannot show: the interrupt character and a host that stops reading.
 
-* **Ctrl-C** (``shared/tinyusb/mp_usbd_cdc.c``, ``tud_cdc_rx_cb``): every received byte equal to
+* **Ctrl-C** (MicroPython's ``mp_usbd_cdc.c``, ``tud_cdc_rx_cb``): every received byte equal to
   the interrupt char (3 after boot) is taken out of the stream and raises KeyboardInterrupt in the
   running code, wherever it is, until ``micropython.kbd_intr(-1)``.  This module stands in for
   ``micropython`` (``const``, ``kbd_intr``): under MicroPython a test puts it in
