@@ -26,6 +26,10 @@ FIRMWARE = b"0.1.0"
 _WDT_MS = const(5000)    # RP2040 maximum is 8388 ms; one loop step takes a few tens of ms
 _ESCAPE_SEAT = const(0)
 _ESCAPE_SAMPLE_MS = const(30)
+# Sim builds: the cards are the models', put down and taken off exactly by SIM frames, with no
+# flicker at the edge of a field to ride out, so a lift counts after this (build.json ``lift_ms``
+# sets it) rather than the board's real-table figure; the host's players re-tap at that pace.
+_SIM_LIFT_MS = const(100)
 
 
 def load_build(path="build.json"):
@@ -116,7 +120,8 @@ def boot(board_path="board.json", build_path="build.json", stream=None):
         return None
     readers, buttons, table = build(machine, board, sim, flags.get("dead", ()))
     pixels = neopixel.NeoPixel(machine.Pin(board.led_pin), board.pixels) if board.pixels else None
-    scanner = Scanner(readers, buttons, board.rings, pixels, board.led_order, lift_ms=board.lift_ms)
+    lift_ms = flags.get("lift_ms", _SIM_LIFT_MS) if sim else board.lift_ms
+    scanner = Scanner(readers, buttons, board.rings, pixels, board.led_order, lift_ms=lift_ms)
     link = Link(stream or StdioStream(), time.ticks_ms, scanner.on_ring,
                 table.on_sim if table is not None else None, firmware=FIRMWARE,
                 board=board.name.encode(), rings=len(board.rings))

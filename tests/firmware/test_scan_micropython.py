@@ -196,7 +196,8 @@ def test_scan_micropython_sim_build_takes_cards_from_sim_frames(tmp_path):
     # transaction, so 40 steps are > 100 ms (the lift time asked for here) and > 20 ms of settle
     batches = [b""] * 5 + [f["place"]] + [b""] * 20 + [f["lift"]] + [b""] * 40 + [f["place"]] + [b""] * 10 \
         + [f["press"]] + [b""] * 10 + [f["release"]]   # held > 20 ms, < 800 ms (a long press)
-    out = run_main(tmp_path, sim=True, steps=len(batches) + 40, batches=batches, timing={"lift_ms": 100})
+    # a sim build lifts after 100 ms (build.json lift_ms), the board's 600 ms is the real table's
+    out = run_main(tmp_path, sim=True, steps=len(batches) + 40, batches=batches, timing={"lift_ms": 5000})
     taps = of(out, "TAP")
     assert [t[:2] for t in taps] == [[2, "04010203040506"], [2, "04010203040506"]]
     assert of(out, "BUTTON") == [[1, 1], [1, 3]]   # PRESS, RELEASE
