@@ -293,7 +293,7 @@ class SimPN532:
     fields_now = 0   # RF fields on at this moment, across all instances in the process
     fields_max = 0   # the most ever on at once (world.reset() zeroes it)
 
-    def __init__(self, name="pn532", firmware=b"\x32\x01\x06\x07", strict=True):
+    def __init__(self, name="pn532", firmware=b"\x32\x01\x06\x07", strict=True, lose_first=False):
         # Everything set here survives a power cycle (the chip, its antenna's tags, the knobs, the
         # counters); the chip's own state is set by _power_up alone, called last: the one reset.
         self.name = name
@@ -311,13 +311,16 @@ class SimPN532:
         self.corrupt_commands = 0
         self.ack_gap_us = 0
         self.reply_delay_polls = 0
-        # strictness (on by default: what a real chip does that a kind model would not)
+        # strictness: what a real chip does that a kind model would not.  The chip's time is on by
+        # default; losing the first command is asked for (the firmware's simulated readers do: the
+        # simulated world and the sim build's models), since a host driver that never retries it
+        # would fail at once (Adafruit's constructor sends its SAMConfiguration as that command).
         self.chip_time = strict           # replies take the command's time (CHIP_US_*), not 0
         self.short_preamble = False       # send 00 FF instead of 00 00 FF
         self.extra_zeros = 0              # more 00s before the preamble (UM0701-02 §6.2.1.6 allows them)
         self.zero_reads = 0               # the next n data reads of a ready frame show only 00s
         self.cs_setup_us = 0              # a byte clocked sooner than this after NSS falls is lost
-        self.lose_first_command = strict  # the first frame after power-up gets no ACK
+        self.lose_first_command = lose_first  # the first frame after power-up gets no ACK
         self.lost = 0                   # frames lost that way
         self.missed_prefixes = 0        # transactions lost to a short CS setup time
         self._sel_at = 0

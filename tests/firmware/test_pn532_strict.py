@@ -53,7 +53,7 @@ def clean_world():
 # ---- the model ---------------------------------------------------------------------------------
 
 def test_pn532_strict_model_loses_the_first_command_after_power_up():
-    chip = SimPN532()
+    chip = SimPN532(lose_first=True)
     txn(chip, 0x01, frame(0x02))
     assert not wait_ready(chip, 20) and chip.lost == 1       # no ACK: lost
     txn(chip, 0x01, frame(0x02))

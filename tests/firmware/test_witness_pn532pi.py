@@ -62,7 +62,7 @@ def pi(monkeypatch):
         monkeypatch.delitem(sys.modules, name)
     spi_mod = pytest.importorskip("pn532pi.interfaces.pn532spi")
     from pn532pi.nfc.pn532 import Pn532
-    chip = SimPN532("pn532pi")
+    chip = SimPN532("pn532pi", lose_first=True)
     chip.log = []
     SpiDev.chip = chip
     nfc = Pn532(spi_mod.Pn532Spi(spi_mod.Pn532Spi.SS0_GPIO8))

@@ -24,7 +24,7 @@ USER = b"SJ1:HA:0001\x00\x00\x00\x00\x00" + b"second row data!"
 
 @pytest.fixture
 def chip_and_driver():
-    chip = SimPN532("witness")
+    chip = SimPN532("witness", lose_first=True)
     chip.log = []
     bus = SimSPIBus(chip)
     driver = PN532_SPI(bus, SimChipSelect(chip))  # its __init__ wakes the chip, SAM, firmware version
@@ -108,7 +108,7 @@ class SimResetPin:
 
 
 def test_sim_adafruit_reset_pin_restarts_the_chip():
-    chip = SimPN532("witness")
+    chip = SimPN532("witness", lose_first=True)
     rst = SimResetPin(chip)
     pn = PN532_SPI(SimSPIBus(chip), SimChipSelect(chip), reset=rst)
     assert rst.levels[:2] == [False, True] and rst.levels.count(False) == 1  # pulsed once at construction

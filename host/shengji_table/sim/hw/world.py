@@ -124,7 +124,7 @@ def add_reader(cs, rst=None, name=None, model=None):
     if cs in readers_by_cs:
         raise ValueError("chip select GP%d already has a reader" % cs)
     if model is None:
-        model = SimPN532(name or "cs%d" % cs)
+        model = SimPN532(name or "cs%d" % cs, lose_first=True)  # as the firmware must expect
     readers_by_cs[cs] = model
     pins[cs] = 1
     if rst is not None:
