@@ -92,7 +92,10 @@ def test_e2e_full_hands_match_the_game_layer(tmp_path, mode):
     with VirtualTable(**witnessed()) as vt:
         host, record = play(vt, tmp_path, mode, hands=2)
         audit = assert_no_tap_lost(vt, tmp_path / f"{mode}.db")
-    assert audit.logged == audit.counted            # fault-free: every event numbered is logged
+    # fault-free: every event numbered is logged, but for the last button's release, which may come
+    # after the match's last press ended the run
+    assert {b: n + audit.unacked_at_end.get(b, 0) for b, n in audit.logged.items()} == audit.counted
+    assert sum(audit.unacked_at_end.values()) <= 1
     assert record == reference(mode, 2)
     assert len(record["summary"]["hands"]) == 2
     assert host.service.stats.refusals == 0
