@@ -120,6 +120,17 @@ class SeatView:
     expect: Expect
     standing_seat: int | None = None
 
+    @classmethod
+    def build(cls, **fields) -> SeatView:
+        """The view with every field given by name, as ``SeatView(**fields)`` gives it.  The game
+        builds one per decision: writing the fields at once is several times cheaper than a frozen
+        dataclass's field-by-field ``object.__setattr__``."""
+        if fields.keys() != _FIELD_NAMES:
+            raise TypeError(f"SeatView.build needs every field: {sorted(_FIELD_NAMES ^ fields.keys())}")
+        view = object.__new__(cls)
+        view.__dict__.update(fields)
+        return view
+
     @property
     def lead(self) -> tuple:
         """The cards led in the current trick (empty when this seat leads)."""
@@ -128,6 +139,9 @@ class SeatView:
     def is_declarer(self, seat: int | None = None) -> bool:
         """Whether ``seat`` (default: this seat) is known to be on the dealer's side."""
         return (self.seat if seat is None else seat) in self.declarers
+
+
+_FIELD_NAMES = SeatView.__dataclass_fields__.keys()
 
 
 class Bot(Protocol):
