@@ -99,7 +99,7 @@ class Hand:
         self.trick: list[SeatPlay] = []                  # the trick being laid
         self.pending: list = []                          # copies entered by self.turn, not committed
         self.tricks: list[TrickTaken] = []
-        self.won = [0] * n                               # points won per seat
+        self.won = [0] * n                               # points won per seat: changes as a trick is taken
         self.penalties: list = []                        # (at_fault, points, reason)
         self.played_count = [0] * n                      # cards committed per seat
         # open play: evidence (R-10.2) and challenges (R-4.3)
@@ -119,6 +119,7 @@ class Hand:
         self._trick_src: tuple = (None, 0, ())            # (trick list, its length, its face plays)
         self._declarer_key: tuple | None = None          # (dealer, friend search, friends found)
         self._declarer_set: frozenset = frozenset()
+        self._points: tuple = (None, None, (), 0)          # (trick views, declarers, points, attackers')
 
     # ------------------------------------------------------------------ queries
     @property
@@ -173,6 +174,16 @@ class Hand:
     def attackers_points(self) -> int:
         dec = self.declarer_set()
         return sum(p for s, p in enumerate(self.won) if s not in dec)
+
+    def _points_view(self, declarers: frozenset) -> tuple:
+        """``(points per seat, attackers' points)`` for the views, kept while no trick is taken and
+        the declarers stay the same (points are won only as a trick is taken)."""
+        tricks, dec, points, att = self._points
+        if tricks is not self.trick_views or dec is not declarers:
+            points = tuple(self.won)
+            att = sum(p for s, p in enumerate(points) if s not in declarers) if self.dealer is not None else 0
+            self._points = (self.trick_views, declarers, points, att)
+        return points, att
 
     def trick_plays(self) -> tuple:
         """The trick being laid as faces (``Play`` per seat), kept while only plays are added."""
@@ -291,13 +302,13 @@ class Hand:
         public_standing = standing is not None and not self.ruleset.hidden_declarations
         order = self.order
         declarers = self.declarer_set()
+        points, attackers_points = self._points_view(declarers)
         return SeatView.build(
             ruleset=self.ruleset, seat=seat, players=self.players, phase=ph, level=self.level,
             levels=self.levels, trump=self.trump if order is not None else
             (standing.trump if public_standing else None),  # type: ignore[union-attr]
             order=order, hand=self.hands[seat].faces(), trick=self.trick_plays(), leader=self.leader,
-            tricks=self.trick_views, points=tuple(self.won),
-            attackers_points=sum(p for s, p in enumerate(self.won) if s not in declarers) if dealer is not None else 0,
+            tricks=self.trick_views, points=points, attackers_points=attackers_points,
             dealer=dealer, declarers=declarers, friend_calls=self.friend_calls,
             kitty=tuple(c.card for c in (self.buried if ph != Phase.BURYING else self.kitty))
             if holds_kitty else None,

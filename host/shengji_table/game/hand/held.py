@@ -1,8 +1,10 @@
 """A seat's cards as the engine knows them: an ordered set of copies (``{copy: None}``) that keeps
-its sorted faces — the view's ``hand`` — until it changes.  Views are built for every decision and
-a hand changes far less often, so sorting once per change instead of once per view pays."""
+its sorted faces — the view's ``hand`` — up to date as copies come and go.  Views are built for
+every decision and a seat's hand changes by one play between two of its decisions, so inserting or
+removing in place (a bisect on the sort keys) beats sorting the whole hand for every view."""
 from __future__ import annotations
 
+from bisect import bisect_left
 from operator import attrgetter
 
 from ...rules.cards import COPY_KEY
@@ -13,46 +15,61 @@ _FACE = attrgetter("card")
 
 
 class Held(dict):
-    """``{copy: None}`` in the order the copies arrived; :meth:`faces` is the sorted faces.  Every
-    mutating method forgets the sorted faces."""
+    """``{copy: None}`` in the order the copies arrived; :meth:`faces` is the faces sorted by face
+    index then deck.  ``__setitem__`` and ``pop`` keep the sorted faces; other changes drop them."""
 
-    _faces: tuple | None = None
+    _keys: list | None = None        # sorted COPY_KEYs of the copies held, or None (sort when asked)
+    _sorted: list | None = None      # the faces in that order
+    _faces: tuple | None = None      # ``tuple(_sorted)``, kept until the next change
 
     def faces(self) -> tuple:
         """The faces held, sorted by face index then deck (the view's stable order)."""
         faces = self._faces
         if faces is None:
-            faces = self._faces = tuple(map(_FACE, sorted(self, key=COPY_KEY)))
+            if self._keys is None:
+                copies = sorted(self, key=COPY_KEY)
+                self._keys, self._sorted = [c.key for c in copies], list(map(_FACE, copies))
+            faces = self._faces = tuple(self._sorted)  # type: ignore[arg-type]
         return faces
 
-    def __setitem__(self, key, value) -> None:
+    def __setitem__(self, copy, value) -> None:
+        if copy not in self and self._keys is not None:
+            i = bisect_left(self._keys, copy.key)
+            self._keys.insert(i, copy.key)
+            self._sorted.insert(i, copy.card)  # type: ignore[union-attr]
         self._faces = None
-        dict.__setitem__(self, key, value)
+        dict.__setitem__(self, copy, value)
 
-    def __delitem__(self, key) -> None:
+    def pop(self, copy, *default):
+        if self._keys is not None and copy in self:
+            i = bisect_left(self._keys, copy.key)
+            del self._keys[i], self._sorted[i]  # type: ignore[union-attr]
         self._faces = None
-        dict.__delitem__(self, key)
+        return dict.pop(self, copy, *default)
 
-    def pop(self, *args):
-        self._faces = None
-        return dict.pop(self, *args)
+    def _forget(self) -> None:
+        self._keys = self._sorted = self._faces = None
+
+    def __delitem__(self, copy) -> None:
+        self._forget()
+        dict.__delitem__(self, copy)
 
     def popitem(self):
-        self._faces = None
+        self._forget()
         return dict.popitem(self)
 
     def setdefault(self, *args):
-        self._faces = None
+        self._forget()
         return dict.setdefault(self, *args)
 
     def update(self, *args, **kw) -> None:
-        self._faces = None
+        self._forget()
         dict.update(self, *args, **kw)
 
     def clear(self) -> None:
-        self._faces = None
+        self._forget()
         dict.clear(self)
 
     def __ior__(self, other):
-        self._faces = None
+        self._forget()
         return dict.__ior__(self, other)

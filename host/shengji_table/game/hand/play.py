@@ -3,21 +3,26 @@ count, a leader's on ``Confirm``; a pending card tapped again is taken back.  A 
 played as its forced unit with the throw penalty (R-4.3, R-10.1)."""
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
-from ...rules.cards import format_cards
+from ...rules.cards import ALL_FACES, format_cards
 from ...rules.penalties import throw_penalty
 from ...rules.throw import is_throw
+from ...rules.trick import Trick
 from .. import events as ev
 from ..effects import Announce, Ring
 from ..phase import Phase
 from .settle import end_by_ruling
-from .trick import SeatPlay, TrickTaken, faces_of
+from .trick import SeatPlay, TrickTaken
 
 if TYPE_CHECKING:
     from .core import Hand
 
 __all__ = ["start_play", "tap", "take_back", "confirm", "throw_failed", "pick"]
+
+_FACE = attrgetter("card")                                  # a copy's face, read in C
+_GLYPH = {f.index: f.unicode() for f in ALL_FACES}          # the trick announcements' ♠10, 大王
 
 
 def start_play(hand: Hand) -> list:
@@ -106,8 +111,8 @@ def throw_failed(hand: Hand, seat: int, chk, withdrawn: int) -> list:
 
 
 def _commit_follow(hand: Hand, e: ev.Tap) -> list:
-    faces = [c.card for c in hand.pending]
-    lead = [c.card for c in hand.trick[0].cards]
+    faces = list(map(_FACE, hand.pending))
+    lead = list(hand.trick_plays()[0].cards)
     v = hand.knowledge.refuse_follow(hand, e.seat, lead, faces)
     if v is not None:
         hand.pending.pop()
@@ -126,11 +131,12 @@ def _commit(hand: Hand, seat: int, cards: tuple) -> None:
     for c in cards:
         hand.played.add(c)
         hand.hands[seat].pop(c, None)
-    hand.seat_plays[seat].append(tuple(c.card for c in cards))
+    faces = tuple(map(_FACE, cards))
+    hand.seat_plays[seat].append(faces)
     hand.played_count[seat] += len(cards)
     if len(hand.trick) > 1:
-        hand.follows[seat].append((len(hand.tricks), tuple(c.card for c in hand.trick[0].cards),
-                                   tuple(c.card for c in cards), len(hand.seat_plays[seat]) - 1))
+        hand.follows[seat].append((len(hand.tricks), hand.trick_plays()[0].cards, faces,
+                                   len(hand.seat_plays[seat]) - 1))
 
 
 def _after_commit(hand: Hand, seat: int, cards: tuple) -> list:
@@ -154,7 +160,7 @@ def friend_check(hand: Hand, seat: int, cards: tuple) -> list:
 
 
 def _finish_trick(hand: Hand) -> list:
-    trick = faces_of(hand.trick)
+    trick = Trick(hand.trick_plays())           # the faces the views already hold
     winner = trick.winner(hand.trump_order())
     pts = trick.points()
     hand.tricks.append(TrickTaken(tuple(hand.trick), winner, pts))
@@ -162,7 +168,7 @@ def _finish_trick(hand: Hand) -> list:
     hand.won[winner] += pts
     hand.trick = []
     hand.leader = hand.turn = winner
-    shown = " · ".join(f"seat {p.seat} " + " ".join(c.unicode() for c in p.cards) for p in trick.plays)
+    shown = " · ".join(f"seat {p.seat} " + " ".join([_GLYPH[c.index] for c in p.cards]) for p in trick.plays)
     out = [Ring(winner, "won"), Announce("trick", f"Trick {len(hand.tricks)} to seat {winner}"
                                                    + (f", {pts} points" if pts else "") + f": {shown}.", "R-5")]
     if hand.knowledge.all_played(hand):
