@@ -37,15 +37,12 @@ def tap(hand: Hand, e: ev.Tap) -> list:
     c = e.copy
     if c in hand.pending and e.seat == hand.turn:
         return _take_back(hand, e.seat, c)
-    if c in hand.played:
-        if any(c in cards for _, cards in hand.trick):
-            return hand.refuse(e.seat, e, "table.twice", f"{c} is already on the table in this trick")
-        return hand.refuse(e.seat, e, "table.already-played", f"{c} was played in an earlier trick")
-    if c in hand.buried:
-        return hand.refuse(e.seat, e, "table.kitty", f"{c} is in the kitty")
-    refused = hand.knowledge.refuse_card(hand, e)
-    if refused:
-        return refused
+    # A copy the engine knows the seat holds is neither played nor buried (both leave the hand), so
+    # the usual case skips those checks; anything else goes through them in order.
+    if not (hand.knowledge.scanned and c in hand.hands[e.seat]):
+        refused = _refuse_unheld(hand, e)
+        if refused:
+            return refused
     if e.seat != hand.turn:
         return hand.refuse(e.seat, e, "table.out-of-turn", f"it is seat {hand.turn}'s turn, not seat {e.seat}'s")
     if hand.knowledge.overplayed(hand, e.seat):
@@ -58,6 +55,18 @@ def tap(hand: Hand, e: ev.Tap) -> list:
     if hand.trick and len(hand.pending) == hand.lead_count():
         return _commit_follow(hand, e)
     return [Ring(e.seat, "pending", len(hand.pending))]
+
+
+def _refuse_unheld(hand: Hand, e: ev.Tap) -> list | None:
+    """The refusal of a tapped copy already played, buried or (known to be) not held; else None."""
+    c = e.copy
+    if c in hand.played:
+        if any(c in cards for _, cards in hand.trick):
+            return hand.refuse(e.seat, e, "table.twice", f"{c} is already on the table in this trick")
+        return hand.refuse(e.seat, e, "table.already-played", f"{c} was played in an earlier trick")
+    if c in hand.buried:
+        return hand.refuse(e.seat, e, "table.kitty", f"{c} is in the kitty")
+    return hand.knowledge.refuse_card(hand, e)
 
 
 def take_back(hand: Hand, e: ev.TakeBack) -> list:
