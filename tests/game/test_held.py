@@ -42,13 +42,40 @@ def test_absent_copy_raises_like_a_dict():
         held.pop(next(iter(all_copies(1))))
 
 
-def test_build_is_the_dataclass_view():
+def test_adopted_view_is_the_dataclass_view():
     names = [f.name for f in dataclasses.fields(SeatView)]
     fields = {name: i for i, name in enumerate(names)}
-    built = SeatView.build(**fields)
-    assert built == SeatView(**fields)
-    assert dataclasses.replace(built, seat=99).seat == 99
+    adopted = SeatView.adopt(dict(fields))
+    assert adopted == SeatView(**fields)
+    assert dataclasses.replace(adopted, seat=99).seat == 99
     with pytest.raises(dataclasses.FrozenInstanceError):
-        built.seat = 3                               # type: ignore[misc]
-    with pytest.raises(TypeError, match="needs every field"):
-        SeatView.build(**{k: v for k, v in fields.items() if k != "hand"})
+        adopted.seat = 3                             # type: ignore[misc]
+    with pytest.raises(TypeError, match="missing \\['hand'\\]"):
+        SeatView.adopt({k: v for k, v in fields.items() if k != "hand"})
+
+
+def test_hand_views_hold_every_field_and_match_the_dataclass():
+    """Every view the game builds during a whole hand is the view ``SeatView(**fields)`` builds."""
+    from shengji_table.game.bots import make_bot
+    from shengji_table.game.driver import Driver
+    from shengji_table.game.match import Match
+    from shengji_table.rules.ruleset import Ruleset
+
+    seen = []
+
+    class Watch:
+        def __init__(self, bot):
+            self.bot = bot
+
+        def choose(self, view):
+            seen.append(view)
+            return self.bot.choose(view)
+
+    rs = Ruleset.from_preset("classic")
+    m = Match(rs)
+    Driver(m, [Watch(make_bot("random", i)) for i in range(rs.players)]).play_hand(seed=3)
+    names = {f.name for f in dataclasses.fields(SeatView)}
+    assert len(seen) > 50
+    for v in seen:
+        assert vars(v).keys() == names
+        assert v == SeatView(**vars(v))

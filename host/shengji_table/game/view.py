@@ -121,14 +121,15 @@ class SeatView:
     standing_seat: int | None = None
 
     @classmethod
-    def build(cls, **fields) -> SeatView:
-        """The view with every field given by name, as ``SeatView(**fields)`` gives it.  The game
-        builds one per decision: writing the fields at once is several times cheaper than a frozen
-        dataclass's field-by-field ``object.__setattr__``."""
-        if fields.keys() != _FIELD_NAMES:
-            raise TypeError(f"SeatView.build needs every field: {sorted(_FIELD_NAMES ^ fields.keys())}")
+    def adopt(cls, fields: dict) -> SeatView:
+        """The view whose fields are ``fields`` (every field by name; the dict becomes the view's
+        own, so the caller must not keep it).  The game builds one view per decision, and a frozen
+        dataclass's field-by-field ``object.__setattr__`` costs several times more than this."""
+        if len(fields) != _FIELD_COUNT:
+            raise TypeError(f"a SeatView has the fields {', '.join(_FIELD_NAMES)}; "
+                            f"missing {sorted(_FIELD_NAMES - fields.keys())}, unknown {sorted(fields.keys() - _FIELD_NAMES)}")
         view = object.__new__(cls)
-        view.__dict__.update(fields)
+        object.__setattr__(view, "__dict__", fields)
         return view
 
     @property
@@ -142,6 +143,7 @@ class SeatView:
 
 
 _FIELD_NAMES = SeatView.__dataclass_fields__.keys()
+_FIELD_COUNT = len(_FIELD_NAMES)
 
 
 class Bot(Protocol):

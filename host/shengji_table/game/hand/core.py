@@ -303,19 +303,19 @@ class Hand:
         order = self.order
         declarers = self.declarer_set()
         points, attackers_points = self._points_view(declarers)
-        return SeatView.build(
-            ruleset=self.ruleset, seat=seat, players=self.players, phase=ph, level=self.level,
-            levels=self.levels, trump=self.trump if order is not None else
-            (standing.trump if public_standing else None),  # type: ignore[union-attr]
-            order=order, hand=self.hands[seat].faces(), trick=self.trick_plays(), leader=self.leader,
-            tricks=self.trick_views, points=points, attackers_points=attackers_points,
-            dealer=dealer, declarers=declarers, friend_calls=self.friend_calls,
-            kitty=tuple(c.card for c in (self.buried if ph != Phase.BURYING else self.kitty))
+        return SeatView.adopt({
+            "ruleset": self.ruleset, "seat": seat, "players": self.players, "phase": ph, "level": self.level,
+            "levels": self.levels,
+            "trump": self.trump if order is not None else (standing.trump if public_standing else None),  # type: ignore[union-attr]
+            "order": order, "hand": self.hands[seat].faces(), "trick": self.trick_plays(), "leader": self.leader,
+            "tricks": self.trick_views, "points": points, "attackers_points": attackers_points,
+            "dealer": dealer, "declarers": declarers, "friend_calls": self.friend_calls,
+            "kitty": tuple(c.card for c in (self.buried if ph != Phase.BURYING else self.kitty))
             if holds_kitty else None,
-            shown_kitty=tuple(c.card for c in self.shown) if self.shown else (),
-            standing_bid=self.bid, expect=expect if expect is not None else self.expect(seat),
-            standing_seat=standing.seat if public_standing else None,  # type: ignore[union-attr]
-        )
+            "shown_kitty": tuple(c.card for c in self.shown) if self.shown else (),
+            "standing_bid": self.bid, "expect": expect if expect is not None else self.expect(seat),
+            "standing_seat": standing.seat if public_standing else None,  # type: ignore[union-attr]
+        })
 
     def add_trick_view(self, plays: tuple, winner: int, points: int) -> None:
         self.trick_views += (TrickView(plays, winner, points),)

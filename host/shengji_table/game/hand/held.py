@@ -12,6 +12,7 @@ from ...rules.cards import COPY_KEY
 __all__ = ["Held"]
 
 _FACE = attrgetter("card")
+_ABSENT = object()
 
 
 class Held(dict):
@@ -41,11 +42,16 @@ class Held(dict):
         dict.__setitem__(self, copy, value)
 
     def pop(self, copy, *default):
-        if self._keys is not None and copy in self:
+        value = dict.pop(self, copy, _ABSENT)
+        if value is _ABSENT:
+            if default:
+                return default[0]
+            raise KeyError(copy)
+        if self._keys is not None:
             i = bisect_left(self._keys, copy.key)
             del self._keys[i], self._sorted[i]  # type: ignore[union-attr]
         self._faces = None
-        return dict.pop(self, copy, *default)
+        return value
 
     def _forget(self) -> None:
         self._keys = self._sorted = self._faces = None
