@@ -126,8 +126,9 @@ class SeatView:
         own, so the caller must not keep it).  The game builds one view per decision, and a frozen
         dataclass's field-by-field ``object.__setattr__`` costs several times more than this."""
         if len(fields) != _FIELD_COUNT:
+            missing, unknown = sorted(_FIELD_NAMES - fields.keys()), sorted(fields.keys() - _FIELD_NAMES)
             raise TypeError(f"a SeatView has the fields {', '.join(_FIELD_NAMES)}; "
-                            f"missing {sorted(_FIELD_NAMES - fields.keys())}, unknown {sorted(fields.keys() - _FIELD_NAMES)}")
+                            f"missing {missing}, unknown {unknown}")
         view = object.__new__(cls)
         object.__setattr__(view, "__dict__", fields)
         return view

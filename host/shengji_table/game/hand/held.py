@@ -19,25 +19,27 @@ class Held(dict):
     """``{copy: None}`` in the order the copies arrived; :meth:`faces` is the faces sorted by face
     index then deck.  ``__setitem__`` and ``pop`` keep the sorted faces; other changes drop them."""
 
-    _keys: list | None = None        # sorted COPY_KEYs of the copies held, or None (sort when asked)
-    _sorted: list | None = None      # the faces in that order
+    _sorted_ok = False               # whether _keys / _sorted describe the copies held
+    _keys: list                      # sorted COPY_KEYs of the copies held
+    _sorted: list                    # the faces in that order
     _faces: tuple | None = None      # ``tuple(_sorted)``, kept until the next change
 
     def faces(self) -> tuple:
         """The faces held, sorted by face index then deck (the view's stable order)."""
         faces = self._faces
         if faces is None:
-            if self._keys is None:
+            if not self._sorted_ok:
                 copies = sorted(self, key=COPY_KEY)
                 self._keys, self._sorted = [c.key for c in copies], list(map(_FACE, copies))
-            faces = self._faces = tuple(self._sorted)  # type: ignore[arg-type]
+                self._sorted_ok = True
+            faces = self._faces = tuple(self._sorted)
         return faces
 
     def __setitem__(self, copy, value) -> None:
-        if copy not in self and self._keys is not None:
+        if self._sorted_ok and copy not in self:
             i = bisect_left(self._keys, copy.key)
             self._keys.insert(i, copy.key)
-            self._sorted.insert(i, copy.card)  # type: ignore[union-attr]
+            self._sorted.insert(i, copy.card)
         self._faces = None
         dict.__setitem__(self, copy, value)
 
@@ -47,14 +49,14 @@ class Held(dict):
             if default:
                 return default[0]
             raise KeyError(copy)
-        if self._keys is not None:
+        if self._sorted_ok:
             i = bisect_left(self._keys, copy.key)
-            del self._keys[i], self._sorted[i]  # type: ignore[union-attr]
+            del self._keys[i], self._sorted[i]
         self._faces = None
         return value
 
     def _forget(self) -> None:
-        self._keys = self._sorted = self._faces = None
+        self._sorted_ok, self._faces = False, None
 
     def __delitem__(self, copy) -> None:
         self._forget()
@@ -76,6 +78,6 @@ class Held(dict):
         self._forget()
         dict.clear(self)
 
-    def __ior__(self, other):
+    def __ior__(self, other):  # type: ignore[misc]
         self._forget()
         return dict.__ior__(self, other)
