@@ -26,7 +26,7 @@ from .counter import Exchange, may_counter
 from .held import Held
 from .knowledge import KNOWLEDGE, MODES, Knowledge
 from .result import HandResult
-from .rules_table import handler_for
+from .rules_table import PHASE_RULES, handler_for
 from .trick import SeatPlay, TrickTaken
 
 __all__ = ["Hand"]
@@ -236,7 +236,8 @@ class Hand:
     # ------------------------------------------------------------------ the event loop
     def apply(self, event) -> list:
         """Apply one event; return its effects.  A refused event changes nothing."""
-        handler = handler_for(self.phase, event.type)
+        # the phase's own table first: the common case, without the full look-up's call
+        handler = PHASE_RULES[self.phase].get(event.type) or handler_for(self.phase, event.type)
         if handler is None:
             return [Refusal(getattr(event, "seat", None), event.type, "table.event",
                             f"a {event.type!r} event does not belong to a hand")]

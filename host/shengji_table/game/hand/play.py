@@ -155,7 +155,7 @@ def _after_commit(hand: Hand, seat: int, cards: tuple) -> list:
         hand.deferred_friend = None
     if hand.throw_window:
         hand.deferred_friend = (seat, cards)       # the throw may still shrink
-    else:
+    elif hand.friend_search is not None:
         out += friend_check(hand, seat, cards)
     if len(hand.trick) < hand.players:
         hand.turn = (seat + 1) % hand.players
