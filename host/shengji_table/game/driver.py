@@ -112,16 +112,28 @@ class Driver:
         return self.bots[seat].choose(self.view(seat, expect))
 
     def _copies(self, seat: int, faces, exclude=()) -> list:
-        """Physical copies in ``seat``'s hand for these faces (lowest deck first)."""
-        # the first copies of each face in the hand's order, collected for the faces asked only
+        """Physical copies in ``seat``'s hand for these faces: for each face, the first copies of it
+        in the hand's order (the order the seat received them)."""
+        held = self.hidden_hand(seat) if self.open else self._hand().hands[seat]
+        if len(faces) == 1 and not exclude:    # most plays: one card, the first copy of its face
+            f = faces[0]
+            for c in held:
+                if c.card is f:                # faces are interned: identity is equality
+                    return [c]
+            raise DriverError(f"seat {seat} chose {f}, which it does not hold")
         need: dict = {}
         for f in faces:
             need[f.index] = need.get(f.index, 0) + 1
         pool: dict = {i: [] for i in need}
-        for c in (self.hidden_hand(seat) if self.open else self._hand().hands[seat]):
-            lst = pool.get(c.card.index)
-            if lst is not None and len(lst) < need[c.card.index] and c not in exclude:
+        missing = len(faces)
+        for c in held:
+            i = c.card.index
+            lst = pool.get(i)
+            if lst is not None and len(lst) < need[i] and not (exclude and c in exclude):
                 lst.append(c)
+                missing -= 1
+                if not missing:               # every face found: the rest of the hand is not needed
+                    break
         out = []
         for f in faces:
             lst = pool[f.index]

@@ -120,6 +120,19 @@ class SeatView:
     expect: Expect
     standing_seat: int | None = None
 
+    @classmethod
+    def adopt(cls, fields: dict) -> SeatView:
+        """The view whose fields are ``fields`` (every field by name; the dict becomes the view's
+        own, so the caller must not keep it).  The game builds one view per decision, and a frozen
+        dataclass's field-by-field ``object.__setattr__`` costs several times more than this."""
+        if len(fields) != _FIELD_COUNT:
+            missing, unknown = sorted(_FIELD_NAMES - fields.keys()), sorted(fields.keys() - _FIELD_NAMES)
+            raise TypeError(f"a SeatView has the fields {', '.join(_FIELD_NAMES)}; "
+                            f"missing {missing}, unknown {unknown}")
+        view = object.__new__(cls)
+        object.__setattr__(view, "__dict__", fields)
+        return view
+
     @property
     def lead(self) -> tuple:
         """The cards led in the current trick (empty when this seat leads)."""
@@ -128,6 +141,10 @@ class SeatView:
     def is_declarer(self, seat: int | None = None) -> bool:
         """Whether ``seat`` (default: this seat) is known to be on the dealer's side."""
         return (self.seat if seat is None else seat) in self.declarers
+
+
+_FIELD_NAMES = SeatView.__dataclass_fields__.keys()
+_FIELD_COUNT = len(_FIELD_NAMES)
 
 
 class Bot(Protocol):

@@ -199,11 +199,11 @@ def random_follow(lead: Sequence[Card], hand: Sequence[Card], order, rng: random
     components at random, fill with random cards of the suit.
     """
     n = len(lead)
-    suit_of = order.suit_of
-    suit = suit_of(lead[0])
-    suit_cards = [c for c in hand if suit_of(c) == suit]
+    suit_at = order._suit                       # the effective suit by face index (no call per card)
+    suit = suit_at[lead[0].index]
+    suit_cards = [c for c in hand if suit_at[c.index] == suit]
     if len(suit_cards) <= n:
-        others = [c for c in hand if suit_of(c) != suit]
+        others = [c for c in hand if suit_at[c.index] != suit]
         return tuple(suit_cards + rng.sample(others, n - len(suit_cards)))
     if n == 1:
         return (rng.choice(suit_cards),)

@@ -23,14 +23,26 @@ from ..phase import SCANNED, Phase
 from ..view import Expect, SeatView, TrickView
 from . import bidding, draw, evidence
 from .counter import Exchange, may_counter
+from .held import Held
 from .knowledge import KNOWLEDGE, MODES, Knowledge
 from .result import HandResult
-from .rules_table import handler_for
+from .rules_table import PHASE_RULES, handler_for
 from .trick import SeatPlay, TrickTaken
 
 __all__ = ["Hand"]
 
 _FACE = attrgetter("card")          # a copy's face, read in C (views are built for every decision)
+_HOLDS_KITTY = (Phase.BURYING, Phase.FRIEND, Phase.PLAYING, Phase.OVER)   # the dealer sees the kitty
+# what play waits for, built once (an Expect is immutable): nothing, a lead, a follow of n cards
+_NONE, _LEAD = Expect("none"), Expect("lead")
+_FOLLOWS: dict = {}
+
+
+def _follow(count: int) -> Expect:
+    exp = _FOLLOWS.get(count)
+    if exp is None:
+        exp = _FOLLOWS[count] = Expect("follow", count)
+    return exp
 
 
 class Hand:
@@ -62,7 +74,7 @@ class Hand:
         # deal and draw (R-6, R-7.1)
         self.stack: tuple | None = None
         self.drawn = 0
-        self.hands: list[dict[CardCopy, None]] = [dict() for _ in range(n)]   # seat -> {copy: None} (scanned)
+        self.hands: list[Held] = [Held() for _ in range(n)]   # seat -> {copy: None} (scanned)
         self.counts = [0] * n                            # cards held, both modes
         self.dealt: list[list[CardCopy]] = [[] for _ in range(n)]   # cards drawn per seat, in order (scanned)
         self.declarations: list = []                     # (Declaration, copies) in time order
@@ -87,7 +99,7 @@ class Hand:
         self.trick: list[SeatPlay] = []                  # the trick being laid
         self.pending: list = []                          # copies entered by self.turn, not committed
         self.tricks: list[TrickTaken] = []
-        self.won = [0] * n                               # points won per seat
+        self.won = [0] * n                               # points won per seat: changes as a trick is taken
         self.penalties: list = []                        # (at_fault, points, reason)
         self.played_count = [0] * n                      # cards committed per seat
         # open play: evidence (R-10.2) and challenges (R-4.3)
@@ -103,6 +115,11 @@ class Hand:
         self.entry_start: int | None = None           # ... and where the entry under way began
         self.trick_views: tuple = ()                     # finished tricks as the views show them
         self._deal_context = (dealer, first_seat)          # how the hand began, for rebuild()
+        # views are built for every decision: the parts that change less often, kept until they do
+        self._trick_src: tuple = (None, 0, ())            # (trick list, its length, its face plays)
+        self._declarer_key: tuple | None = None          # (dealer, friend search, friends found)
+        self._declarer_set: frozenset = frozenset()
+        self._points: tuple = (None, None, (), 0)          # (trick views, declarers, points, attackers')
 
     # ------------------------------------------------------------------ queries
     @property
@@ -132,8 +149,16 @@ class Hand:
             return tuple([d] + [s for s in self.friends if s != d])
         return (d,)
 
+    def declarer_set(self) -> frozenset:
+        """``declarers()`` as a set, kept until the dealer or the friends found change."""
+        fs = self.friend_search
+        key = (self.dealer, fs, len(fs.friends) if fs is not None else 0)
+        if key != self._declarer_key:
+            self._declarer_key, self._declarer_set = key, frozenset(self.declarers())
+        return self._declarer_set
+
     def attackers(self) -> tuple:
-        dec = set(self.declarers())
+        dec = self.declarer_set()
         return tuple(s for s in range(self.players) if s not in dec)
 
     def hand_faces(self, seat: int) -> list:
@@ -147,8 +172,29 @@ class Hand:
         return len(self.trick[0].cards) if self.trick else 0
 
     def attackers_points(self) -> int:
-        att = set(self.attackers())
-        return sum(p for s, p in enumerate(self.won) if s in att)
+        dec = self.declarer_set()
+        return sum(p for s, p in enumerate(self.won) if s not in dec)
+
+    def _points_view(self, declarers: frozenset) -> tuple:
+        """``(points per seat, attackers' points)`` for the views, kept while no trick is taken and
+        the declarers stay the same (points are won only as a trick is taken)."""
+        tricks, dec, points, att = self._points
+        if tricks is not self.trick_views or dec is not declarers:
+            points = tuple(self.won)
+            att = sum(p for s, p in enumerate(points) if s not in declarers) if self.dealer is not None else 0
+            self._points = (self.trick_views, declarers, points, att)
+        return points, att
+
+    def trick_plays(self) -> tuple:
+        """The trick being laid as faces (``Play`` per seat), kept while only plays are added."""
+        src, n, plays = self._trick_src
+        trick = self.trick
+        if src is not trick or n > len(trick):
+            src, n, plays = trick, 0, ()
+        if n < len(trick):
+            plays += tuple(Play(s, tuple(map(_FACE, cards))) for s, cards in trick[n:])
+            self._trick_src = (trick, len(trick), plays)
+        return plays
 
     def trump_order(self) -> TrumpOrder:
         """The trump order in force; only asked for once trump is fixed."""
@@ -190,7 +236,8 @@ class Hand:
     # ------------------------------------------------------------------ the event loop
     def apply(self, event) -> list:
         """Apply one event; return its effects.  A refused event changes nothing."""
-        handler = handler_for(self.phase, event.type)
+        # the phase's own table first: the common case, without the full look-up's call
+        handler = PHASE_RULES[self.phase].get(event.type) or handler_for(self.phase, event.type)
         if handler is None:
             return [Refusal(getattr(event, "seat", None), event.type, "table.event",
                             f"a {event.type!r} event does not belong to a hand")]
@@ -227,6 +274,10 @@ class Hand:
     def expect(self, seat: int) -> Expect:
         """What the game waits for from ``seat`` now."""
         ph = self.phase
+        if ph == Phase.PLAYING:                 # first: asked at almost every decision
+            if seat != self.turn:
+                return _NONE
+            return _follow(self.lead_count()) if self.trick else _LEAD
         if ph == Phase.DRAWING:
             return Expect("declare", 0, self.declaration_options(seat))
         if ph == Phase.BIDDING and seat == self.turn:
@@ -242,30 +293,30 @@ class Hand:
             return Expect("bury", self.exchange.count)
         if ph == Phase.FRIEND and seat == self.dealer:
             return Expect("call_friend", self.ruleset.friend_calls)
-        if ph == Phase.PLAYING and seat == self.turn:
-            return Expect("follow", self.lead_count()) if self.trick else Expect("lead")
-        return Expect("none")
+        return _NONE
 
     def view(self, seat: int, expect: Expect | None = None) -> SeatView:
-        """The read-only view of seat ``seat`` (see ``view.py``)."""
-        holds_kitty = seat == self.dealer and self.phase in (Phase.BURYING, Phase.FRIEND, Phase.PLAYING, Phase.OVER)
-        public_standing = self.standing is not None and not self.ruleset.hidden_declarations
-        return SeatView(
-            ruleset=self.ruleset, seat=seat, players=self.players, phase=self.phase, level=self.level,
-            levels=self.levels, trump=self.trump if self.order is not None else
-            (self.standing.trump if self.standing is not None and public_standing else None),
-            order=self.order, hand=tuple(map(_FACE, sorted(self.hands[seat], key=COPY_KEY))),
-            trick=tuple(Play(s, tuple(map(_FACE, cards))) for s, cards in self.trick),
-            leader=self.leader,
-            tricks=self.trick_views,
-            points=tuple(self.won), attackers_points=self.attackers_points() if self.dealer is not None else 0,
-            dealer=self.dealer, declarers=frozenset(self.declarers()), friend_calls=self.friend_calls,
-            kitty=tuple(c.card for c in (self.buried if self.phase != Phase.BURYING else self.kitty))
+        """The read-only view of seat ``seat`` (see ``view.py``).  Built for every decision, from
+        parts kept until they change (the seat's sorted hand, the trick's faces, the declarers)."""
+        ph, dealer, standing = self.phase, self.dealer, self.standing
+        holds_kitty = seat == dealer and ph in _HOLDS_KITTY
+        public_standing = standing is not None and not self.ruleset.hidden_declarations
+        order = self.order
+        declarers = self.declarer_set()
+        points, attackers_points = self._points_view(declarers)
+        return SeatView.adopt({
+            "ruleset": self.ruleset, "seat": seat, "players": self.players, "phase": ph, "level": self.level,
+            "levels": self.levels,
+            "trump": self.trump if order is not None else (standing.trump if public_standing else None),  # type: ignore[union-attr]
+            "order": order, "hand": self.hands[seat].faces(), "trick": self.trick_plays(), "leader": self.leader,
+            "tricks": self.trick_views, "points": points, "attackers_points": attackers_points,
+            "dealer": dealer, "declarers": declarers, "friend_calls": self.friend_calls,
+            "kitty": tuple(c.card for c in (self.buried if ph != Phase.BURYING else self.kitty))
             if holds_kitty else None,
-            shown_kitty=tuple(c.card for c in self.shown),
-            standing_bid=self.bid, expect=expect if expect is not None else self.expect(seat),
-            standing_seat=self.standing.seat if self.standing is not None and public_standing else None,
-        )
+            "shown_kitty": tuple(c.card for c in self.shown) if self.shown else (),
+            "standing_bid": self.bid, "expect": expect if expect is not None else self.expect(seat),
+            "standing_seat": standing.seat if public_standing else None,  # type: ignore[union-attr]
+        })
 
     def add_trick_view(self, plays: tuple, winner: int, points: int) -> None:
         self.trick_views += (TrickView(plays, winner, points),)

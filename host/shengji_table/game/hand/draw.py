@@ -64,7 +64,8 @@ def draw(hand: Hand, e: ev.Draw) -> list:
         return hand.refuse(e.seat, e, "table.draw-order", f"it is seat {seat}'s turn to draw, not seat {e.seat}'s")
     if expected is not None and e.copy != expected:
         return hand.refuse(e.seat, e, "table.draw-card", f"the next card on the stack is {expected}, not {e.copy}")
-    if any(e.copy in h for h in hand.hands):
+    # a known stack holds each copy once and is drawn in order, so its next card is not drawn yet
+    if expected is None and any(e.copy in h for h in hand.hands):
         return hand.refuse(e.seat, e, "table.twice", f"{e.copy} was already drawn")
     hand.hands[e.seat][e.copy] = None
     hand.dealt[e.seat].append(e.copy)

@@ -157,7 +157,8 @@ class ScannedHands(Knowledge):
         return forced, throw_failed(hand, seat, chk, len(faces) - len(forced))
 
     def refuse_follow(self, hand, seat, lead, faces):
-        v = check_follow(lead, faces, hand.hand_faces(seat), hand.trump_order())
+        # the sorted faces the seat's view already holds (a follow check counts faces, in any order)
+        v = check_follow(lead, faces, hand.hands[seat].faces(), hand.trump_order())
         return None if v.ok else v
 
     def all_played(self, hand):

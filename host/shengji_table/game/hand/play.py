@@ -3,21 +3,26 @@ count, a leader's on ``Confirm``; a pending card tapped again is taken back.  A 
 played as its forced unit with the throw penalty (R-4.3, R-10.1)."""
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
-from ...rules.cards import format_cards
+from ...rules.cards import ALL_FACES, format_cards
 from ...rules.penalties import throw_penalty
 from ...rules.throw import is_throw
+from ...rules.trick import Trick
 from .. import events as ev
 from ..effects import Announce, Ring
 from ..phase import Phase
 from .settle import end_by_ruling
-from .trick import SeatPlay, TrickTaken, faces_of
+from .trick import SeatPlay, TrickTaken
 
 if TYPE_CHECKING:
     from .core import Hand
 
 __all__ = ["start_play", "tap", "take_back", "confirm", "throw_failed", "pick"]
+
+_FACE = attrgetter("card")                                  # a copy's face, read in C
+_GLYPH = {f.index: f.unicode() for f in ALL_FACES}          # the trick announcements' ♠10, 大王
 
 
 def start_play(hand: Hand) -> list:
@@ -32,15 +37,12 @@ def tap(hand: Hand, e: ev.Tap) -> list:
     c = e.copy
     if c in hand.pending and e.seat == hand.turn:
         return _take_back(hand, e.seat, c)
-    if c in hand.played:
-        if any(c in cards for _, cards in hand.trick):
-            return hand.refuse(e.seat, e, "table.twice", f"{c} is already on the table in this trick")
-        return hand.refuse(e.seat, e, "table.already-played", f"{c} was played in an earlier trick")
-    if c in hand.buried:
-        return hand.refuse(e.seat, e, "table.kitty", f"{c} is in the kitty")
-    refused = hand.knowledge.refuse_card(hand, e)
-    if refused:
-        return refused
+    # A copy the engine knows the seat holds is neither played nor buried (both leave the hand), so
+    # the usual case skips those checks; anything else goes through them in order.
+    if not (hand.knowledge.scanned and c in hand.hands[e.seat]):
+        refused = _refuse_unheld(hand, e)
+        if refused:
+            return refused
     if e.seat != hand.turn:
         return hand.refuse(e.seat, e, "table.out-of-turn", f"it is seat {hand.turn}'s turn, not seat {e.seat}'s")
     if hand.knowledge.overplayed(hand, e.seat):
@@ -53,6 +55,18 @@ def tap(hand: Hand, e: ev.Tap) -> list:
     if hand.trick and len(hand.pending) == hand.lead_count():
         return _commit_follow(hand, e)
     return [Ring(e.seat, "pending", len(hand.pending))]
+
+
+def _refuse_unheld(hand: Hand, e: ev.Tap) -> list | None:
+    """The refusal of a tapped copy already played, buried or (known to be) not held; else None."""
+    c = e.copy
+    if c in hand.played:
+        if any(c in cards for _, cards in hand.trick):
+            return hand.refuse(e.seat, e, "table.twice", f"{c} is already on the table in this trick")
+        return hand.refuse(e.seat, e, "table.already-played", f"{c} was played in an earlier trick")
+    if c in hand.buried:
+        return hand.refuse(e.seat, e, "table.kitty", f"{c} is in the kitty")
+    return hand.knowledge.refuse_card(hand, e)
 
 
 def take_back(hand: Hand, e: ev.TakeBack) -> list:
@@ -106,8 +120,8 @@ def throw_failed(hand: Hand, seat: int, chk, withdrawn: int) -> list:
 
 
 def _commit_follow(hand: Hand, e: ev.Tap) -> list:
-    faces = [c.card for c in hand.pending]
-    lead = [c.card for c in hand.trick[0].cards]
+    faces = list(map(_FACE, hand.pending))
+    lead = list(hand.trick_plays()[0].cards)
     v = hand.knowledge.refuse_follow(hand, e.seat, lead, faces)
     if v is not None:
         hand.pending.pop()
@@ -126,11 +140,12 @@ def _commit(hand: Hand, seat: int, cards: tuple) -> None:
     for c in cards:
         hand.played.add(c)
         hand.hands[seat].pop(c, None)
-    hand.seat_plays[seat].append(tuple(c.card for c in cards))
+    faces = tuple(map(_FACE, cards))
+    hand.seat_plays[seat].append(faces)
     hand.played_count[seat] += len(cards)
     if len(hand.trick) > 1:
-        hand.follows[seat].append((len(hand.tricks), tuple(c.card for c in hand.trick[0].cards),
-                                   tuple(c.card for c in cards), len(hand.seat_plays[seat]) - 1))
+        hand.follows[seat].append((len(hand.tricks), hand.trick_plays()[0].cards, faces,
+                                   len(hand.seat_plays[seat]) - 1))
 
 
 def _after_commit(hand: Hand, seat: int, cards: tuple) -> list:
@@ -140,7 +155,7 @@ def _after_commit(hand: Hand, seat: int, cards: tuple) -> list:
         hand.deferred_friend = None
     if hand.throw_window:
         hand.deferred_friend = (seat, cards)       # the throw may still shrink (R-4.3)
-    else:
+    elif hand.friend_search is not None:
         out += friend_check(hand, seat, cards)
     if len(hand.trick) < hand.players:
         hand.turn = (seat + 1) % hand.players
@@ -154,7 +169,7 @@ def friend_check(hand: Hand, seat: int, cards: tuple) -> list:
 
 
 def _finish_trick(hand: Hand) -> list:
-    trick = faces_of(hand.trick)
+    trick = Trick(hand.trick_plays())           # the faces the views already hold
     winner = trick.winner(hand.trump_order())
     pts = trick.points()
     hand.tricks.append(TrickTaken(tuple(hand.trick), winner, pts))
@@ -162,7 +177,7 @@ def _finish_trick(hand: Hand) -> list:
     hand.won[winner] += pts
     hand.trick = []
     hand.leader = hand.turn = winner
-    shown = " · ".join(f"seat {p.seat} " + " ".join(c.unicode() for c in p.cards) for p in trick.plays)
+    shown = " · ".join(f"seat {p.seat} " + " ".join([_GLYPH[c.index] for c in p.cards]) for p in trick.plays)
     out = [Ring(winner, "won"), Announce("trick", f"Trick {len(hand.tricks)} to seat {winner}"
                                                    + (f", {pts} points" if pts else "") + f": {shown}.", "R-5")]
     if hand.knowledge.all_played(hand):

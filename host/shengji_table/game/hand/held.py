@@ -1,0 +1,83 @@
+"""A seat's cards as the engine knows them: an ordered set of copies (``{copy: None}``) that keeps
+its sorted faces — the view's ``hand`` — up to date as copies come and go.  Views are built for
+every decision and a seat's hand changes by one play between two of its decisions, so inserting or
+removing in place (a bisect on the sort keys) beats sorting the whole hand for every view."""
+from __future__ import annotations
+
+from bisect import bisect_left
+from operator import attrgetter
+
+from ...rules.cards import COPY_KEY
+
+__all__ = ["Held"]
+
+_FACE = attrgetter("card")
+_ABSENT = object()
+
+
+class Held(dict):
+    """``{copy: None}`` in the order the copies arrived; :meth:`faces` is the faces sorted by face
+    index then deck.  ``__setitem__`` and ``pop`` keep the sorted faces; other changes drop them."""
+
+    _sorted_ok = False               # whether _keys / _sorted describe the copies held
+    _keys: list                      # sorted COPY_KEYs of the copies held
+    _sorted: list                    # the faces in that order
+    _faces: tuple | None = None      # ``tuple(_sorted)``, kept until the next change
+
+    def faces(self) -> tuple:
+        """The faces held, sorted by face index then deck (the view's stable order)."""
+        faces = self._faces
+        if faces is None:
+            if not self._sorted_ok:
+                copies = sorted(self, key=COPY_KEY)
+                self._keys, self._sorted = [c.key for c in copies], list(map(_FACE, copies))
+                self._sorted_ok = True
+            faces = self._faces = tuple(self._sorted)
+        return faces
+
+    def __setitem__(self, copy, value) -> None:
+        if self._sorted_ok and copy not in self:
+            i = bisect_left(self._keys, copy.key)
+            self._keys.insert(i, copy.key)
+            self._sorted.insert(i, copy.card)
+        self._faces = None
+        dict.__setitem__(self, copy, value)
+
+    def pop(self, copy, *default):
+        value = dict.pop(self, copy, _ABSENT)
+        if value is _ABSENT:
+            if default:
+                return default[0]
+            raise KeyError(copy)
+        if self._sorted_ok:
+            i = bisect_left(self._keys, copy.key)
+            del self._keys[i], self._sorted[i]
+        self._faces = None
+        return value
+
+    def _forget(self) -> None:
+        self._sorted_ok, self._faces = False, None
+
+    def __delitem__(self, copy) -> None:
+        self._forget()
+        dict.__delitem__(self, copy)
+
+    def popitem(self):
+        self._forget()
+        return dict.popitem(self)
+
+    def setdefault(self, *args):
+        self._forget()
+        return dict.setdefault(self, *args)
+
+    def update(self, *args, **kw) -> None:
+        self._forget()
+        dict.update(self, *args, **kw)
+
+    def clear(self) -> None:
+        self._forget()
+        dict.clear(self)
+
+    def __ior__(self, other):  # type: ignore[misc]
+        self._forget()
+        return dict.__ior__(self, other)
