@@ -10,7 +10,7 @@ import html
 
 from ..face.web.state import public_state
 from .server import ClubServer
-from .standings import score_sheet, standings
+from .standings import score_sheet, scoring, standings
 
 __all__ = ["overview", "standings_json", "sheet_html", "round_html"]
 
@@ -47,14 +47,15 @@ def overview(server: ClubServer) -> dict:
     return {"tables": tables}
 
 
-def standings_json(server: ClubServer, score=None) -> dict:
-    """The standings across sessions and per session, and the count of hands recorded."""
+def standings_json(server: ClubServer, score=None, name: str = "levels") -> dict:
+    """The standings across sessions and per session (scored by ``score``, or else by the scoring
+    called ``name``: levels or duplicate), and the count of hands recorded."""
     db = server.db
-    kw = {"score": score} if score is not None else {}
+    kw = {"score": score if score is not None else scoring(db, name)}
     sessions = [{"session": name, "standings": standings(db, sid, **kw)}
                 for sid, name in db.q("SELECT id, name FROM sessions ORDER BY id")]
     per_table = dict(db.q("SELECT table_id, COUNT(*) FROM hands GROUP BY table_id"))
-    return {"overall": standings(db, None, **kw), "sessions": sessions,
+    return {"overall": standings(db, None, **kw), "sessions": sessions, "scoring": name,
             "hands": sum(per_table.values()), "per_table": per_table}
 
 
