@@ -13,7 +13,7 @@ straight).  For a row of table T, match M, position ``seq``:
   named must be a club player); a ``game`` row is applied to that replay by the game layer
   (:class:`~shengji_table.game.match.Match`) — a hand settling there becomes a ``hands`` row and
   two ``results`` rows (the partnerships seated at 0/2 and 1/3 by the round's movement, and the
-  board).  A start row naming a duplicate board (``"board": {"number", "checksum"}``) is replayed
+  board).  A start row naming a duplicate board (``"duplicate": {"number", "checksum"}``) is replayed
   from the club's own copy of that board (its dealer and level), which must be one the table's
   round plays, with the same checksum; its one hand must be dealt from the board's stack.  An event
   the rules refuse, or that cannot be read, means the table's hand does not
@@ -196,8 +196,8 @@ class Ingest:
             self.replays[key] = Replay(broken=f"the match's ruleset cannot be read: {exc}")
             return self.replays[key].broken if record else None
         played = None
-        if "board" in start:
-            board = self._board(key[0], start["board"], ruleset)
+        if "duplicate" in start:
+            board = self._board(key[0], start["duplicate"], ruleset)
             if isinstance(board, str):
                 self.replays[key] = Replay(broken=board)
                 return board if record else None
@@ -218,7 +218,7 @@ class Ingest:
         or why it is not one: the table's round must have it, with the same checksum."""
         if not (isinstance(said, dict) and isinstance(said.get("number"), int)
                 and isinstance(said.get("checksum"), str)):
-            return "the start row's board is not {\"number\": n, \"checksum\": \"sha256:…\"}"
+            return "the start row's duplicate board is not {\"number\": n, \"checksum\": \"sha256:…\"}"
         number = said["number"]
         rnd = self.db.current_round(table)
         if rnd is None:

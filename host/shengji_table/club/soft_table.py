@@ -57,7 +57,7 @@ class SoftTable:
                               on_event=self._on_event)
         meta = {"preset": preset, "mode": "scanned", "seed": seed, "hands": hands, "software": True,
                 **({"seats": list(names)} if names else {}),
-                **({"board": board_start(board)} if board is not None else {})}
+                **({"duplicate": board_start(board)} if board is not None else {})}
         if not any(True for _ in self.log.entries(match=match)):
             self._write([("meta", {"start": meta, "ruleset": self.ruleset.to_json(), "mode": "scanned"})])
         self.played = 0
