@@ -62,3 +62,54 @@ def test_a_bad_duplicate_board_is_refused_before_the_table_starts(tmp_path):
         assert r.returncode == 2 and words in r.stderr, (arg, r.stderr)
     r = _demo(tmp_path, "--duplicate-board", "boards.json:1", "--preset", "one-deck")
     assert r.returncode == 2 and "preset 'classic''s rules" in r.stderr
+
+
+def test_serve_deals_the_board_names_it_in_the_log_and_resumes(tmp_path):
+    """``serve --duplicate-board``: the real serve over pyserial on a pseudo-terminal (the firmware's
+    link code as the Pico): the board's stack dealt, its dealer announced, the board in the start
+    row; a restart resumes the same match from the log."""
+    import signal
+
+    from shengji_table.sim.cpython_pico import CPythonPico
+    from shengji_table.sim.virtual_table import DEFAULT_BOARD, sim_deck_set
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from processes import read_until
+    (tmp_path / "boards.json").write_text(boards_file_text(BOARDS, "classic", 12))
+    sim_deck_set(2).save(tmp_path / "deck.json")
+    args = ["--board", str(DEFAULT_BOARD), "--deck-set", "deck.json", "--log", "t.db", "--plain",
+            "--duplicate-board", "boards.json:3"]
+    with CPythonPico() as pico:
+        for expect in ("new match", "resumed match"):
+            p = subprocess.Popen([sys.executable, "-m", "shengji_table", "serve", "--device", pico.device, *args],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+            read_until(p, expect)
+            read_until(p, "table connected")
+            p.send_signal(signal.SIGINT)
+            _, err = p.communicate(timeout=20)
+            assert p.returncode == 0, err
+    log = EventLog(tmp_path / "t.db")
+    start = next(e.payload["start"] for e in log.entries(kind="meta") if "start" in e.payload)
+    assert start["duplicate"]["number"] == 3 and start["duplicate"]["checksum"] == BOARDS[2].checksum
+    games = log.game_events("table")
+    assert [g["type"] for g in games] == ["deal"] and games[0]["order"] == [str(c) for c in BOARDS[2].order]
+
+
+def test_the_controller_restored_from_its_log_keeps_the_boards_dealer_and_level():
+    from shengji_table.club.boards import board_deal_for, board_match_start
+    from shengji_table.rules.ruleset import Ruleset
+    from shengji_table.sim.virtual_table import DEFAULT_BOARD, sim_deck_set
+    from shengji_table.table.controller import Controller
+    rs, board = Ruleset.from_preset("classic"), BOARDS[2]
+    layout = json.loads(DEFAULT_BOARD.read_text())
+
+    def make():
+        return Controller(rs, "scanned", layout, sim_deck_set(2), board_deal_for("scanned", board),
+                          start=board_match_start(board, rs))
+    first = make()
+    first.start()
+    hand = first.match.hand
+    assert (hand.dealer, hand.level, hand.stack) == (board.dealer, board.level, board.order)
+    again = make()
+    again.restore([e.to_json() for e in first.match.events], first.state_json())
+    assert (again.match.hand.dealer, again.match.hand.level) == (board.dealer, board.level)
+    assert board_deal_for("scanned", board)(2) is None          # a board is one hand

@@ -170,3 +170,27 @@ def test_swiss_round_is_paired_by_the_standings_so_far(tmp_path):
     assert not met & {frozenset(x[:2]) for x in second.values()}        # nobody meets again
     assert "round 3 has not started" in _bad(db_path, "--session", "Sw", "--round", "4", "--movement", "swiss",
                                              "--rounds", "3")
+
+
+def test_organiser_start_round_takes_a_list_of_boards_and_refuses_a_bad_one(tmp_path):
+    from shengji_table.club.organiser import OrganiserError, apply_action
+    from shengji_table.club.rounds import store_boards
+    server = club(tmp_path / "club.sqlite", tables=("T1",))
+    db = server.db
+    with db.tx():
+        store_boards(db, db.session("Tue"), "classic", make_boards(3, "classic", 1))
+    seat = {"02": ["Li", "Zhao"], "13": ["Wang", "Chen"]}
+    for boards, why in (([], "different board numbers"), ([1, 1], "different board numbers"), ([2, 7], "no board 7"),
+                        (["1"], "different board numbers")):
+        before = _dump(tmp_path / "club.sqlite")
+        with pytest.raises(OrganiserError, match=why):
+            body = {"session": "Tue", "round": 1, "tables": {"T1": {**seat, "boards": boards}}}
+            apply_action(db, "start-round", body, "test")
+        after = _dump(tmp_path / "club.sqlite")
+        assert [r for r in after if "organiser" not in r] == [r for r in before if "organiser" not in r]
+    with pytest.raises(OrganiserError, match="or"):
+        apply_action(db, "start-round", {"session": "Tue", "round": 1,
+                                         "tables": {"T1": {**seat, "board": 1, "boards": [2]}}}, "test")
+    apply_action(db, "start-round", {"session": "Tue", "round": 1, "tables": {"T1": {**seat, "boards": [2, 3]}}}, "t")
+    assert json.loads(db.one("SELECT boards FROM seatings")) == [2, 3]
+    assert db.one("SELECT b.number FROM seatings s JOIN boards b ON b.id = s.board_id") == 2
