@@ -194,3 +194,18 @@ def test_organiser_start_round_takes_a_list_of_boards_and_refuses_a_bad_one(tmp_
     apply_action(db, "start-round", {"session": "Tue", "round": 1, "tables": {"T1": {**seat, "boards": [2, 3]}}}, "t")
     assert json.loads(db.one("SELECT boards FROM seatings")) == [2, 3]
     assert db.one("SELECT b.number FROM seatings s JOIN boards b ON b.id = s.board_id") == 2
+
+
+def test_the_round_page_shows_the_movement_and_each_tables_boards(evening):
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from shengji_table.club.web import create_club_app
+    db, boards = evening
+    assert _run("round", "start", "--db", str(db), "--session", "Tue", "--round", "1", "--movement", "round-robin",
+                "--boards", str(boards)).returncode == 0
+    server = club(db, tables=())
+    with TestClient(create_club_app(server)) as client:
+        page = client.get("/round").text
+    assert "Tue, round 1 of 3 (round-robin)" in page and page.count("Boards: 1, 2") == 2
+    server.db.close()
