@@ -144,3 +144,16 @@ def test_the_pages_show_duplicate_standings(tmp_path):
         assert levels["scoring"] == "levels" and levels["sessions"][0]["standings"] == standings(server.db, sid)
         bad = client.get("/api/standings?scoring=imps")
         assert bad.status_code == 400 and "levels or duplicate" in bad.json()["error"]
+
+
+def test_a_board_hand_arriving_after_the_next_round_started_counts_in_its_own_round(tmp_path):
+    """A table whose network was cut: its round-1 board reaches the club after round 2 started; it is
+    recorded in round 1, for round 1's partnerships at that table."""
+    server, plan = _evening(tmp_path)
+    t = _play(tmp_path, server, plan, "T1", BOARDS[0], seed=5)
+    _, ns, ew = _seats(plan, "T1")
+    start_planned(server.db, plan_round(server.db, "Tue", 2, "round-robin", boards_per_round=2), by="test")
+    assert set(feed(server, "T1", t.log)) == {"stored"}
+    got = server.db.q("SELECT rd.number, b.number, r.label FROM results r JOIN rounds rd ON rd.id = r.round_id "
+                      "JOIN boards b ON b.id = r.board_id ORDER BY r.side")
+    assert got == [(1, 1, ns), (1, 1, ew)]

@@ -48,7 +48,7 @@ class Replay:
     broken: str | None = None          # why this match no longer counts (None: it does)
     seats: list = field(default_factory=list)
     hands: int = 0                     # settled hands recorded
-    board: tuple | None = None         # (board id, number, stack as text): a duplicate board played
+    board: tuple | None = None         # (board id, number, stack as text, round id): a duplicate board
 
 
 @dataclass(frozen=True)
@@ -203,7 +203,7 @@ class Ingest:
                 return board if record else None
             match = Match(ruleset, payload.get("mode", "scanned"), levels=(board[3],) * ruleset.players,
                           dealer=board[2])
-            played = (board[0], board[1], board[4])
+            played = (board[0], board[1], board[4], board[5])
         seats: list = start["seats"] if isinstance(start.get("seats"), list) else []
         unknown = [s for s in seats if not isinstance(s, str) or self.db.player(s) is None]
         if unknown:
@@ -214,8 +214,9 @@ class Ingest:
         return None
 
     def _board(self, table: str, said, ruleset: Ruleset):
-        """``(board id, number, dealer, level, stack)`` of the club's board a table's start row names,
-        or why it is not one: the table's round must have it, with the same checksum."""
+        """``(board id, number, dealer, level, stack, round id)`` of the club's board a table's start
+        row names, or why it is not one: a round of the table's must give it that board, with the
+        same checksum."""
         if not (isinstance(said, dict) and isinstance(said.get("number"), int)
                 and isinstance(said.get("checksum"), str)):
             return "the start row's duplicate board is not {\"number\": n, \"checksum\": \"sha256:…\"}"
@@ -223,12 +224,20 @@ class Ingest:
         rnd = self.db.current_round(table)
         if rnd is None:
             return f"table {table} played board {number} but is in no round (club round start)"
-        row = self.db.q("SELECT b.id, b.spec, s.boards FROM seatings s JOIN rounds r ON r.id = s.round_id "
-                        "JOIN boards b ON b.session_id = r.session_id AND b.number = ? "
-                        "WHERE s.round_id = ? AND s.table_id = ?", (number, rnd[0], table))
-        if not row:
+        # the latest started round of the table's that gives it this board: a hand that arrives late
+        # (the table's network was cut) counts in its own round, not in the one started since
+        rows = self.db.q("SELECT b.id, b.spec, s.boards, s.round_id FROM seatings s JOIN rounds r ON r.id = s.round_id "
+                         "JOIN boards b ON b.session_id = r.session_id AND b.number = ? "
+                         "WHERE s.table_id = ? AND r.started IS NOT NULL ORDER BY r.started DESC, r.id DESC",
+                         (number, table))
+        if not rows:
             return f"table {table} played board {number}, which is not one of its session's boards"
-        board_id, spec, plays = row[0][0], json.loads(row[0][1]), json.loads(row[0][2] or "[]")
+        fits = [r for r in rows if number in json.loads(r[2] or "[]")] or [r for r in rows if r[3] == rnd[0]]
+        if not fits:
+            plays = json.loads(rows[0][2] or "[]")
+            return (f"table {table} played board {number}; its round gives it board(s) "
+                    f"{', '.join(map(str, plays))}")
+        board_id, spec, plays, round_id = fits[0][0], json.loads(fits[0][1]), json.loads(fits[0][2] or "[]"), fits[0][3]
         if plays and number not in plays:
             return (f"table {table} played board {number}; its round gives it board(s) "
                     f"{', '.join(map(str, plays))}")
@@ -237,14 +246,17 @@ class Ingest:
                     f"{said['checksum'][:19]}…, the club's {spec['checksum'][:19]}…): another board file")
         if ruleset != Ruleset.from_preset(spec["preset"]):
             return f"table {table} played board {number} with other rules than its preset {spec['preset']!r}"
-        return board_id, number, spec["dealer"], spec["level"], tuple(spec["order"])
+        return board_id, number, spec["dealer"], spec["level"], tuple(spec["order"]), round_id
 
     def _record_hand(self, table: str, match: str, rp: Replay, summary: dict, seq: int) -> None:
         now = self.db.clock()
         rnd = self.db.current_round(table)
         round_id, pair_02, pair_13, board_id = rnd if rnd else (None, None, None, None)
-        if rp.board is not None:
-            board_id = rp.board[0]                  # the board the table reported playing
+        if rp.board is not None:                    # the board the table reported playing, in its round
+            board_id, round_id = rp.board[0], rp.board[3]
+            seated = self.db.q("SELECT pair_02, pair_13 FROM seatings WHERE round_id=? AND table_id=?",
+                               (round_id, table))
+            pair_02, pair_13 = seated[0] if seated else (None, None)
         cur = self.db.db.execute(
             "INSERT OR IGNORE INTO hands (table_id, match, number, round_id, seq, summary, seats, recorded) "
             "VALUES (?,?,?,?,?,?,?,?)", (table, match, summary["number"], round_id, seq,
