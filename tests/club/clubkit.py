@@ -51,6 +51,18 @@ def feed(server: ClubServer, table: str, log) -> list:
     return [server.handle(events_topic(table), message(table, r)).status for r in rows(log)]
 
 
+def feed_table(server: ClubServer, table: str, log) -> list:
+    """Every row of a real table's log (physical rows carry their link identity, which the hash
+    chain covers) into ``server``, as the publisher sends them; the statuses."""
+    import json
+    out = []
+    for rid, match, kind, payload, at, digest, boot, link in log._db.execute(
+            "SELECT id, match, kind, payload, at, hash, boot, seq FROM entries ORDER BY id"):
+        raw = encode_event(EventMessage(table, match, rid, kind, json.loads(payload), at, digest, boot, link))
+        out.append(server.handle(events_topic(table), raw).status)
+    return out
+
+
 def soft(tmp: pathlib.Path, table: str, seed: int, hands: int = 2, **kw) -> SoftTable:
     return SoftTable(tmp / f"{table}-{seed}.db", table=table, seed=seed, hands=hands, names=NAMES.get(table, ()), **kw)
 

@@ -57,3 +57,39 @@ def test_standings_page_updates_as_hands_finish(chromium, tmp_path):
     finally:
         web.stop()
         server.stop()
+
+
+def test_duplicate_standings_page_updates_as_boards_are_played(chromium, tmp_path):
+    """``club serve --scoring duplicate``'s page: the cross-IMPs per partnership, live, as the second
+    table's board arrives (a board is scored once two tables have played it)."""
+    from shengji_table.club.boards import make_boards
+    from shengji_table.club.rounds import add_partnerships, plan_round, start_planned
+    from shengji_table.club.soft_table import SoftTable
+    from shengji_table.club.standings import duplicate_scoring, standings
+    from shengji_table.club.web import start_club_web
+    server = club(tmp_path / "club.sqlite", tables=("T1", "T2"))
+    boards = make_boards(2, "classic", 21)
+    add_partnerships(server.db, "Tue", (("Li", "Wang"), ("Zhao", "Chen"), ("Liu", "Yang"), ("Wu", "Xu")))
+    plan = plan_round(server.db, "Tue", 1, "round-robin", boards=("classic", boards), boards_per_round=1)
+    start_planned(server.db, plan, by="test")
+    web = start_club_web(server, scoring="duplicate")
+    try:
+        chromium.get(web.url + "standings")
+        text = lambda sel: chromium.execute_script(  # noqa: E731
+            "return Array.from(document.querySelectorAll(arguments[0])).map(e => e.textContent);", sel)
+        wait_for(lambda: text("#scoring") == ["scored by duplicate: cross-IMPs per board"], 10)
+        for i, table in enumerate(plan.tables):
+            t = plan.rnd.tables[i]
+            a, b = plan.pairs[t.ns[0] - 1][2:], plan.pairs[t.ew[0] - 1][2:]
+            soft_table = SoftTable(tmp_path / f"{table}.db", table=table, seed=40 + i, bots="random",
+                                   names=(a[0], b[0], a[1], b[1]), board=boards[0], match="board-1")
+            soft_table.play()
+            with server.lock:
+                feed(server, table, soft_table.log)
+        with server.lock:
+            want = standings(server.db, 1, duplicate_scoring(server.db))
+        assert any(r["score"] for r in want)
+        wait_for(lambda: [float(x) for x in text("#standings td.score")][:4] == [r["score"] for r in want], 10)
+    finally:
+        web.stop()
+        server.stop()

@@ -91,7 +91,7 @@ def test_club_serve_serves_the_pages_and_stops_on_ctrl_c(tmp_path):
         line = p.stdout.readline()
         url = re.search(r"pages at (http://\S+/)", line).group(1)
         data = json.loads(urllib.request.urlopen(url + "api/standings", timeout=10).read())
-        assert data == {"overall": [], "sessions": [], "hands": 0, "per_table": {}}
+        assert data == {"overall": [], "sessions": [], "hands": 0, "per_table": {}, "scoring": "levels"}
         p.send_signal(signal.SIGINT)
         _, err = p.communicate(timeout=20)
         assert p.returncode == 0, err

@@ -2,7 +2,10 @@
 
     shengji-table club serve --db club.sqlite --broker mqtt://HOST:PORT --web HOST:PORT
                              [--organiser-pin-file FILE] [--user club --password-file FILE]
-    shengji-table club standings --db club.sqlite [--session NAME] [--json]
+    shengji-table club standings --db club.sqlite [--session NAME] [--scoring levels|duplicate] [--json]
+    shengji-table club partnerships add --db club.sqlite --session NAME A,B C,D …
+    shengji-table club round start --db club.sqlite --session NAME --round K --movement round-robin|swiss
+                                   [--boards FILE] [--boards-per-round B] [--sit-out] [--pin-file FILE]
     shengji-table club tables add --db club.sqlite --passwd mosquitto.passwd T1 [T2 …]
     shengji-table club demo [--tables 3] [--hands 2] [--db FILE] [--web HOST:PORT]
     shengji-table club boards make --count 24 --preset classic --seed S --out FILE
@@ -19,7 +22,7 @@ import pathlib
 import sys
 import time
 
-from . import club_boards
+from . import club_boards, club_round
 
 __all__ = ["add_arguments", "run"]
 
@@ -36,11 +39,15 @@ def add_arguments(parser):
     s.add_argument("--organiser-pin-file", metavar="FILE",
                    help="the organiser's PIN file (shengji-table referee set-pin FILE); without it the "
                         "organiser's actions are off")
+    s.add_argument("--scoring", choices=("levels", "duplicate"), default="levels",
+                   help="the pages' standings: levels gained (default) or duplicate")
     # stop after S seconds (tests); not offered in --help
     s.add_argument("--for", dest="seconds", type=float, default=0, help=argparse.SUPPRESS)
     st = sub.add_parser("standings", help="print the standings")
     st.add_argument("--db", required=True)
     st.add_argument("--session", help="one session's standings (default: across sessions)")
+    st.add_argument("--scoring", choices=("levels", "duplicate"), default="levels",
+                    help="levels gained (default) or duplicate: cross-IMPs per board")
     st.add_argument("--json", action="store_true", help="as JSON")
     t = sub.add_parser("tables", help="register tables and their broker users")
     tsub = t.add_subparsers(dest="tables_command", metavar="ACTION")
@@ -56,6 +63,7 @@ def add_arguments(parser):
     d.add_argument("--db", help="keep the club database here (default: a temporary file)")
     d.add_argument("--web", metavar="HOST:PORT", default="127.0.0.1:0", help="the club pages (default: any port)")
     club_boards.add_parser(sub)
+    club_round.add_parsers(sub)
 
 
 def _err(text: str) -> int:
@@ -65,7 +73,8 @@ def _err(text: str) -> int:
 
 def run(args) -> int:
     return {"serve": _serve, "standings": _standings, "tables": _tables, "demo": _demo,
-            "boards": club_boards.run}[args.club_command](args)
+            "boards": club_boards.run, "partnerships": club_round.run_partnerships,
+            "round": club_round.run_round}[args.club_command](args)
 
 
 def _open_db(path: str, *, must_exist: bool):
@@ -77,7 +86,7 @@ def _open_db(path: str, *, must_exist: bool):
 
 def _standings(args) -> int:
     from ..club.db import ClubDBError
-    from ..club.standings import standings
+    from ..club.standings import scoring, standings
     try:
         db = _open_db(args.db, must_exist=True)
     except ClubDBError as exc:
@@ -89,13 +98,15 @@ def _standings(args) -> int:
             if session is None:
                 names = [r[0] for r in db.q("SELECT name FROM sessions ORDER BY id")]
                 return _err(f"no session {args.session!r} in {args.db} (sessions: {', '.join(names) or 'none'})")
-        rows = standings(db, session)
+        rows = standings(db, session, scoring(db, args.scoring))
     finally:
         db.close()
     if args.json:
-        print(json.dumps({"session": args.session, "standings": rows}, ensure_ascii=False, indent=1))
+        print(json.dumps({"session": args.session, "scoring": args.scoring, "standings": rows}, ensure_ascii=False,
+                         indent=1))
         return 0
-    print(f"Standings{' — ' + args.session if args.session else ' (all sessions)'}:")
+    how = "cross-IMPs per board" if args.scoring == "duplicate" else "levels gained"
+    print(f"Standings{' — ' + args.session if args.session else ' (all sessions)'}, {how}:")
     if not rows:
         print("  no hands recorded yet")
     for r in rows:
@@ -151,7 +162,7 @@ def _serve(args) -> int:
         return _err(f"cannot read {args.password_file}: {exc.strerror}")
     server.start()
     try:
-        web = start_club_web(server, host, port, pin)
+        web = start_club_web(server, host, port, pin, scoring=args.scoring)
     except OSError as exc:
         server.stop()
         return _err(str(exc))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pathlib
 import sys
 
-__all__ = ["add_club_arguments", "bad_club_args", "start_club", "Both"]
+__all__ = ["add_club_arguments", "bad_club_args", "start_club", "Both", "add_duplicate_argument", "duplicate_board"]
 
 
 def add_club_arguments(parser) -> None:
@@ -21,6 +21,35 @@ def add_club_arguments(parser) -> None:
                                                  "mqtt://TABLE:PASSWORD@HOST:PORT (club tables add prints them)")
     g.add_argument("--table-id", metavar="T", help="this table's id in the club (e.g. T3)")
     g.add_argument("--club-password-file", metavar="FILE", help="the table's broker password, instead of in the URL")
+
+
+def add_duplicate_argument(parser) -> None:
+    parser.add_argument("--duplicate-board", metavar="FILE:K",
+                        help="play board K of a duplicate board file (club boards make) as the match's one hand")
+
+
+def duplicate_board(args, ruleset):
+    """The board ``--duplicate-board FILE:K`` names (None: not given; False: bad, said on stderr).
+    The board's rules must be the table's (``--preset``)."""
+    given = getattr(args, "duplicate_board", None)
+    if not given:
+        return None
+    from ..club.boards import BoardError
+    from .club_boards import load_board
+    path, _, k = given.rpartition(":")
+    try:
+        if not path or not k.isdigit():
+            raise BoardError(f"--duplicate-board is FILE:K (e.g. boards.json:5), not {given!r}")
+        rs, board = load_board(path, int(k))
+        if rs != ruleset:
+            raise BoardError(f"board {board.number} of {path} is played with preset {rs.preset!r}'s rules, "
+                             f"not this table's {ruleset.preset!r} (--preset {rs.preset})")
+    except BoardError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return False
+    if getattr(args, "hands", 1) not in (0, 1):
+        print(f"note: a duplicate board is one hand (--hands {args.hands} ignored)", file=sys.stderr)
+    return board
 
 
 def bad_club_args(args) -> bool:

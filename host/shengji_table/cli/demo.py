@@ -1,19 +1,21 @@
 """``shengji-table demo``: the main job — a virtual table playing a match with bots.
 
     shengji-table demo [--hands N] [--mode scanned|open] [--seed S] [--preset P] [--log FILE]
-                       [--voice zh|en|off] [--lang en|zh] [--plain]
+                       [--voice zh|en|off] [--lang en|zh] [--plain] [--duplicate-board FILE:K]
 
 The real firmware runs under the real MicroPython interpreter with simulated PN532 readers, rings
 and buttons; the host talks to it over a pseudo-terminal; bots play by laying cards on the
 simulated readers (:func:`shengji_table.sim.demo.play_demo`).  Exits when the N hands are played
 (or the match ends), printing the levels.  (``shengji-table play`` is the same match in software
-only.)
+only.)  ``--duplicate-board boards.json:5`` plays board 5 of a board file (``club boards make``) as
+the match's one hand — its stack, dealer and level — and names it in the log, so a table reporting
+to the club (``--club``) is scored by duplicate.
 """
 from __future__ import annotations
 
 import sys
 
-from .club_args import Both, add_club_arguments, bad_club_args, start_club
+from .club_args import Both, add_club_arguments, add_duplicate_argument, bad_club_args, duplicate_board, start_club
 from .face_args import add_face_arguments, make_face
 from .preset_args import add_preset_argument, preset_ruleset
 from .web_args import add_web_arguments, bad_web_args, start_web
@@ -31,6 +33,7 @@ def add_arguments(parser):
     add_face_arguments(parser)
     add_web_arguments(parser)
     add_club_arguments(parser)
+    add_duplicate_argument(parser)
 
 
 def run(args) -> int:
@@ -38,6 +41,9 @@ def run(args) -> int:
     from .output_file import unwritable, write_atomically
     ruleset = preset_ruleset(args)
     if ruleset is None or bad_web_args(args) or bad_club_args(args):
+        return 2
+    duplicate = duplicate_board(args, ruleset)
+    if duplicate is False:
         return 2
     # before the match: a bad path must not cost the played hands
     for path, what in ((args.record, "record"), (args.log, "log")):
@@ -49,4 +55,5 @@ def run(args) -> int:
                      log=args.log, record=args.record,
                      make_view=lambda controller, title: make_face(args, controller, title=title),
                      write_record=write_atomically, names=args.names,
-                     on_service=lambda service: Both(start_web(args, service), start_club(args, service)))
+                     on_service=lambda service: Both(start_web(args, service), start_club(args, service)),
+                     duplicate=duplicate)

@@ -2,13 +2,17 @@
 
     shengji-table serve --device auto --board boards/table-4.json --mode scanned \\
                         --deck-set club-red.json [--log table.db] [--preset classic] [--match NAME]
+                        [--duplicate-board boards.json:5]
 
 Opens the Pico (``auto``: found by its USB ids; or a path / pyserial URL), replays the event log
 when it already holds the match (a restarted host carries on where it stopped), and runs the serve
 loop: every tap and press is logged before its ring is shown and before the Pico is acknowledged.
 The terminal view (``face/terminal.py``) shows the table live, or prints announcements and
 refusals as lines (``--plain``, or stdout not a terminal); ``--voice zh|en`` speaks them.
-Ctrl-C stops it; nothing is lost.
+Ctrl-C stops it; nothing is lost.  ``--duplicate-board FILE:K`` plays board K of a duplicate board
+file as the match's one hand (its dealer and level; scanned, every card drawn must be the board's
+next; open play, the deck was stacked and checked with ``club boards check``) and names the board
+in the log's start row, which the club checks (``docs/club.md``).
 """
 from __future__ import annotations
 
@@ -16,7 +20,7 @@ import json
 import pathlib
 import sys
 
-from .club_args import add_club_arguments, bad_club_args, start_club
+from .club_args import add_club_arguments, add_duplicate_argument, bad_club_args, duplicate_board, start_club
 from .face_args import add_face_arguments, make_face
 from .preset_args import HouseRulesError, add_preset_argument, logged_names, preset_ruleset, seats_meta
 from .web_args import add_web_arguments, bad_web_args, start_web, stop_web
@@ -38,6 +42,7 @@ def add_arguments(parser):
     add_face_arguments(parser)
     add_web_arguments(parser)
     add_club_arguments(parser)
+    add_duplicate_argument(parser)
 
 
 def _board_and_decks(args):
@@ -61,6 +66,14 @@ def _board_and_decks(args):
         return None
 
 
+def _duplicate_meta(duplicate) -> dict:
+    """The start row's ``duplicate`` entry: the board played, as the club checks it."""
+    if duplicate is None:
+        return {}
+    from ..club.soft_table import board_start
+    return {"duplicate": board_start(duplicate)}
+
+
 def run(args) -> int:
     from ..game import events as ev
     from ..store.log import EventLog, LogError
@@ -71,15 +84,20 @@ def run(args) -> int:
     if ruleset is None or bad_web_args(args) or bad_club_args(args):
         return 2
     loaded = _board_and_decks(args)
-    if loaded is None:
+    duplicate = duplicate_board(args, ruleset)
+    if loaded is None or duplicate is False:
         return 2
     board, deck_set = loaded
-    hands = args.hands
+    hands = 1 if duplicate is not None else args.hands
 
     def deal_for(number):
         return ev.Deal() if hands <= 0 or number <= hands else None
+    start = None
+    if duplicate is not None:
+        from ..club.boards import board_deal_for, board_match_start
+        deal_for, start = board_deal_for(args.mode, duplicate), board_match_start(duplicate, ruleset)
     try:
-        controller = Controller(ruleset, args.mode, board, deck_set, deal_for)
+        controller = Controller(ruleset, args.mode, board, deck_set, deal_for, start=start)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -99,7 +117,8 @@ def run(args) -> int:
     face = make_face(args, controller, title=f"Shengji table {args.match!r} — {ruleset.preset}, {args.mode} hands")
     service = TableService(link, controller, log, match=args.match, on_text=face.say,
                            meta={"preset": args.preset, "mode": args.mode, "board": board.get("name"),
-                                 "deck_set": deck_set.name, **seats_meta(controller.names)})
+                                 "deck_set": deck_set.name, **seats_meta(controller.names),
+                                 **_duplicate_meta(duplicate)})
     service.on_note = face.status
     try:
         return _serve(args, service, link, log, controller, ruleset, deck_set, hands, face)

@@ -17,9 +17,10 @@
 ``boards.py``       pure: duplicate boards (a fixed deal, dealer, level), their file and checksums
 ``deck_check.py``   pure: a stacked board's deck checked card by card, refusing a wrong card
 ``duplicate.py``    pure: a board's results compared across tables, in IMPs
+``rounds.py``       the join: a round of a movement seated at the club's tables, with its boards
 ==================  ==============================================================================
 
 The movement, board and duplicate-scoring modules plug in through the ``boards`` and ``seatings``
-tables and the scoring function :func:`.standings.standings` takes.  paho-mqtt and
+tables and the scoring function :func:`.standings.standings` takes (``levels`` or ``duplicate``).  paho-mqtt and
 caissify-pairings are the ``club`` extra.
 """

@@ -24,13 +24,15 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..game import events as ev
 from ..game.driver import Driver
 from ..game.match import Match
 from ..rules.cards import CardError, all_copies, parse_copy
 from ..rules.ruleset import LEVELS, PRESETS, Ruleset, RulesetError
 
 __all__ = ["Board", "BoardError", "make_boards", "boards_to_json", "boards_from_json", "boards_file_text", "play_board",
-           "FORMAT", "TRUMP_RULES"]
+           "FORMAT", "TRUMP_RULES",
+           "board_deal_for", "board_match_start"]
 
 FORMAT = "shengji-table boards"
 VERSION = 1
@@ -173,4 +175,20 @@ def play_board(board: Board, ruleset: Ruleset, bots: Sequence, *, seed: int = 0,
     match = Match(ruleset, mode, levels=(board.level,) * ruleset.players, dealer=board.dealer)
     Driver(match, bots).play_hand(seed, order=board.order)
     return match
+
+
+def board_deal_for(mode: str, board):
+    """The controller's ``deal_for`` of a duplicate board: one hand; scanned, the host deals the
+    board's stack (every draw tapped must be its next card); open play, the stack was checked with
+    ``club boards check`` before the hand and stays unknown to the host."""
+    def deal(number: int):
+        if number > 1:
+            return None
+        return ev.Deal(order=tuple(board.order)) if mode == "scanned" else ev.Deal()
+    return deal
+
+
+def board_match_start(board, ruleset: Ruleset) -> dict:
+    """The controller's ``start``: the board's level for every seat and its dealer."""
+    return {"levels": [board.level] * ruleset.players, "dealer": board.dealer}
 

@@ -8,7 +8,7 @@ and the standard library's ``sqlite3`` does all of it.
 
 Tables: ``players``, ``partnerships`` (two players, per session), ``sessions``, ``rounds``,
 ``tables`` (the club's tables, their broker user), ``seatings`` (a round's movement: which
-partnership sits at seats 0/2 and 1/3 of which table, and the board played there), ``boards``
+partnership sits at seats 0/2 and 1/3 of which table, and the boards played there), ``boards``
 (a fixed deal order, dealer, level and trump rule: written by the board maker), ``events`` (every
 row each table sent, de-duplicated by (table, match, seq)), ``hands`` (each settled hand as the
 club's own replay found it), ``results`` (a hand turned into the two partnerships' results, with
@@ -60,6 +60,11 @@ MIGRATIONS = [
         reason TEXT NOT NULL, message TEXT);
     CREATE TABLE organiser (id INTEGER PRIMARY KEY, at REAL NOT NULL, action TEXT NOT NULL, accepted INTEGER NOT NULL,
         by TEXT NOT NULL, detail TEXT NOT NULL);
+    """,
+    # 3: a movement's rounds: every board a table plays in the round (JSON numbers), the movement
+    """
+    ALTER TABLE seatings ADD COLUMN boards TEXT;
+    ALTER TABLE rounds ADD COLUMN movement TEXT;
     """,
 ]
 
@@ -156,6 +161,10 @@ class ClubDB:
     def note_organiser(self, action: str, accepted: bool, by: str, detail: dict) -> None:
         self.db.execute("INSERT INTO organiser (at, action, accepted, by, detail) VALUES (?,?,?,?,?)",
                         (self.clock(), action, int(accepted), by, json.dumps(detail, ensure_ascii=False)))
+
+    def partnerships(self, session_id: int) -> list:
+        """``[(id, name)]`` of the session's partnerships in the order they were registered."""
+        return self.q("SELECT id, name FROM partnerships WHERE session_id=? ORDER BY id", (session_id,))
 
     def current_round(self, table: str):
         """``(round_id, pair_02, pair_13, board_id)`` of the last round started with this table in it."""

@@ -12,8 +12,11 @@ straight).  For a row of table T, match M, position ``seq``:
   opens the club's own replay of the match (the ruleset and mode the table logged; every player
   named must be a club player); a ``game`` row is applied to that replay by the game layer
   (:class:`~shengji_table.game.match.Match`) — a hand settling there becomes a ``hands`` row and
-  two ``results`` rows (the partnerships seated at 0/2 and 1/3 by the round's movement, and its
-  board).  An event the rules refuse, or that cannot be read, means the table's hand does not
+  two ``results`` rows (the partnerships seated at 0/2 and 1/3 by the round's movement, and the
+  board).  A start row naming a duplicate board (``"duplicate": {"number", "checksum"}``) is replayed
+  from the club's own copy of that board (its dealer and level), which must be one the table's
+  round plays, with the same checksum; its one hand must be dealt from the board's stack.  An event
+  the rules refuse, or that cannot be read, means the table's hand does not
   replay: refused with the rule's reason, and nothing of that match counts from there on.
 
 Every refusal is a ``refusals`` row (with the message) and a line on the server's log.
@@ -45,6 +48,7 @@ class Replay:
     broken: str | None = None          # why this match no longer counts (None: it does)
     seats: list = field(default_factory=list)
     hands: int = 0                     # settled hands recorded
+    board: tuple | None = None         # (board id, number, stack as text, round id): a duplicate board
 
 
 @dataclass(frozen=True)
@@ -166,6 +170,10 @@ class Ingest:
             rp.broken = f"hand {len(rp.match.summaries) + 1} does not replay: a game event that cannot be read: {exc}"
             return False, rp.broken if record else None
         before = len(rp.match.summaries)
+        wrong = _off_board(rp, event, before)
+        if wrong:
+            rp.broken = wrong
+            return False, rp.broken if record else None
         effects = rp.match.apply(event)
         if effects and isinstance(effects[0], Refusal):
             r = effects[0]
@@ -187,19 +195,68 @@ class Ingest:
         except (ValueError, TypeError, KeyError) as exc:
             self.replays[key] = Replay(broken=f"the match's ruleset cannot be read: {exc}")
             return self.replays[key].broken if record else None
+        played = None
+        if "duplicate" in start:
+            board = self._board(key[0], start["duplicate"], ruleset)
+            if isinstance(board, str):
+                self.replays[key] = Replay(broken=board)
+                return board if record else None
+            match = Match(ruleset, payload.get("mode", "scanned"), levels=(board[3],) * ruleset.players,
+                          dealer=board[2])
+            played = (board[0], board[1], board[4], board[5])
         seats: list = start["seats"] if isinstance(start.get("seats"), list) else []
         unknown = [s for s in seats if not isinstance(s, str) or self.db.player(s) is None]
         if unknown:
             self.replays[key] = Replay(broken=f"unknown player(s) {', '.join(map(str, unknown))}: not the club's "
                                               f"players (add them to the session's partnerships)", seats=seats)
             return self.replays[key].broken if record else None
-        self.replays[key] = Replay(match=match, seats=seats)
+        self.replays[key] = Replay(match=match, seats=seats, board=played)
         return None
+
+    def _board(self, table: str, said, ruleset: Ruleset):
+        """``(board id, number, dealer, level, stack, round id)`` of the club's board a table's start
+        row names, or why it is not one: a round of the table's must give it that board, with the
+        same checksum."""
+        if not (isinstance(said, dict) and isinstance(said.get("number"), int)
+                and isinstance(said.get("checksum"), str)):
+            return "the start row's duplicate board is not {\"number\": n, \"checksum\": \"sha256:…\"}"
+        number = said["number"]
+        rnd = self.db.current_round(table)
+        if rnd is None:
+            return f"table {table} played board {number} but is in no round (club round start)"
+        # the latest started round of the table's that gives it this board: a hand that arrives late
+        # (the table's network was cut) counts in its own round, not in the one started since
+        rows = self.db.q("SELECT b.id, b.spec, s.boards, s.round_id FROM seatings s JOIN rounds r ON r.id = s.round_id "
+                         "JOIN boards b ON b.session_id = r.session_id AND b.number = ? "
+                         "WHERE s.table_id = ? AND r.started IS NOT NULL ORDER BY r.started DESC, r.id DESC",
+                         (number, table))
+        if not rows:
+            return f"table {table} played board {number}, which is not one of its session's boards"
+        fits = [r for r in rows if number in json.loads(r[2] or "[]")] or [r for r in rows if r[3] == rnd[0]]
+        if not fits:
+            plays = json.loads(rows[0][2] or "[]")
+            return (f"table {table} played board {number}; its round gives it board(s) "
+                    f"{', '.join(map(str, plays))}")
+        board_id, spec, plays, round_id = fits[0][0], json.loads(fits[0][1]), json.loads(fits[0][2] or "[]"), fits[0][3]
+        if plays and number not in plays:
+            return (f"table {table} played board {number}; its round gives it board(s) "
+                    f"{', '.join(map(str, plays))}")
+        if said["checksum"] != spec["checksum"]:
+            return (f"table {table}'s board {number} is not the club's board {number} (checksum "
+                    f"{said['checksum'][:19]}…, the club's {spec['checksum'][:19]}…): another board file")
+        if ruleset != Ruleset.from_preset(spec["preset"]):
+            return f"table {table} played board {number} with other rules than its preset {spec['preset']!r}"
+        return board_id, number, spec["dealer"], spec["level"], tuple(spec["order"]), round_id
 
     def _record_hand(self, table: str, match: str, rp: Replay, summary: dict, seq: int) -> None:
         now = self.db.clock()
         rnd = self.db.current_round(table)
         round_id, pair_02, pair_13, board_id = rnd if rnd else (None, None, None, None)
+        if rp.board is not None:                    # the board the table reported playing, in its round
+            board_id, round_id = rp.board[0], rp.board[3]
+            seated = self.db.q("SELECT pair_02, pair_13 FROM seatings WHERE round_id=? AND table_id=?",
+                               (round_id, table))
+            pair_02, pair_13 = seated[0] if seated else (None, None)
         cur = self.db.db.execute(
             "INSERT OR IGNORE INTO hands (table_id, match, number, round_id, seq, summary, seats, recorded) "
             "VALUES (?,?,?,?,?,?,?,?)", (table, match, summary["number"], round_id, seq,
@@ -220,6 +277,25 @@ class Ingest:
                 (hand_id, round_id, table, board_id, side, pair, label, int(declarer), res["attackers_points"],
                  levels))
         rp.hands += 1
+
+
+def _off_board(rp: Replay, event, before: int) -> str | None:
+    """Why ``event`` is not the board's hand (None: it is, or no board is played): a board is one
+    hand, dealt from its stack (open play: the stack is unknown, checked at the table)."""
+    if rp.board is None or event.type != "deal":
+        return None
+    number, stack = rp.board[1], rp.board[2]
+    if before or (rp.match is not None and rp.match.hand is not None):
+        return f"board {number} is one hand; the table dealt another"
+    if event.order is None:
+        return None if event.seed is None else f"hand 1 does not deal board {number}: a shuffled deal (seed)"
+    dealt = [str(c) for c in event.order]
+    if dealt != list(stack):
+        i = next((i for i, (a, b) in enumerate(zip(dealt, stack)) if a != b), min(len(dealt), len(stack)))
+        got = dealt[i] if i < len(dealt) else "nothing"
+        want = stack[i] if i < len(stack) else "nothing"
+        return f"hand 1 does not deal board {number}: card {i + 1} of the stack is {got}, the board's {want}"
+    return None
 
 
 def _label(db: ClubDB, pair, names: list, seats, table: str) -> str:

@@ -240,5 +240,5 @@ def table_card(rnd: Round, table: int, *, rounds: int, names: Mapping | None = N
         lines[1] = f"  seat 0: {seats[0]}; seat 2: {seats[2]} (partners)"
         lines[2] = f"  seat 1: {seats[1]}; seat 3: {seats[3]} (partners)"
     if rnd.sitting_out:
-        lines.append(f"  sitting out this round: {', '.join(map(str, rnd.sitting_out))}")
+        lines.append(f"  sitting out this round: {', '.join(_side_text((x,), names) for x in rnd.sitting_out)}")
     return "\n".join(lines) + "\n"

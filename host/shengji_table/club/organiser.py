@@ -8,8 +8,8 @@ referee's PIN mechanism (``face/web/auth.py``).
 ==================  =========================================================================
 ``start-round``     ``{"session": "Tuesday", "round": 1, "tables": {"T1": {"02": ["Li", "Wang"],
                     "13": ["Zhao", "Chen"], "board": 3}, …}}`` — the movement of one round: which
-                    partnership sits at seats 0/2 and 1/3 of each table (``board`` optional: the
-                    board played there).  The players become club players; each pair a
+                    partnership sits at seats 0/2 and 1/3 of each table (optional: ``board`` n
+                    or ``boards`` [n, …], the boards played there).  The players become club players; each pair a
                     partnership of the session, named "A & B".
 ``correct``         ``{"hand": id, "side": "02"|"13", "levels": n, "attackers_points": n,
                     "reason": "…"}`` — the result counted instead of the table's
@@ -64,6 +64,26 @@ def _pair(db: ClubDB, session_id: int, value, where: str) -> int:
     return db.add_partnership(session_id, f"{a} & {b}", a, b)
 
 
+def _seat_boards(db: ClubDB, session_id: int, session: str, table: str, seat: dict) -> tuple:
+    """``([board numbers], id of the first)`` a table plays in the round (``board`` or ``boards``)."""
+    if "board" in seat:
+        numbers = [_int(seat, "board", 1)]
+    elif "boards" in seat:
+        numbers = seat["boards"]
+        if (not isinstance(numbers, list) or not numbers or len(set(numbers)) != len(numbers)
+                or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in numbers)):
+            raise OrganiserError(f"table {table}: 'boards' is a list of different board numbers ≥ 1")
+    else:
+        return [], None
+    ids = []
+    for n in numbers:
+        board_id = db.one("SELECT id FROM boards WHERE session_id=? AND number=?", (session_id, n))
+        if board_id is None:
+            raise OrganiserError(f"table {table}: {session!r} has no board {n} (club round start --boards FILE)")
+        ids.append(board_id)
+    return numbers, ids[0]
+
+
 def _start_round(db: ClubDB, body: dict) -> dict:
     _only(body, {"session", "round", "tables"}, "start-round")
     session, number, tables = _text(body, "session"), _int(body, "round", 1), body.get("tables")
@@ -77,8 +97,10 @@ def _start_round(db: ClubDB, body: dict) -> dict:
             raise OrganiserError(str(exc)) from None
         if table not in known:
             raise OrganiserError(f"table {table!r} is not one of the club's tables (club tables add)")
-        if not isinstance(seat, dict) or set(seat) - {"02", "13", "board"} or not {"02", "13"} <= set(seat):
-            raise OrganiserError(f"table {table}: {{\"02\": [a, b], \"13\": [c, d], \"board\": n (optional)}}")
+        if (not isinstance(seat, dict) or set(seat) - {"02", "13", "board", "boards"} or not {"02", "13"} <= set(seat)
+                or {"board", "boards"} <= set(seat)):
+            raise OrganiserError(f"table {table}: {{\"02\": [a, b], \"13\": [c, d], \"board\": n or "
+                                 f"\"boards\": [n, …] (optional)}}")
     session_id = db.session(session)
     if db.one("SELECT started FROM rounds WHERE session_id=? AND number=?", (session_id, number)):
         raise OrganiserError(f"round {number} of {session!r} has started already")
@@ -87,14 +109,10 @@ def _start_round(db: ClubDB, body: dict) -> dict:
     for table, seat in tables.items():
         p02 = _pair(db, session_id, seat["02"], f"table {table} seats 0/2")
         p13 = _pair(db, session_id, seat["13"], f"table {table} seats 1/3")
-        board_id = None
-        if "board" in seat:
-            n = _int(seat, "board", 1)
-            board_id = db.one("SELECT id FROM boards WHERE session_id=? AND number=?", (session_id, n))
-            if board_id is None:
-                raise OrganiserError(f"table {table}: {session!r} has no board {n} (club boards make)")
-        db.db.execute("INSERT OR REPLACE INTO seatings (round_id, table_id, pair_02, pair_13, board_id) "
-                      "VALUES (?,?,?,?,?)", (round_id, table, p02, p13, board_id))
+        numbers, board_id = _seat_boards(db, session_id, session, table, seat)
+        db.db.execute("INSERT OR REPLACE INTO seatings (round_id, table_id, pair_02, pair_13, board_id, boards) "
+                      "VALUES (?,?,?,?,?,?)", (round_id, table, p02, p13, board_id,
+                                               json.dumps(numbers) if numbers else None))
     db.db.execute("UPDATE rounds SET started=? WHERE id=?", (db.clock(), round_id))
     return {"round": round_id, "session": session, "number": number}
 

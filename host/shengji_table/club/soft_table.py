@@ -4,7 +4,9 @@ events — with no firmware and no serial link.  The club's tests and benchmark 
 (the virtual table, ``sim/``, is the one with the real firmware).
 
 ``commit="event"`` writes each event in its own transaction, as a real table does; ``"hand"``
-writes a whole hand in one (the benchmark: whole hands at full speed).
+writes a whole hand in one (the benchmark: whole hands at full speed).  ``board=`` plays a
+duplicate board (``club/boards.py``): one hand from its stack, dealer and level, the board named in
+the start row (:func:`board_start`) as every table playing a board reports it to the club.
 """
 from __future__ import annotations
 
@@ -18,7 +20,13 @@ from ..game.match import Match
 from ..rules.ruleset import Ruleset
 from ..store.log import EventLog
 
-__all__ = ["SoftTable", "hand_seeds"]
+__all__ = ["SoftTable", "hand_seeds", "board_start"]
+
+
+def board_start(board) -> dict:
+    """What a table's start row says of the duplicate board it plays (the club checks it against
+    its own copy: ``club/ingest.py``)."""
+    return {"number": board.number, "checksum": board.checksum, "dealer": board.dealer, "level": board.level}
 
 
 def hand_seeds(seed: int, hands: int) -> list:
@@ -31,13 +39,15 @@ class SoftTable:
 
     def __init__(self, log_path, *, table: str = "T1", preset: str = "classic", seed: int = 7, hands: int = 2,
                  names: tuple = (), bots: str = "random", match: str = "table", commit: str = "event",
-                 on_commit: Callable[[float], None] | None = None):
+                 on_commit: Callable[[float], None] | None = None, board=None):
         self.log = EventLog(log_path)
         self.table = table
         self.match_name = match
         self.ruleset = Ruleset.from_preset(preset)
-        self.match = Match(self.ruleset, "scanned")
-        self.seeds = hand_seeds(seed, hands)
+        self.board = board
+        self.match = (Match(self.ruleset, "scanned") if board is None else
+                      Match(self.ruleset, "scanned", levels=(board.level,) * self.ruleset.players, dealer=board.dealer))
+        self.seeds = hand_seeds(seed, 1 if board is not None else hands)
         self.names = tuple(names)
         self.commit = commit
         self.on_commit = on_commit            # called with the commit time of each hand's last row
@@ -46,7 +56,8 @@ class SoftTable:
         self._driver = Driver(self.match, [make_bot(bots, seed * 100 + i) for i in range(self.ruleset.players)],
                               on_event=self._on_event)
         meta = {"preset": preset, "mode": "scanned", "seed": seed, "hands": hands, "software": True,
-                **({"seats": list(names)} if names else {})}
+                **({"seats": list(names)} if names else {}),
+                **({"duplicate": board_start(board)} if board is not None else {})}
         if not any(True for _ in self.log.entries(match=match)):
             self._write([("meta", {"start": meta, "ruleset": self.ruleset.to_json(), "mode": "scanned"})])
         self.played = 0
@@ -67,7 +78,7 @@ class SoftTable:
         """Play the next hand (False: none left, or the match is over)."""
         if self.played >= len(self.seeds) or self.match.over:
             return False
-        self._driver.play_hand(self.seeds[self.played])
+        self._driver.play_hand(self.seeds[self.played], order=None if self.board is None else self.board.order)
         if self._pending:
             self._write(self._pending)
             self._pending = []

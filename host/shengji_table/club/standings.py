@@ -5,17 +5,26 @@ compared across tables, ``club/duplicate.py``) and one scored by levels use the 
 and command.  A scoring function gets every counted result (:class:`Result`, corrections applied,
 withdrawn tables left out) and returns ``{label: score}``; :func:`level_score` is the default — the
 levels each partnership went up, hand by hand (a takeover's levels count for the side that took
-them).  Ties keep the order of the labels.
+them).  :func:`duplicate_scoring` scores by duplicate: each board compared across the tables that
+played it (``club/duplicate.py``'s cross-IMPs), north–south taking a table's score and east–west
+its negative.  :func:`scoring` names them (``levels``, ``duplicate``) for the command and the pages.
+Ties keep the order of the labels.
 """
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass
-from collections.abc import Callable, Iterable
+from fractions import Fraction
 
+from ..rules.ruleset import PRESETS, Ruleset
 from .db import ClubDB
+from .duplicate import DuplicateError, TableOutcome, score_board
 
-__all__ = ["Result", "results", "standings", "level_score", "score_sheet", "Score"]
+__all__ = ["Result", "results", "standings", "level_score", "score_sheet", "Score", "SCORINGS", "scoring",
+           "duplicate_totals", "duplicate_scoring"]
+
+SCORINGS = ("levels", "duplicate")
 
 
 @dataclass(frozen=True)
@@ -67,6 +76,59 @@ def level_score(rows: Iterable[Result]) -> dict:
     for r in rows:
         out[r.label] = out.get(r.label, 0) + r.levels
     return out
+
+
+def duplicate_totals(rows: Iterable[Result], decks: Mapping[int, int]) -> dict:
+    """``{label: Fraction}``: each partnership's cross-IMPs over the boards (``decks``: a board id's
+    decks).  A board is scored once two or more of its hands have been recorded, every hand one
+    table's outcome; a result without a board counts nothing (the label is there, with 0)."""
+    totals: dict = {}
+    hands: dict = {}
+    for r in rows:
+        totals.setdefault(r.label, Fraction(0))
+        if r.board_id is not None:
+            hands.setdefault(r.board_id, {}).setdefault(r.hand_id, {})[r.side] = r
+    for board_id, played in sorted(hands.items()):
+        both = {h: sides for h, sides in played.items() if set(sides) == {"02", "13"}}
+        outcomes = []
+        for h, sides in both.items():
+            dec, att = (sides["02"], sides["13"]) if sides["02"].declarer else (sides["13"], sides["02"])
+            outcomes.append(TableOutcome(str(h), sides["02"].declarer, att.attackers_points, dec.levels, att.levels))
+        if len(outcomes) < 2:
+            continue
+        try:
+            scores = score_board(outcomes, decks.get(board_id, 2))
+        except DuplicateError:
+            continue                # not comparable (the declarers sat on different sides): not scored
+        for h, sides in both.items():
+            totals[sides["02"].label] += scores[str(h)]
+            totals[sides["13"].label] -= scores[str(h)]
+    return totals
+
+
+def board_decks(db: ClubDB) -> dict:
+    """``{board id: decks}`` from the boards stored (their preset)."""
+    out = {}
+    for board_id, spec in db.q("SELECT id, spec FROM boards"):
+        preset = json.loads(spec).get("preset")
+        out[board_id] = Ruleset.from_preset(preset).decks if preset in PRESETS else 2
+    return out
+
+
+def duplicate_scoring(db: ClubDB) -> Score:
+    """Duplicate scoring over ``db``'s boards: cross-IMPs, shown to two decimals."""
+    def score(rows: Iterable[Result]) -> dict:
+        return {label: round(float(v), 2) for label, v in duplicate_totals(rows, board_decks(db)).items()}
+    return score
+
+
+def scoring(db: ClubDB, name: str) -> Score:
+    """The scoring called ``name`` (:data:`SCORINGS`); ValueError for another name."""
+    if name == "levels":
+        return level_score
+    if name == "duplicate":
+        return duplicate_scoring(db)
+    raise ValueError(f"the scoring is {' or '.join(SCORINGS)}, not {name!r}")
 
 
 def standings(db: ClubDB, session: int | None = None, score: Score = level_score) -> list[dict]:

@@ -7,10 +7,11 @@ the stack or the kitty before the hand is over.
 from __future__ import annotations
 
 import html
+import json
 
 from ..face.web.state import public_state
 from .server import ClubServer
-from .standings import score_sheet, standings
+from .standings import score_sheet, scoring, standings
 
 __all__ = ["overview", "standings_json", "sheet_html", "round_html"]
 
@@ -47,14 +48,15 @@ def overview(server: ClubServer) -> dict:
     return {"tables": tables}
 
 
-def standings_json(server: ClubServer, score=None) -> dict:
-    """The standings across sessions and per session, and the count of hands recorded."""
+def standings_json(server: ClubServer, score=None, name: str = "levels") -> dict:
+    """The standings across sessions and per session (scored by ``score``, or else by the scoring
+    called ``name``: levels or duplicate), and the count of hands recorded."""
     db = server.db
-    kw = {"score": score} if score is not None else {}
+    kw = {"score": score if score is not None else scoring(db, name)}
     sessions = [{"session": name, "standings": standings(db, sid, **kw)}
                 for sid, name in db.q("SELECT id, name FROM sessions ORDER BY id")]
     per_table = dict(db.q("SELECT table_id, COUNT(*) FROM hands GROUP BY table_id"))
-    return {"overall": standings(db, None, **kw), "sessions": sessions,
+    return {"overall": standings(db, None, **kw), "sessions": sessions, "scoring": name,
             "hands": sum(per_table.values()), "per_table": per_table}
 
 
@@ -91,17 +93,22 @@ def round_html(server: ClubServer) -> str:
     """Each started round's movement, and a table card per table (who sits where, which board)."""
     db = server.db
     parts = []
-    for rid, session, number in db.q(
-            "SELECT r.id, s.name, r.number FROM rounds r JOIN sessions s ON s.id = r.session_id "
+    for rid, session, number, movement in db.q(
+            "SELECT r.id, s.name, r.number, r.movement FROM rounds r JOIN sessions s ON s.id = r.session_id "
             "WHERE r.started IS NOT NULL ORDER BY r.started DESC, r.id DESC"):
         cards = []
-        for table, a, b, board in db.q(
-                "SELECT st.table_id, pa.name, pb.name, bd.number FROM seatings st "
+        for table, a, b, board, boards in db.q(
+                "SELECT st.table_id, pa.name, pb.name, bd.number, st.boards FROM seatings st "
                 "LEFT JOIN partnerships pa ON pa.id = st.pair_02 LEFT JOIN partnerships pb ON pb.id = st.pair_13 "
                 "LEFT JOIN boards bd ON bd.id = st.board_id WHERE st.round_id=? ORDER BY st.table_id", (rid,)):
+            numbers = json.loads(boards) if boards else ([board] if board else [])
             cards.append(f"<div class='card'><h3>Table {html.escape(table)}</h3>"
                          f"<p>Seats 0 and 2: <b>{html.escape(a or '?')}</b></p>"
                          f"<p>Seats 1 and 3: <b>{html.escape(b or '?')}</b></p>"
-                         f"<p>Board: {html.escape(str(board)) if board else '—'}</p></div>")
-        parts.append(f"<h2>{html.escape(session)}, round {number}</h2><div class='cards'>{''.join(cards)}</div>")
+                         f"<p>Boards: {html.escape(', '.join(map(str, numbers))) if numbers else '—'}</p></div>")
+        m = json.loads(movement) if movement else {}
+        how = f" of {m['rounds']} ({html.escape(m['kind'])})" if m.get("kind") else ""
+        out = (f"<p>Sitting out: {html.escape(', '.join(m['sitting_out']))}</p>" if m.get("sitting_out") else "")
+        parts.append(f"<h2>{html.escape(session)}, round {number}{how}</h2>{out}"
+                     f"<div class='cards'>{''.join(cards)}</div>")
     return _page("The round's movement and table cards", "".join(parts) or "<p>No round has started yet.</p>")

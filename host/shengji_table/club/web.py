@@ -5,7 +5,8 @@
 ``GET /``                           the live overview of every table (public state only)
 ``GET /api/overview``               the same as JSON
 ``GET /standings``                  standings across sessions and per session, live
-``GET /api/standings``              the same as JSON
+``GET /api/standings``              the same as JSON (``?scoring=levels|duplicate``: another scoring
+                                    than the server's, ``club serve --scoring``)
 ``GET /events``                     server-sent events: ``standings`` (the standings JSON) and
                                     ``overview`` on every change
 ``GET /tables/<T>/sheet``           table T's score sheet, hand by hand (a print stylesheet)
@@ -40,6 +41,7 @@ from ..face.web.auth import RefereeGate
 from ..face.web.server import WebServer
 from .organiser import OrganiserError, apply_action
 from .server import ClubServer
+from .standings import SCORINGS
 from .views import overview, round_html, sheet_html, standings_json
 
 __all__ = ["create_club_app", "start_club_web", "COOKIE"]
@@ -60,9 +62,10 @@ class ClubHub:
     """Every change of the club database becomes the payloads the streams send; at most one
     recomputation in flight, so a burst of rows costs one standings query, not one per row."""
 
-    def __init__(self, server: ClubServer, score=None):
+    def __init__(self, server: ClubServer, score=None, scoring: str = "levels"):
         self.server = server
         self.score = score
+        self.scoring = scoring
         self.subs: set = set()
         self.loop: asyncio.AbstractEventLoop | None = None
         self.dirty: asyncio.Event | None = None
@@ -77,7 +80,8 @@ class ClubHub:
 
     def payloads(self) -> list:
         with self.server.lock:
-            return [("standings", json.dumps(standings_json(self.server, self.score), ensure_ascii=False)),
+            return [("standings", json.dumps(standings_json(self.server, self.score, self.scoring),
+                                               ensure_ascii=False)),
                     ("overview", json.dumps(overview(self.server), ensure_ascii=False))]
 
     async def pump(self) -> None:
@@ -220,8 +224,8 @@ class Organiser:
 
 
 def create_club_app(server: ClubServer, gate: RefereeGate | None = None, score=None,
-                    hub: ClubHub | None = None) -> Starlette:
-    hub = hub or ClubHub(server, score)
+                    hub: ClubHub | None = None, scoring: str = "levels") -> Starlette:
+    hub = hub or ClubHub(server, score, scoring)
     org = Organiser(server, gate)
 
     @contextlib.asynccontextmanager
@@ -244,6 +248,12 @@ def create_club_app(server: ClubServer, gate: RefereeGate | None = None, score=N
         text = sheet_html(server, request.path_params["table"])
         return HTMLResponse(text) if text is not None else _error(404, "no such table")
 
+    def api_standings(request: Request) -> Response:
+        name = request.query_params.get("scoring", hub.scoring)
+        if name not in SCORINGS:
+            return _error(400, f"the scoring is {' or '.join(SCORINGS)}, not {name!r}")
+        return JSONResponse(standings_json(server, score if name == hub.scoring else None, name))
+
     async def events(request: Request) -> Response:
         return hub.stream()
 
@@ -251,7 +261,7 @@ def create_club_app(server: ClubServer, gate: RefereeGate | None = None, score=N
         Route("/", lambda r: HTMLResponse(_static("overview.html"))),
         Route("/standings", lambda r: HTMLResponse(_static("standings.html"))),
         Route("/api/overview", locked(lambda r: JSONResponse(overview(server)))),
-        Route("/api/standings", locked(lambda r: JSONResponse(standings_json(server, score)))),
+        Route("/api/standings", locked(api_standings)),
         Route("/events", events),
         Route("/tables/{table}/sheet", locked(sheet)),
         Route("/round", locked(lambda r: HTMLResponse(round_html(server)))),
@@ -263,10 +273,11 @@ def create_club_app(server: ClubServer, gate: RefereeGate | None = None, score=N
 
 
 def start_club_web(server: ClubServer, host: str = "127.0.0.1", port: int = 0, pin_hash: str | None = None,
-                   score=None) -> WebServer:
-    """Serve the club pages at ``host:port`` (0: any free port) in a background thread."""
+                   score=None, scoring: str = "levels") -> WebServer:
+    """Serve the club pages at ``host:port`` (0: any free port) in a background thread; the
+    standings scored by ``scoring`` (levels or duplicate) unless ``score`` is given."""
     gate = RefereeGate(pin_hash) if pin_hash is not None else None
-    hub = ClubHub(server, score)
-    web = WebServer(create_club_app(server, gate, score, hub), host, port)
+    hub = ClubHub(server, score, scoring)
+    web = WebServer(create_club_app(server, gate, score, hub, scoring), host, port)
     web.hub = hub            # type: ignore[assignment]  # WebServer.stop closes the streams first
     return web.start()

@@ -37,7 +37,7 @@ def play_demo(ruleset: Ruleset, *, preset: str, mode: str = "scanned", seed: int
               bots: str = "heuristic", log: str | None = None, record: str | None = None,
               make_view: Callable | None = None,
               write_record: Callable[[str, str], None] | None = None, names: tuple = (),
-              on_service: Callable | None = None) -> int:
+              on_service: Callable | None = None, duplicate=None) -> int:
     """Play ``hands`` hands of ``ruleset`` (the preset named ``preset``) at a virtual table; the exit
     status (0 played, 1 the table lost its way, 2 it could not start, 130 interrupted).
 
@@ -47,7 +47,8 @@ def play_demo(ruleset: Ruleset, *, preset: str, mode: str = "scanned", seed: int
     (``cli/face_args.py``, as ``serve``'s; default: plain lines, silent); ``names``: the players'
     names (game/names.py), shown and kept in the log and the record; ``on_service(service)``:
     called once the table's service exists (the web pages start there); what it returns is
-    stopped (``.stop()``) at the end.
+    stopped (``.stop()``) at the end; ``duplicate``: a duplicate board (``club/boards.py``) played
+    as the match's one hand — its stack, dealer and level — and named in the log's start row.
     """
     from ..face.terminal import TableView
     from ..micropython import MicroPythonMissing
@@ -67,11 +68,15 @@ def play_demo(ruleset: Ruleset, *, preset: str, mode: str = "scanned", seed: int
         print(f"error: {exc}", file=sys.stderr)
         return 2
     title = f"Shengji virtual table — {ruleset.preset}, {mode} hands, seed {seed}, {hands} hand(s)"
+    if duplicate is not None:
+        title = (f"Shengji virtual table — {ruleset.preset}, {mode} hands, duplicate board {duplicate.number} "
+                 f"(dealer seat {duplicate.dealer}, level {level_text(duplicate.level)})")
     view = host = web = None
     try:
         try:
             host = SimHost(vt.device, log_path, preset=preset, mode=mode, seed=seed,
-                           hands=hands, bots=bots, board=board_path, ruleset=ruleset, names=names)
+                           hands=hands, bots=bots, board=board_path, ruleset=ruleset, names=names,
+                           duplicate=duplicate)
         except LogError as exc:         # e.g. --log names another program's database
             print(f"error: {exc}", file=sys.stderr)
             return 2

@@ -16,6 +16,8 @@ import sys
 import time
 from collections.abc import Callable
 
+from ..club.boards import board_deal_for, board_match_start
+from ..club.soft_table import board_start
 from ..rules.ruleset import Ruleset
 from ..store.log import EventLog, LogError
 from ..table.controller import Controller
@@ -35,20 +37,27 @@ class SimHost:
     def __init__(self, device: str, log_path, *, preset: str = "classic", mode: str = "scanned", seed: int = 7,
                  hands: int = 1, bots: str = "heuristic", board=DEFAULT_BOARD, match: str = "default",
                  on_text: Callable[[str], None] | None = None, slow: float = 1.0,
-                 ruleset: Ruleset | None = None, names: tuple = ()):
+                 ruleset: Ruleset | None = None, names: tuple = (), duplicate=None):
         self.ruleset = ruleset if ruleset is not None else Ruleset.from_preset(preset)
+        self.duplicate = duplicate
+        if duplicate is not None:
+            hands = 1                       # a duplicate board is one hand
         self.seeds = hand_seeds(seed, hands)
         board_data = json.loads(open(board).read())
         self.deck_set = sim_deck_set(self.ruleset.decks, SIM_DECK_SET_ID)
         self.log = EventLog(log_path)
         pos = last_position(self.log, match)
         self.link = SerialLink(device, resume=pos)
-        self.controller = Controller(self.ruleset, mode, board_data, self.deck_set, deal_for(mode, self.seeds))
+        deals = deal_for(mode, self.seeds) if duplicate is None else board_deal_for(mode, duplicate)
+        self.controller = Controller(self.ruleset, mode, board_data, self.deck_set, deals,
+                                     start=None if duplicate is None else board_match_start(duplicate, self.ruleset))
         self.controller.names = tuple(names)
         self.service = TableService(self.link, self.controller, self.log, match=match, on_text=on_text,
                                     meta={"preset": self.ruleset.preset, "mode": mode, "seed": seed, "hands": hands,
-                                          "bots": bots, "virtual": True, **({"seats": list(names)} if names else {})})
-        self.players = TablePlayers(self.service, self.seeds, bots=bots, seed=seed, slow=slow)
+                                          "bots": bots, "virtual": True, **({"seats": list(names)} if names else {}),
+                                          **({"duplicate": board_start(duplicate)} if duplicate is not None else {})})
+        self.players = TablePlayers(self.service, self.seeds, bots=bots, seed=seed, slow=slow,
+                                    order=None if duplicate is None else duplicate.order)
         self._hooks: list = []
         self.service.on_outcome = self._outcome
         self.resumed = False

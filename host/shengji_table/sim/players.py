@@ -113,12 +113,15 @@ def play_direct(ruleset, mode: str, seed: int, hands: int, bots: str = "heuristi
     return match
 
 
-def plan_hand(ruleset, mode: str, before: list, seed: int, bots) -> list:
+def plan_hand(ruleset, mode: str, before: list, seed: int, bots, *, start: dict | None = None,
+              order: tuple | None = None) -> list:
     """The game events of the next hand as the game layer's driver plays it, after the accepted
-    events ``before`` (the match so far)."""
-    scratch = Match(ruleset, mode).apply_all(before)
+    events ``before`` (the match so far).  ``start``: the match began at a duplicate board's levels
+    and dealer (``Match.start``); ``order``: the hand is dealt from that stack (the board's)."""
+    s = start or {}
+    scratch = Match(ruleset, mode, levels=s.get("levels"), dealer=s.get("dealer")).apply_all(before)
     planned: list = []
-    _driver(scratch, bots, lambda e, effects: planned.append(e)).play_hand(seed)
+    _driver(scratch, bots, lambda e, effects: planned.append(e)).play_hand(seed, order=order)
     return planned
 
 
@@ -253,8 +256,10 @@ class TablePlayers:
     loop iteration (``service.run(idle=players.step)``)."""
 
     def __init__(self, service, seeds: list, bots: str = "heuristic", seed: int = 7,
-                 deck_set_id: int = SIM_DECK_SET_ID, clock=time.monotonic, slow: float = 1.0):
+                 deck_set_id: int = SIM_DECK_SET_ID, clock=time.monotonic, slow: float = 1.0,
+                 order: tuple | None = None):
         self.service = service
+        self.order = order              # a duplicate board's stack: the cards as the players stacked them
         self.link = service.link
         self.controller = service.controller
         self.seeds = seeds
@@ -382,7 +387,7 @@ class TablePlayers:
         if self._plan is None or self._plan_hand != number:
             start = max(i for i, e in enumerate(match.events) if isinstance(e, ev.Deal))
             self._plan = plan_hand(match.ruleset, match.mode, match.events[:start], self.seeds[number - 1],
-                                   self.bots)
+                                   self.bots, start=match.start, order=self.order)
             self._plan_hand = number
             self._plan_start = start
         return self._plan

@@ -10,7 +10,9 @@ function standingsTable(rows) {
 function drawStandings(data) {
   const el = document.getElementById("standings");
   if (!el) return;
-  let html = `<p id="hands">${data.hands} hand(s) recorded</p><h2>All sessions</h2>` + standingsTable(data.overall);
+  const how = data.scoring === "duplicate" ? "duplicate: cross-IMPs per board" : "levels gained";
+  let html = `<p id="hands">${data.hands} hand(s) recorded</p><p id="scoring">scored by ${esc(how)}</p>` +
+    `<h2>All sessions</h2>` + standingsTable(data.overall);
   for (const s of data.sessions) html += `<h2>${esc(s.session)}</h2>` + standingsTable(s.standings);
   el.innerHTML = html;
 }

@@ -53,14 +53,16 @@ class Core(Rings):
     """The controller's state and its way to the game (``Controller`` adds the gestures).
 
     ``deal_for(number)`` gives the ``deal`` event of hand ``number`` (1-based), or None to stop
-    dealing (the demo's last hand was played).
+    dealing (the demo's last hand was played).  ``start`` (``{"levels": [...], "dealer": d}``)
+    begins the match elsewhere than R-6.6's first hand: a duplicate board's level and dealer.
     """
 
     def __init__(self, ruleset: Ruleset, mode: str, board: dict, deck_set: DeckSet,
-                 deal_for: Callable[[int], ev.Deal | None] | None = None):
+                 deal_for: Callable[[int], ev.Deal | None] | None = None, start: dict | None = None):
         self.ruleset = ruleset
         self.mode = mode
-        self.match = Match(ruleset, mode)
+        self.start_at = start
+        self.match = self._new_match()
         self.deck_set = deck_set
         board_seats, self.centre, self.readers = board_layout(board)
         if board_seats < ruleset.players:
@@ -88,6 +90,10 @@ class Core(Rings):
         self.names: tuple = ()          # the players' names (game/names.py), set by serve and the demo
         self.clock = PlayClock(ruleset)
 
+    def _new_match(self) -> Match:
+        s = self.start_at or {}
+        return Match(self.ruleset, self.mode, levels=s.get("levels"), dealer=s.get("dealer"))
+
     # ---- persistence ---------------------------------------------------------------------------
     def state_json(self) -> dict:
         """The controller's own state (pending shows, challenges, revealed kitty, rings)."""
@@ -102,7 +108,7 @@ class Core(Rings):
         """Rebuild from the log: replay ``game_events`` (JSON) into a fresh match, then take the
         controller's last saved ``state``.  A game event the match refuses means the log does not
         belong to this ruleset: ``ValueError``."""
-        self.match = Match(self.ruleset, self.mode)
+        self.match = self._new_match()
         for i, raw in enumerate(game_events):
             e = ev.event_from_json(raw)
             out = self.match.apply(e)
