@@ -7,7 +7,8 @@ hand is played without trump, NT).  Each ruleset names its ladder (``Ruleset.dec
 * ``two-decks``  — one level card < a pair of level cards < pair of small jokers (NT) < pair of big
   jokers (NT)  (R-6.1).
 * ``three-decks`` — 1 level card < 2 < two jokers (NT) < 3 level cards < three jokers (NT) (R-6.3);
-  small and big jokers rank equal here (the seed lists "兩張王" as one rung).
+  small and big jokers rank equal here (the seed lists "兩張王" as one rung); with the house option
+  ``mixed_joker_nt`` (R-6.7) a small and a big joker together are that rung too.
 * ``four-decks`` — hidden calls; one more card than the standing call overturns it (R-6.5); the seed
   names suits only, so jokers do not declare.
 
@@ -96,6 +97,10 @@ def _joker_strength(ruleset: Ruleset, cards: tuple, jokers: list) -> tuple:
     or ``ValueError`` when this ladder has no such call."""
     n = len(cards)
     ladder = ruleset.declare_ladder
+    if ruleset.mixed_joker_nt and n == 2 == len(jokers) and cards[0].rank != cards[1].rank:
+        # R-6.7: 兩張王 read as any two jokers; the pair ranks with two identical jokers (rung 2)
+        # and, under the suit order, as its lower joker
+        return (2, _SUIT_ORDER["LJ"] if ruleset.suit_order_overcall else 0)
     if len(jokers) != n or len({c.rank for c in cards}) != 1:
         raise ValueError("jokers declare no trump only as identical jokers shown on their own")
     if ladder in ("one-deck", "four-decks"):
