@@ -80,6 +80,7 @@ class Ruleset:
     # §7 kitty
     kitty_multiplier: str = "power"       # power (2^n, cap 64) | linear (003)
     kitty_multiplier_cap: int = 64
+    kitty_stealing: bool = False          # house option, four players: 炒地皮
     # §8 settlement, levels
     scoring: str = "classic"              # classic | R-8.2 takeover-plus-one | R-8.3 one-deck-hundred
     settlement_table: tuple = ()          # house option: ((from P, side, levels), …) replaces scoring
@@ -191,6 +192,10 @@ class Ruleset:
         if self.mixed_joker_nt and self.declare_ladder != "three-decks":
             raise RulesetError("mixed_joker_nt is a three-deck option (R-6.7): it needs "
                                f"declare_ladder = \"three-decks\", not {self.declare_ladder!r}")
+        if self.kitty_stealing and (self.players != 4 or not self.kitty_size or self.bidding):
+            raise RulesetError("kitty_stealing (炒地皮, R-7.4) is for four players with a kitty, "
+                               f"not {self.players} players with a kitty of {self.kitty_size}"
+                               + (" and bidding" if self.bidding else ""))
         if self.settlement_table and self.bidding:
             raise RulesetError("settlement_table does not apply with bidding: a bidding hand is settled "
                                "against the bid (R-9 bidding)")
@@ -199,7 +204,8 @@ class Ruleset:
 _FIELDS = {f.name: f for f in dataclasses.fields(Ruleset)}
 OPTIONS = tuple(n for n in _FIELDS if n != "preset")
 # Options a ruleset's JSON leaves out when they are at their default (see Ruleset.to_json).
-_QUIET_AT_DEFAULT = ("play_clock", "bury_clock", "follow_protection", "mixed_joker_nt", "settlement_table")
+_QUIET_AT_DEFAULT = ("play_clock", "bury_clock", "follow_protection", "mixed_joker_nt", "settlement_table",
+                     "kitty_stealing")
 
 
 def _check_overrides(overrides: Mapping[str, Any]) -> dict:

@@ -21,7 +21,7 @@ from ..effects import Refusal, Ring
 from ..friend import FriendSearch
 from ..phase import SCANNED, Phase
 from ..view import Expect, SeatView, TrickView
-from . import bidding, draw, evidence
+from . import bidding, draw, evidence, kitty
 from .counter import Exchange, may_counter
 from .knowledge import KNOWLEDGE, MODES, Knowledge
 from .result import HandResult
@@ -71,6 +71,7 @@ class Hand:
         self.kitty: list = []                            # the kitty as dealt (copies), scanned
         self.dealt_kitty: tuple = ()                     # the kitty as dealt (scanned), before any swap
         self.buried: list = []
+        self.kitty_holder: int | None = None          # 炒地皮 (R-7.4): the seat that stole the kitty last
         self.kitty_revealed: tuple | None = None      # open play: the kitty scanned at the end
         # three players (§9): bidding and the counter-declarer's swap
         self.bids: list = []                             # (seat, points|None)
@@ -233,8 +234,10 @@ class Hand:
             return Expect("bid", 0, self.bid_options())
         if ph == Phase.TRUMP and seat == self.dealer:
             return Expect("name_trump", 0, ("S", "H", "C", "D", None))
-        if ph in (Phase.KITTY, Phase.BURYING) and seat == self.dealer:
+        if ph in (Phase.KITTY, Phase.BURYING) and seat == kitty.holder(self):
             return Expect("bury", self.ruleset.kitty_size)
+        if ph == Phase.STEAL and seat != kitty.holder(self):
+            return Expect("declare", 0, self.declaration_options(seat))
         if ph == Phase.KITTY and may_counter(self, seat):
             return Expect("declare", 0, self.declaration_options(seat))
         if ph == Phase.EXCHANGE and self.exchange is not None and seat == self.exchange.seat \
@@ -248,7 +251,7 @@ class Hand:
 
     def view(self, seat: int, expect: Expect | None = None) -> SeatView:
         """The read-only view of seat ``seat`` (see ``view.py``)."""
-        holds_kitty = seat == self.dealer and self.phase in (Phase.BURYING, Phase.FRIEND, Phase.PLAYING, Phase.OVER)
+        holds_kitty = seat == kitty.holder(self) and self.phase in (Phase.BURYING, Phase.FRIEND, Phase.PLAYING, Phase.OVER)
         public_standing = self.standing is not None and not self.ruleset.hidden_declarations
         return SeatView(
             ruleset=self.ruleset, seat=seat, players=self.players, phase=self.phase, level=self.level,
