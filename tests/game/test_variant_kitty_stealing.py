@@ -30,7 +30,7 @@ def test_R7_4_after_the_burial_the_hand_waits_for_counters(table):
     t = buried(table)
     assert t.hand.phase == "steal" and t.hand.dealer == 0
     assert t.hand.view(1).expect.kind == "declare"
-    assert ((t.hand.view(1).expect.options)) and all(len(o) == 2 for o in t.hand.view(1).expect.options)
+    assert t.hand.view(1).expect.options and all(len(o) == 2 for o in t.hand.view(1).expect.options)
     assert t.hand.view(0).expect.kind == "none"          # the holder does not counter itself
 
 

@@ -251,7 +251,8 @@ class Hand:
 
     def view(self, seat: int, expect: Expect | None = None) -> SeatView:
         """The read-only view of seat ``seat`` (see ``view.py``)."""
-        holds_kitty = seat == kitty.holder(self) and self.phase in (Phase.BURYING, Phase.FRIEND, Phase.PLAYING, Phase.OVER)
+        holds_kitty = seat == (self.dealer if self.kitty_holder is None else self.kitty_holder) \
+            and self.phase in (Phase.BURYING, Phase.FRIEND, Phase.PLAYING, Phase.OVER)
         public_standing = self.standing is not None and not self.ruleset.hidden_declarations
         return SeatView(
             ruleset=self.ruleset, seat=seat, players=self.players, phase=self.phase, level=self.level,

@@ -25,9 +25,10 @@ __all__ = ["start_kitty", "take_kitty", "bury", "bury_tap", "take_back_buried", 
            "steal", "close_steals"]
 
 
-def holder(hand: Hand) -> int | None:
-    """The seat that holds (buries) the kitty: the dealer, or after 炒地皮 the last seat to steal it."""
-    return hand.dealer if hand.kitty_holder is None else hand.kitty_holder
+def holder(hand: Hand) -> int:
+    """The seat that holds (buries) the kitty: the dealer, or after 炒地皮 the last seat to steal it
+    (from the kitty phase on, when the dealer is known)."""
+    return hand.dealer_seat() if hand.kitty_holder is None else hand.kitty_holder
 
 
 def start_kitty(hand: Hand) -> list:
