@@ -124,3 +124,19 @@ def test_R7_4_bots_play_matches_with_the_option_in_both_modes(mode):
     assert holders[3] is not None and holders[9] is not None       # a bot stole the kitty
     assert holders[10] is None                                     # nobody did
     assert Ruleset.from_json(rs.to_json()) == rs and "kitty_stealing" not in Ruleset().to_json()
+
+
+def test_R7_4_every_sentence_of_a_stolen_kitty_has_its_mandarin():
+    from shengji_table.face.words_zh import kind_of, to_zh
+    from shengji_table.game.effects import Announce
+    rs = Ruleset.from_preset("classic", kitty_stealing=True)
+    m = Match(rs, "scanned")
+    said = []
+    Driver(m, [make_bot("random", i) for i in range(4)],
+           lambda e, effects: said.extend(x.text for x in effects if isinstance(x, Announce))).play_hand(3)
+    assert m.hand.kitty_holder is not None
+    steal = [t for t in said if "counters" in t or "炒地皮" in t]
+    assert len(steal) >= 3
+    for text in steal:
+        assert kind_of(text) is not None, text
+        assert "Seat" not in to_zh(text) and "kitty" not in to_zh(text), (text, to_zh(text))
