@@ -167,7 +167,7 @@ CATALOGUE: dict[str, list[Rule]] = {
          lambda m: f"{_seat(m['s'])}用{cards_zh(m['cards'])}反主，{_trump(m['t'])}，从底牌换{m['k']}张。"),
         (r"^The dealer, seat (?P<s>\d+), answers with " + _CARDS + r": trump is (?P<t>[a-z ]+)\.",
          lambda m: f"庄家{_seat(m['s'])}用{cards_zh(m['cards'])}应对，{_trump(m['t'])}。"),
-        (r"^Seat (?P<s>\d+) counters with " + _CARDS + r": trump is (?P<t>[a-z ]+)\.",
+        (r"^Seat (?P<s>\d+) counters with " + _CARDS + r" \(炒地皮\): trump is (?P<t>[a-z ]+);",
          lambda m: f"{_seat(m['s'])}用{cards_zh(m['cards'])}炒地皮，{_trump(m['t'])}，拿底牌重扣。")),
     "trump": _rules(
         (r"^Trump: (?P<t>[a-z ]+), level (?P<l>\w+); seat (?P<s>\d+) deals",

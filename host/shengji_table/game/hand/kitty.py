@@ -130,8 +130,9 @@ def steal(hand: Hand, e: ev.Declare) -> list:
     hand.buried = []
     hand.phase = Phase.BURYING
     hand.turn = e.seat
-    return [Announce("declare", f"Seat {e.seat} counters with {format_cards(faces)}: trump is "
-                                f"{suit_word(hand.trump)}. {res.reason}", STEAL_RULE),
+    return [Announce("declare", f"Seat {e.seat} counters with {format_cards(faces)} (炒地皮): trump is "
+                                f"{suit_word(hand.trump)}; seat {e.seat} takes the kitty and buries anew.",
+                     STEAL_RULE),
             Ring(e.seat, "turn")]
 
 
