@@ -49,7 +49,9 @@ def test_R4_8_longer_tuples_a_genuine_pair_must_be_played_not_a_cut_triple():
     hand = "H9 H9 H9 HQ HQ HK"
     assert check("H3 H3", "HQ HQ", hand, o).ok
     v = check("H3 H3", "H9 H9", hand, o)          # 99 cut from 999 is no pair under protection
-    assert not v.ok and "pair" in v.reason
+    assert not v.ok and v.rule == "R-4.8" and "cut from a longer unit" in v.reason
+    v = check("H3 H3", "H9 HK", hand, o)          # no pair at all: the shape duty of itself
+    assert not v.ok and v.rule == "R-4.5"
 
 
 def test_R4_8_longer_tuples_a_quad_is_not_cut_for_a_triple_lead_four_decks():

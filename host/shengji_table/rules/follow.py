@@ -217,12 +217,17 @@ def check_follow(lead, play, hand, order, rule: FollowRule | None = None, counts
     if play_rung > hand_rung:
         need = " or ".join(describe(a) for a in rule.ladder[hand_rung])
         which = "that" if len(rule.ladder[hand_rung]) == 1 else "one of them"
-        whole = " (whole groups: R-4.8)" if rule.protect else ""
-        return Verdict(False, cite, f"you hold {need}{whole} in {name}, so your play must contain {which}")
+        if not rule.protect:
+            return Verdict(False, cite, f"you hold {need} in {name}, so your play must contain {which}")
+        if rule.rung_index(count_groups(play, order), order, stop=hand_rung) <= hand_rung:
+            cite = "R-4.8"           # it would do, but for cards cut from a longer unit
+        return Verdict(False, cite, f"you hold {need} in {name}, not cut from a longer unit, so your play "
+                       f"must contain {which} (cards cut from a longer unit do not count)")
     if rule.ladder[hand_rung] == ((),):
         if cite == "R-4.8":
-            return Verdict(True, cite, f"you follow with {n} {name}; no longer unit of yours must be broken")
-        return Verdict(True, "R-4.4" if rule.rule != "R-4.8" else cite, f"you follow with {n} {name}")
+            why = "no shape is owed" if rule.ladder == (((),),) else "no longer unit of yours must be broken"
+            return Verdict(True, cite, f"you follow with {n} {name}; {why}")
+        return Verdict(True, "R-4.4", f"you follow with {n} {name}")
     shape = describe(rule.ladder[hand_rung][0]) if len(rule.ladder[hand_rung]) == 1 else "the best shape you hold"
     return Verdict(True, cite, f"you follow {name} with {shape}")
 
