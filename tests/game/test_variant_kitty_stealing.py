@@ -140,3 +140,11 @@ def test_R7_4_every_sentence_of_a_stolen_kitty_has_its_mandarin():
     for text in steal:
         assert kind_of(text) is not None, text
         assert "Seat" not in to_zh(text) and "kitty" not in to_zh(text), (text, to_zh(text))
+
+
+def test_R7_4_the_bury_clock_runs_for_the_seat_that_took_the_kitty(table):
+    from shengji_table.table.clock import timed_turn
+    t = buried(table, bury_clock=60)
+    t.declare(1, "H2 H2")
+    turn = timed_turn(t.hand, t.rs)
+    assert turn is not None and turn.seat == 1 and turn.phase == "burying"
