@@ -92,3 +92,17 @@ def test_R8_6_the_rules_file_and_option_are_accepted_by_play(tmp_path):
     assert out.returncode == 2 and "more levels" in out.stderr and out.stdout == ""
     out = _play("--option", "settlement_table=5:d1")
     assert out.returncode == 2 and "from = 0" in out.stderr
+
+
+def test_R8_6_the_judge_settles_by_the_table():
+    from shengji_table.rules.judge import SituationError, judge
+    sit = {"query": "settle", "preset": "classic", "dealer": 0, "attackers_points": 105,
+           "kitty": ["C3", "C4", "D6", "D7", "H8", "C9", "DJ", "DQ"], "last_trick": {"seat": 0, "cards": ["S9"]},
+           "options": {"settlement_table": [{"from": 0, "declarers": 2}, {"from": 100, "attackers": 0}]}}
+    r = judge(sit)
+    assert r["rule"] == "R-8.6" and r["takeover"] is True and r["attackers_levels"] == 0
+    low = {**sit, "attackers_points": 70}
+    assert judge(low)["declarers_levels"] == 2                                     # the table's 0–99 row
+    assert judge({**low, "options": {}})["declarers_levels"] == 1                  # 40 ≤ 70 < 80
+    with pytest.raises(SituationError, match="from = 0"):
+        judge({**sit, "options": {"settlement_table": [{"from": 40, "declarers": 2}]}})
