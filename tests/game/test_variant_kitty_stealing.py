@@ -148,3 +148,4 @@ def test_R7_4_the_bury_clock_runs_for_the_seat_that_took_the_kitty(table):
     t.declare(1, "H2 H2")
     turn = timed_turn(t.hand, t.rs)
     assert turn is not None and turn.seat == 1 and turn.phase == "burying"
+

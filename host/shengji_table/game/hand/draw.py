@@ -155,6 +155,10 @@ def declaration_options(hand: Hand, seat: int, held=None) -> tuple:
             groups.setdefault(f, 0)
             groups[f] += 1
     out = [(f,) * n for f, k in sorted(groups.items(), key=lambda kv: kv[0].index) for n in range(1, k + 1)]
+    if hand.ruleset.mixed_joker_nt:  # a small and a big joker together declare no trump
+        jokers = sorted((f for f in groups if f.suit == JOKER), key=lambda f: f.index)
+        if len(jokers) == 2:
+            out.append(tuple(jokers))
     if hand.ruleset.two_colour:  # a same-colour pair of level cards declares too
         for colour in (("H", "D"), ("S", "C")):
             same = [f for f in groups if f.suit in colour and f.rank == hand.level]
