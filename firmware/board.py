@@ -9,6 +9,11 @@ the centre (kitty) reader and its ring are index ``seats``.
 import json
 
 CENTRE = "centre"
+# ``timing`` defaults, the same as the host's (shengji_table.board.Timing)
+LIFT_MS = 600
+CS_SETUP_US = 1000
+REPLY_TIMEOUT_MS = 100
+ACTIVATION_MS = 100
 
 
 class ReaderPins:
@@ -55,6 +60,11 @@ class Board:
             self.rings[self.index(ring["seat"])] = (ring["first"], ring["count"])
             pixels = max(pixels, ring["first"] + ring["count"])
         self.pixels = pixels
+        t = data.get("timing", {})
+        self.lift_ms = t.get("lift_ms", LIFT_MS)
+        self.cs_setup_us = t.get("cs_setup_us", CS_SETUP_US)
+        self.reply_timeout_ms = t.get("reply_timeout_ms", REPLY_TIMEOUT_MS)
+        self.activation_ms = t.get("activation_ms", ACTIVATION_MS)
         self.buttons = [None] * seats  # type: list
         for b in data["buttons"]:
             self.buttons[b["seat"]] = ButtonPins(b["pin"], b["pull"], b["active"] == "low")

@@ -1,6 +1,6 @@
 """What MicroPython has and CPython lacks, for the firmware's modules when CPython runs them (the
 host shares ``protocol`` and ``rings``, its checks and tests run the others): ``micropython.const``
-and ``time``'s millisecond ticks.  On the Pico every name here is MicroPython's own.
+and ``time``'s millisecond ticks and sleeps.  On the Pico every name here is MicroPython's own.
 
     from compat import const, ticks_diff
 
@@ -15,7 +15,7 @@ except ImportError:  # CPython (the host, tests, the host's hardware check)
         return x
 
 try:
-    from time import sleep_ms, ticks_add, ticks_diff, ticks_ms
+    from time import sleep_ms, sleep_us, ticks_add, ticks_diff, ticks_ms
 except ImportError:  # CPython: same names, same meaning; the host's millisecond clock does not wrap
     import time as _time
 
@@ -30,3 +30,6 @@ except ImportError:  # CPython: same names, same meaning; the host's millisecond
 
     def sleep_ms(ms):  # type: ignore[no-redef,misc]
         _time.sleep(ms / 1000)
+
+    def sleep_us(us):  # type: ignore[no-redef,misc]
+        _time.sleep(us / 1_000_000)

@@ -1,9 +1,11 @@
 """Debouncing, as pure state machines (no I/O, no clock of their own, no allocation per update).
 
 * :class:`TapDebounce` turns one reader's polls into taps.  A card held on the reader is one tap;
-  a card must be missing on ``lift_polls`` polls in a row to count as lifted (so a single missed
-  poll, common at the edge of the field, is ignored); lifting and tapping again is a new tap.
-  A different card appearing without a lift is a new tap at once.
+  a card must be missing for ``lift_ms`` (measured from the last poll that saw it, so the same
+  whatever the number of readers and the lap time) to count as lifted: misses at the edge of the
+  field, a hovering hand, a card slid on slowly are flicker, not a lift and a second tap (which
+  the host would take for "take the card back").  Lifting and tapping again is a new tap.  A
+  different card appearing without a lift is a new tap at once.
 * :class:`ButtonDebounce` turns a sampled button level into PRESS, LONG (held ``long_ms``, once per
   press) and RELEASE, each only after the level has been stable for ``settle_ms``.
 """
@@ -24,16 +26,18 @@ UID_MAX = const(10)  # ISO 14443A UIDs are 4, 7 or 10 bytes
 class TapDebounce:
     """Per-reader tap detector with hysteresis on the card's absence."""
 
-    def __init__(self, lift_polls=2):
-        self.lift_polls = lift_polls
+    def __init__(self, lift_ms=600):
+        self.lift_ms = lift_ms
         self.uid = bytearray(UID_MAX)   # the held card's UID (valid while ``held``)
         self.uid_len = 0
         self.held = False
-        self.missed = 0                 # consecutive polls without the held card
+        self.seen_at = 0                # when a poll last saw the held card
+        self.missed = 0                 # consecutive polls without the held card (diagnostics)
         self.taps = 0                   # taps so far (diagnostics)
 
-    def update(self, uid, n):
-        """Feed one poll: ``uid[:n]`` the card seen, ``n == 0`` none.  Returns NONE, TAP or LIFT.
+    def update(self, uid, n, now):
+        """Feed one poll taken at ``now`` (ms): ``uid[:n]`` the card seen, ``n == 0`` none.
+        Returns NONE, TAP or LIFT.
 
         After TAP, ``self.uid[:self.uid_len]`` is the new card.  A poll that failed (reader error)
         must not be fed at all: it is no evidence either way.
@@ -42,12 +46,13 @@ class TapDebounce:
             if not self.held:
                 return NONE
             self.missed += 1
-            if self.missed >= self.lift_polls:
+            if ticks_diff(now, self.seen_at) >= self.lift_ms:
                 self.held = False
                 self.missed = 0
                 return LIFT
             return NONE
         self.missed = 0
+        self.seen_at = now
         if n > UID_MAX:
             n = UID_MAX
         if self.held and self._same(uid, n):

@@ -25,7 +25,14 @@ without it (production builds) sim frames are counted in ``ignored`` and do noth
 
 Stream contract: ``readinto(buf)`` returns the number of bytes read (0 or None when nothing is
 waiting; it must not block) and ``write(buf, off, n)`` writes ``buf[off:off + n]`` (MicroPython
-streams take that offset and length natively, so no slice or memoryview is allocated).
+streams take that offset and length natively, so no slice or memoryview is allocated); optional
+``writable()`` says whether a write can start without waiting (``select.poll``'s POLLOUT).
+
+Never blocked by the host: on rp2 a USB CDC write with the port open but unread waits up to its
+transmit timeout (500 ms) for room.  So every frame is written only when ``writable()`` says so,
+and a poll stops writing at the first frame that could not start (the queue keeps it for the
+next resend): a host that stops reading costs a step at most one such wait, never the watchdog's
+5 s, and no queued event is lost.
 :class:`StdioStream` adapts USB CDC (``sys.stdin``/``sys.stdout``) on the Pico and pipes under the
 unix port. ``clock_ms`` is ``time.ticks_ms``-like: milliseconds, wrapping at 2**30 or not at all.
 
@@ -100,6 +107,9 @@ class Link:
         self.dropped = 0     # events dropped because the queue was full
         self.ignored = 0     # valid frames we could not use (ring out of range, sim in production)
         self.resent = 0      # frames written again
+        self.deferred = 0    # writes not started: the port had no room (the queue keeps events)
+        self._writable = getattr(stream, "writable", None)
+        self._stalled = False  # a write could not start in this poll: no more writes until the next
         self.fast_resent = 0  # oldest frame resent at once on a repeated ACK
         # The queue of unacknowledged events: encoded frames back to back in one byte ring
         # (``arena`` bytes), plus per-event offset, length and seq. Frames are ~20-60 bytes, so a
@@ -219,6 +229,7 @@ class Link:
         """Read what the host sent, resend what it has not acknowledged, send heartbeats."""
         rx = self._rx
         dec = self.decoder
+        self._stalled = False
         for _ in range(RX_CHUNKS_PER_POLL):
             n = self.stream.readinto(rx)
             if not n:
@@ -240,14 +251,21 @@ class Link:
     def _resend(self):
         for k in range(self.pending):
             i = (self._head + k) % self._size
-            self._write(self._arena, self._offs[i], self._lens[i])
+            if not self._write(self._arena, self._offs[i], self._lens[i]):
+                return  # the port is full: the rest waits for the next resend, in order
             self.resent += 1
 
     def _write(self, buf, off, n):
+        """Write one frame if the port can take it now; False when it was not started."""
+        if self._stalled or (self._writable is not None and not self._writable()):
+            self._stalled = True
+            self.deferred += 1
+            return False
         try:
             self.stream.write(buf, off, n)
         except OSError:
-            pass  # the queue keeps the event; the next resend tries again
+            return False  # the queue keeps the event; the next resend tries again
+        return True
 
     def _set_host(self, alive):
         self.host_alive = alive
@@ -358,6 +376,8 @@ class StdioStream:
         self._out = sys.stdout.buffer
         self._poll = select.poll()
         self._poll.register(sys.stdin, select.POLLIN)
+        self._wpoll = select.poll()
+        self._wpoll.register(sys.stdout, select.POLLOUT)
         self._one = bytearray(1)
         self.eof = False
 
@@ -375,6 +395,12 @@ class StdioStream:
             buf[n] = self._one[0]
             n += 1
         return n
+
+    def writable(self):
+        """True when a write can start now (rp2: room in the USB transmit FIFO with the port open)."""
+        for _ in self._wpoll.ipoll(0):
+            return True
+        return False
 
     def write(self, buf, off, n):
         self._out.write(buf, off, n)

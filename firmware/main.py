@@ -3,10 +3,14 @@
 Production build (``build.json`` absent or ``"sim": false``):
 
 * Ctrl-C (0x03) on the USB link is data, not KeyboardInterrupt (``micropython.kbd_intr(-1)``): a
-  frame may contain that byte.
+  frame may contain that byte, and most host frames do (COBS code bytes).  It is switched off
+  first thing, before the board file is read: the host talks as soon as it opens the port, and
+  rp2's USB handler turns every 0x03 into KeyboardInterrupt while the interrupt char is set.
+* Anything that escapes the run, KeyboardInterrupt included (``BaseException``), resets the Pico:
+  a table must never be left at the REPL with no watchdog.
 * A watchdog (5 s, ``_WDT_MS``) is fed by the loop; a hung reader or an exception reboots the Pico.
-* **REPL escape**: hold seat 0's button while the Pico starts.  main.py then returns before it
-  disables Ctrl-C or starts the watchdog, and prints why; ``mpremote`` and the REPL work normally.
+* **REPL escape**: hold seat 0's button while the Pico starts.  main.py then gives Ctrl-C back and
+  returns before it starts the watchdog, and prints why; ``mpremote`` and the REPL work normally.
 
 Sim build (``"sim": true``, ``shengji-table flash --sim``): the readers are ``SimPN532`` models on
 the Pico itself, fed by the link's SIM_PLACE / SIM_LIFT / SIM_BUTTON frames (see simboard.py).
@@ -22,6 +26,10 @@ FIRMWARE = b"0.1.0"
 _WDT_MS = const(5000)    # RP2040 maximum is 8388 ms; one loop step takes a few tens of ms
 _ESCAPE_SEAT = const(0)
 _ESCAPE_SAMPLE_MS = const(30)
+# Sim builds: the cards are the models', put down and taken off exactly by SIM frames, with no
+# flicker at the edge of a field to ride out, so a lift counts after this (build.json ``lift_ms``
+# sets it) rather than the board's real-table figure; the host's players re-tap at that pace.
+_SIM_LIFT_MS = const(100)
 
 
 def load_build(path="build.json"):
@@ -58,8 +66,7 @@ def build(machine, board, sim, dead=()):
     All readers sit on one SPI bus and share one ``PN532Bus`` (frame buffers): the scan loop polls
     them one at a time, so no two transactions ever overlap.
     """
-    from pn532 import PN532, PN532Bus
-    from reader import Reader
+    from pn532 import PN532Bus
     from scan import Button
     buttons = [Button(_button_pin(machine, b), b.active_low) for b in board.buttons]
     readers = []  # type: list
@@ -70,7 +77,7 @@ def build(machine, board, sim, dead=()):
         bus = PN532Bus(table.bus)
         for i in range(len(board.readers)):
             sel = table.selects[i]
-            readers.append(None if sel is None else Reader(board.readers[i].name, PN532(bus, sel)))
+            readers.append(None if sel is None else _reader(board, board.readers[i].name, bus, sel, None))
         return readers, table.buttons, table
     spi = machine.SPI(board.spi_bus, baudrate=board.baudrate, polarity=0, phase=0,
                       sck=machine.Pin(board.sck), mosi=machine.Pin(board.mosi), miso=machine.Pin(board.miso))
@@ -81,8 +88,17 @@ def build(machine, board, sim, dead=()):
             continue
         cs = machine.Pin(pins.cs, machine.Pin.OUT, value=1)
         rst = machine.Pin(pins.rst, machine.Pin.OUT, value=1) if pins.rst is not None else None
-        readers.append(Reader(pins.name, PN532(bus, cs, rst)))
+        readers.append(_reader(board, pins.name, bus, cs, rst))
     return readers, buttons, table
+
+
+def _reader(board, name, bus, cs, rst):
+    """One reader with the board file's timings (``"rst": null``: a module without a usable reset
+    pin; its recovery is then ``begin()`` alone)."""
+    from pn532 import PN532
+    from reader import Reader
+    pn = PN532(bus, cs, rst, reply_timeout_ms=board.reply_timeout_ms, cs_setup_us=board.cs_setup_us)
+    return Reader(name, pn, activation_ms=board.activation_ms)
 
 
 def boot(board_path="board.json", build_path="build.json", stream=None):
@@ -104,7 +120,8 @@ def boot(board_path="board.json", build_path="build.json", stream=None):
         return None
     readers, buttons, table = build(machine, board, sim, flags.get("dead", ()))
     pixels = neopixel.NeoPixel(machine.Pin(board.led_pin), board.pixels) if board.pixels else None
-    scanner = Scanner(readers, buttons, board.rings, pixels, board.led_order)
+    lift_ms = flags.get("lift_ms", _SIM_LIFT_MS) if sim else board.lift_ms
+    scanner = Scanner(readers, buttons, board.rings, pixels, board.led_order, lift_ms=lift_ms)
     link = Link(stream or StdioStream(), time.ticks_ms, scanner.on_ring,
                 table.on_sim if table is not None else None, firmware=FIRMWARE,
                 board=board.name.encode(), rings=len(board.rings))
@@ -120,32 +137,39 @@ def main(board_path="board.json", build_path="build.json", stream=None, max_step
 
     Returns ``"escape"`` after the REPL escape, else (only when ``max_steps`` ran out) the scanner.
     """
-    import machine
     import micropython
+    # First of all: a host frame's 0x03 arriving during boot must be data, not KeyboardInterrupt.
+    micropython.kbd_intr(-1)
+    import machine
 
     scanner = boot(board_path, build_path, stream)
     if scanner is None:
+        micropython.kbd_intr(3)   # the escape: the REPL is the user's
         return "escape"
-    micropython.kbd_intr(-1)
-    try:
-        wdt = machine.WDT(timeout=_WDT_MS)
-        scanner.start(time.ticks_ms())
+    wdt = machine.WDT(timeout=_WDT_MS)
+    scanner.start(time.ticks_ms())
+    wdt.feed()
+    gc.collect()
+    steps = 0
+    while steps != max_steps:
+        scanner.step(time.ticks_ms())
         wdt.feed()
-        gc.collect()
-        steps = 0
-        while steps != max_steps:
-            scanner.step(time.ticks_ms())
-            wdt.feed()
-            steps += 1
-    finally:
-        # Only reached on an exception (or a test's max_steps): give Ctrl-C back; the watchdog,
-        # no longer fed, reboots a real Pico within _WDT_MS.
-        micropython.kbd_intr(3)
+        steps += 1
     return scanner
 
 
-if __name__ == "__main__":
+def run():
+    """The Pico's entry: ``main()``, and on anything escaping it (KeyboardInterrupt too) its last
+    words, then a reset, so that the table never stays at the REPL without a watchdog."""
     try:
         main()
-    except Exception as exc:  # noqa: BLE001 - last words before the watchdog reboots us
-        sys.print_exception(exc)
+    except BaseException as exc:  # noqa: B036 - KeyboardInterrupt must reset too
+        try:
+            sys.print_exception(exc)
+        finally:
+            import machine
+            machine.reset()
+
+
+if __name__ == "__main__":
+    run()

@@ -36,7 +36,7 @@ runs its command to the end (or raises) and copies what it returns out of the re
 before the next chip is selected.
 """
 
-from compat import const, sleep_ms, ticks_diff, ticks_ms
+from compat import const, sleep_ms, sleep_us, ticks_diff, ticks_ms
 
 # Bit reversal of every byte value: REV[b] is b with bit 7..0 mirrored (LSB-first wire <-> MSB SPI).
 REV = (
@@ -96,7 +96,12 @@ FIRST_USER_PAGE = const(4)
 # boards drop the ACK, hence ACK_GAP_MS before the first poll.
 ACK_GAP_MS = const(1)
 ACK_TIMEOUT_MS = const(15)
-REPLY_TIMEOUT_MS = const(50)
+# InListPassiveTarget "can be rather slow to respond (sometimes >100ms)" (Adafruit_CircuitPython_
+# PN532#50); the board file's ``timing.reply_timeout_ms`` sets it per table.
+REPLY_TIMEOUT_MS = const(100)
+# Wait after chip-select goes low before the first clock, as Seeed/Elechouse (1-2 ms), ESPHome and
+# old Adafruit Arduino do: a chip not yet listening drops the first byte (``timing.cs_setup_us``).
+CS_SETUP_US = const(1000)
 POLL_INTERVAL_MS = const(1)
 RESET_LOW_MS = const(2)
 RESET_BOOT_MS = const(10)
@@ -113,6 +118,10 @@ _DATA = const(7)       # index in ``rx`` of the first data byte after the reply'
 # so that any length is sent or read with views made once (slicing a memoryview allocates).
 _CHUNKS = const(6)
 _CHUNK_MAX = const(32)  # 1 << (_CHUNKS - 1)
+# Preamble: UM0701-02 §6.2.1.6 allows more than one leading 00, some chips send the short 00 FF
+# (libnfc accepts 00 00 FF and 00 FF): up to this many 00 before the FF are skipped.
+_PREAMBLE_ZEROS = const(6)
+_READ_CYCLES = const(3)  # data reads (each its own CS cycle) that may show only 00 before the frame
 
 
 class PN532Error(Exception):
@@ -212,9 +221,10 @@ class PN532:
     ack_gap_ms = ACK_GAP_MS
     ack_timeout_ms = ACK_TIMEOUT_MS
     reply_timeout_ms = REPLY_TIMEOUT_MS
+    cs_setup_us = CS_SETUP_US
 
     def __init__(self, bus, cs, rst=None, ack_gap_ms=ACK_GAP_MS, ack_timeout_ms=ACK_TIMEOUT_MS,
-                 reply_timeout_ms=REPLY_TIMEOUT_MS):
+                 reply_timeout_ms=REPLY_TIMEOUT_MS, cs_setup_us=CS_SETUP_US):
         self.bus = bus if isinstance(bus, PN532Bus) else PN532Bus(bus)
         self._cs = cs
         self.rst = rst
@@ -225,6 +235,8 @@ class PN532:
             self.ack_timeout_ms = ack_timeout_ms
         if reply_timeout_ms != REPLY_TIMEOUT_MS:
             self.reply_timeout_ms = reply_timeout_ms
+        if cs_setup_us != CS_SETUP_US:
+            self.cs_setup_us = cs_setup_us
         # Set here, not left to the class: a first assignment while polling would grow the
         # instance's attribute table, an allocation in the scan loop.
         self.last_status = 0  # InDataExchange status byte of the last exchange
@@ -235,6 +247,13 @@ class PN532:
             rst.value(1)
 
     # ---- low level -------------------------------------------------------------------------
+    def _select(self):
+        """Chip-select low, then the setup time before the first clock."""
+        self._cs.value(0)
+        us = self.cs_setup_us
+        if us:
+            sleep_us(us)
+
     def _send(self, cmd, nparams):
         """Frame and send ``cmd`` with ``nparams`` bytes already at ``bus.tx[_PARAMS:]``."""
         bus = self.bus
@@ -254,7 +273,7 @@ class PN532:
             s += tx[i]
         tx[end] = (-s) & 0xFF
         tx[end + 1] = 0x00
-        self._cs.value(0)
+        self._select()
         try:
             bus.write(end + 2)
         finally:
@@ -266,7 +285,7 @@ class PN532:
         c = bus.chunks[1]
         c[0] = _WIRE_STATUS_READ
         c[1] = 0
-        self._cs.value(0)
+        self._select()
         try:
             bus.spi.write_readinto(c, c)  # one buffer both ways: allowed by machine.SPI
         finally:
@@ -281,28 +300,56 @@ class PN532:
             sleep_ms(POLL_INTERVAL_MS)
 
     def _read_frame(self):
-        """Read one frame (prefix 0x03) into ``bus.rx``; return LEN (0 for the ACK frame)."""
+        """Read one frame (prefix 0x03) into ``bus.rx``; return LEN (0 for the ACK frame).
+
+        ``rx`` always holds ``00 00 FF LEN LCS TFI …`` whatever preamble came: leading 00s (one
+        or more, at most ``_PREAMBLE_ZEROS``) are skipped up to the FF.  A read that shows only 00s
+        ends its CS cycle and the next one reads on (a chip continues its frame across reads).
+        """
+        bus = self.bus
+        for cycle in range(_READ_CYCLES):
+            self._select()
+            try:
+                c = bus.chunks[0]
+                c[0] = _WIRE_DATA_READ
+                bus.spi.write(c)
+                if self._preamble(cycle):
+                    return self._frame_rest()
+            finally:
+                self._cs.value(1)
+        raise PN532BadFrame("preamble")
+
+    def _preamble(self, zeros_before):
+        """Skip the 00s before the FF (chip-select low); False when only 00s came.  ``zeros_before``:
+        an earlier read of this frame showed 00s (a continued read may begin with the FF)."""
         bus = self.bus
         rx = bus.rx
-        self._cs.value(0)
-        try:
-            c = bus.chunks[0]
-            c[0] = _WIRE_DATA_READ
-            bus.spi.write(c)
-            bus.read(0, _HEAD)
-            if rx[0] != 0 or rx[1] != 0 or rx[2] != 0xFF:
+        for k in range(_PREAMBLE_ZEROS + 1):
+            bus.read(2, 1)
+            b = rx[2]
+            if b == 0xFF and (k or zeros_before):
+                rx[0] = 0
+                rx[1] = 0
+                return True
+            if b:
                 raise PN532BadFrame("preamble")
-            length = rx[3]
-            if length == 0 and rx[4] == 0xFF:
-                return 0  # ACK: 00 00 FF 00 FF 00 (§6.2.1.3)
-            if (length + rx[4]) & 0xFF or length == 0 or length == 0xFF:
-                # LEN 0 is only the ACK; LEN FF opens an extended frame, which we never ask for.
-                raise PN532BadFrame("LEN/LCS")
-            if length + 1 > _TAIL_MAX:
-                raise PN532BadFrame("too long")
-            bus.read(_HEAD, length + 1)
-        finally:
-            self._cs.value(1)
+        return False
+
+    def _frame_rest(self):
+        """LEN LCS and the rest of the frame after the preamble (chip-select low); return LEN."""
+        bus = self.bus
+        rx = bus.rx
+        bus.read(3, 2)
+        length = rx[3]
+        if length == 0 and rx[4] == 0xFF:
+            bus.read(5, 1)  # the ACK's postamble: 00 00 FF 00 FF 00 (§6.2.1.3)
+            return 0
+        if (length + rx[4]) & 0xFF or length == 0 or length == 0xFF:
+            # LEN 0 is only the ACK; LEN FF opens an extended frame, which we never ask for.
+            raise PN532BadFrame("LEN/LCS")
+        if length + 1 > _TAIL_MAX:
+            raise PN532BadFrame("too long")
+        bus.read(_HEAD - 1, length + 2)  # TFI, data, DCS, postamble
         s = 0
         for i in range(_HEAD - 1, _HEAD + length):
             s += rx[i]
@@ -341,7 +388,7 @@ class PN532:
         tx[4] = 0x00
         tx[5] = 0xFF
         tx[6] = 0x00
-        self._cs.value(0)
+        self._select()
         try:
             bus.write(7)
         finally:
@@ -400,7 +447,12 @@ class PN532:
         self._cs.value(0)
         sleep_ms(2)
         self._cs.value(1)
-        fw = self.firmware_version()
+        try:
+            fw = self.firmware_version()
+        except PN532Error:
+            # The first command after power-up is often lost while the chip wakes (Adafruit's
+            # Arduino begin() sends a dummy for it, ESPHome retries): once more before giving up.
+            fw = self.firmware_version()
         self.sam_configuration()
         self.set_max_retries(max_retries)
         return fw

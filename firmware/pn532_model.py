@@ -145,13 +145,32 @@ _SRC_REPLY = 2
 
 _BUF = 300  # longer than any normal information frame (LEN ≤ 255)
 
+# Chip time per command (µs, ``chip_time``): from the command's frame to its reply being ready.
+# UM0701-02 gives no figures; these follow the air interface, ISO/IEC 14443-2/-3 type A at
+# 106 kbit/s (a byte with parity ≈ 85 µs, frame delay ≈ 90 µs), plus the chip's own handling, and
+# are estimates until the bench measures them (docs/firmware.md, "Chip model"):
+CHIP_US_COMMAND = 400      # GetFirmwareVersion, SAMConfiguration, RFConfiguration items but the field
+CHIP_US_FIELD = 500        # RFConfiguration item 1: RF field on or off
+CHIP_US_FIELD_ON = 5000    # field-on guard before the first WUPA: a PICC must answer within 5 ms of
+                           # the field coming on (ISO/IEC 14443-3 §6), so a PCD waits that long
+CHIP_US_ATTEMPT = 1000     # one activation attempt without a card: WUPA, the ATQA timeout, the pause before the next
+CHIP_US_ACTIVATE = 2500    # a card found: WUPA/ATQA, two cascade levels of anticollision + SELECT
+CHIP_US_EXCHANGE = 2500    # InDataExchange READ: 4 bytes out, 18 back at 106 kbit/s, plus handling
+CHIP_US_RELEASE = 1000     # InRelease: HLTA
+
 
 class SimTag:
     """An ISO/IEC 14443-3 type A tag: UID (4, 7 or 10 bytes), SENS_RES (ATQA), SEL_RES (SAK).
 
     The defaults describe a MIFARE Classic 1K with a 4-byte NUID (ATQA 00 04, SAK 08); it answers
     no command without authentication (READ gets a NAK).
+
+    ``coupling``: the percentage of activation attempts the tag hears (100: always).  Below 100 it
+    is a card at the edge of the field, under a hovering hand or detuned by a neighbour: each WUPA
+    reaches it or not by a fixed pseudo-random sequence (the same in CPython and MicroPython).
     """
+
+    coupling = 100
 
     def __init__(self, uid, sens_res=b"\x00\x04", sel_res=0x08):
         if len(uid) not in (4, 7, 10):
@@ -161,9 +180,14 @@ class SimTag:
         self.sel_res = sel_res
         self.state = IDLE
         self.resp = bytearray(32)  # the last answer's bytes (pre-allocated: answering allocates nothing)
+        self._rng = 1
 
     def wakeup(self):
         """WUPA + anticollision + SELECT.  True when the tag answered and is now ACTIVE."""
+        if self.coupling < 100:
+            self._rng = (self._rng * 75 + 74) % 65537   # ZX81's generator: small ints on any port
+            if self._rng % 100 >= self.coupling:
+                return False  # the WUPA did not reach it: no answer, state unchanged
         if self.state == ACTIVE:
             self.state = IDLE  # an unexpected frame in ACTIVE: back to IDLE, no answer
             return False
@@ -269,7 +293,7 @@ class SimPN532:
     fields_now = 0   # RF fields on at this moment, across all instances in the process
     fields_max = 0   # the most ever on at once (world.reset() zeroes it)
 
-    def __init__(self, name="pn532", firmware=b"\x32\x01\x06\x07"):
+    def __init__(self, name="pn532", firmware=b"\x32\x01\x06\x07", strict=True, lose_first=False):
         # Everything set here survives a power cycle (the chip, its antenna's tags, the knobs, the
         # counters); the chip's own state is set by _power_up alone, called last: the one reset.
         self.name = name
@@ -287,6 +311,19 @@ class SimPN532:
         self.corrupt_commands = 0
         self.ack_gap_us = 0
         self.reply_delay_polls = 0
+        # strictness: what a real chip does that a kind model would not.  The chip's time is on by
+        # default; losing the first command is asked for (the firmware's simulated readers do: the
+        # simulated world and the sim build's models), since a host driver that never retries it
+        # would fail at once (Adafruit's constructor sends its SAMConfiguration as that command).
+        self.chip_time = strict           # replies take the command's time (CHIP_US_*), not 0
+        self.short_preamble = False       # send 00 FF instead of 00 00 FF
+        self.extra_zeros = 0              # more 00s before the preamble (UM0701-02 §6.2.1.6 allows them)
+        self.zero_reads = 0               # the next n data reads of a ready frame show only 00s
+        self.cs_setup_us = 0              # a byte clocked sooner than this after NSS falls is lost
+        self.lose_first_command = lose_first  # the first frame after power-up gets no ACK
+        self.lost = 0                   # frames lost that way
+        self.missed_prefixes = 0        # transactions lost to a short CS setup time
+        self._sel_at = 0
         # observation
         self.log = None
         # Pre-seeded with the modelled commands: counting them never grows the dict (no allocation).
@@ -322,6 +359,11 @@ class SimPN532:
         self._pending_maxtg = 1
         self._src = _SRC_NONE
         self._rd = 0
+        self._pos = 0              # bytes of the current frame already read, across CS cycles
+        self._pos_src = _SRC_NONE  # which frame _pos counts (a new one starts at 0)
+        self._ready_at = 0
+        self._busy_us = 0
+        self._awake = False        # the first command after power-up is lost (lose_first_command)
         self._gap_open = False
         self._cmd_end = 0
 
@@ -376,12 +418,16 @@ class SimPN532:
     def select(self):
         """NSS falling edge."""
         if self.alive and not self.rst_low:
+            if self.cs_setup_us:
+                self._sel_at = _ticks_us()  # type: ignore[assignment]  # a ticks value, kept as an int
             self._mode = _M_PREFIX
             self._n_in = 0
             self._rd = 0
 
     def deselect(self):
-        """NSS rising edge: a data write is parsed now; a data read consumes what was read."""
+        """NSS rising edge: a data write is parsed now; a data read that reached the frame's end
+        (its DCS; the postamble may go unread) consumes it, a shorter one leaves the rest for the
+        next read, which goes on where this one stopped."""
         mode = self._mode
         self._mode = _M_NONE
         if not self.alive or self.rst_low:
@@ -390,7 +436,8 @@ class SimPN532:
             if self.log is not None:
                 self.log.append(bytes(self._in[:self._n_in]))
             self._frame_in(self._n_in)
-        elif mode == _M_READ and self._rd:
+        elif mode == _M_READ and self._rd and self._src != _SRC_NONE and self._pos >= self._flen() - 1:
+            self._pos_src = _SRC_NONE
             if self._src == _SRC_ACK:
                 self._ack_pending = False
                 self.acks += 1
@@ -414,29 +461,72 @@ class SimPN532:
                 self._n_in += 1
             return 0
         if mode == _M_READ:
-            i = self._rd
-            self._rd = i + 1
-            if self._src == _SRC_ACK:
-                return REV[ACK_FRAME[i]] if i < 6 else 0
-            if self._src == _SRC_REPLY:
-                return REV[self._out[i]] if i < self._reply_len else 0
-            return 0
+            self._rd += 1
+            return REV[self._next()]
         if mode == _M_PREFIX:
-            if b == SPI_STATUS_READ:
-                self._mode = _M_STATUS
-            elif b == SPI_DATA_WRITE:
-                self._mode = _M_WRITE
-            elif b == SPI_DATA_READ:
-                self._mode = _M_READ
-                if self._ack_pending:
-                    self._src = _SRC_ACK
-                elif self._reply_len and not self._delay:
-                    self._src = _SRC_REPLY
-                else:
-                    self._src = _SRC_NONE
-            else:
-                self._mode = _M_IGNORE
+            return self._prefix(b)
         return 0
+
+    def _prefix(self, b):
+        """The transaction's first byte: status read, data write or data read (the MISO byte)."""
+        if self.cs_setup_us and _ticks_diff(_ticks_us(), self._sel_at) < self.cs_setup_us:
+            self._mode = _M_IGNORE  # not listening yet: the prefix is lost, the rest is noise
+            self.missed_prefixes += 1
+            return 0
+        if b == SPI_STATUS_READ:
+            self._mode = _M_STATUS
+        elif b == SPI_DATA_WRITE:
+            self._mode = _M_WRITE
+        elif b == SPI_DATA_READ:
+            self._mode = _M_READ
+            if self._ack_pending:
+                src = _SRC_ACK
+            elif self._reply_len and not self._delay and self._due():
+                src = _SRC_REPLY
+            else:
+                src = _SRC_NONE
+            if src != _SRC_NONE and self.zero_reads:
+                self.zero_reads -= 1
+                src = _SRC_NONE     # ready, but this read shows 00s only: the frame comes later
+            self._src = src
+            if src != self._pos_src and src != _SRC_NONE:   # a frame read for the first time
+                self._pos_src = src
+                self._pos = 0
+            elif src != _SRC_NONE and self._pos:
+                # A continued read: the chip already shifts out the frame's next byte while
+                # the prefix comes in (libnfc pn532_spi.c and pn532pi rely on it).
+                return REV[self._next()]
+        else:
+            self._mode = _M_IGNORE
+        return 0
+
+    def _next(self):
+        """The next byte of the frame being read (00 past its end); the short preamble drops the
+        first 00 of ``00 00 FF``."""
+        src = self._src
+        if src == _SRC_NONE:
+            return 0
+        k = self._pos - self._lead()
+        self._pos += 1
+        if k < 0:
+            return 0
+        if src == _SRC_ACK:
+            return ACK_FRAME[k] if k < 6 else 0
+        if src == _SRC_REPLY:
+            return self._out[k] if k < self._reply_len else 0
+        return 0
+
+    def _lead(self):
+        """Bytes sent before the frame's own first byte (-1: its first 00 is left out)."""
+        return self.extra_zeros - (1 if self.short_preamble else 0)
+
+    def _flen(self):
+        """Bytes in the frame being read, as sent."""
+        return (6 if self._src == _SRC_ACK else self._reply_len) + self._lead()
+
+    def _due(self):
+        """The reply's processing time (``chip_time``) has passed."""
+        return not self.chip_time or _ticks_diff(_ticks_us(), self._ready_at) >= 0
 
     def _status(self):
         """The status byte for one status-read clock: 0x01 when a frame is ready."""
@@ -454,7 +544,7 @@ class SimPN532:
             if self._delay:
                 self._delay -= 1
                 return 0
-            return 1
+            return 1 if self._due() else 0
         return 0
 
     # ---- frames --------------------------------------------------------------------------
@@ -482,6 +572,7 @@ class SimPN532:
                 self._out, self._last = self._last, self._out
                 self._reply_len = self._last_len
                 self._delay = 0
+                self._pos_src = _SRC_NONE
             return
         if (length + lcs) & 0xFF or length == 0xFF:
             self.bad_frames += 1  # LCS wrong (or an extended frame, not modelled): silence
@@ -496,11 +587,17 @@ class SimPN532:
         if s & 0xFF:
             self.bad_frames += 1  # DCS wrong: silence, the host resends after 15 ms
             return
+        if self.lose_first_command and not self._awake:
+            self._awake = True
+            self.lost += 1  # model choice: the chip was still waking up; the host resends
+            return
+        self._awake = True
         self.frames += 1
         # A new command aborts whatever was running (§6.2.2).
         self._pending = 0
         self._reply_len = 0
         self._delay = 0
+        self._pos_src = _SRC_NONE
         if self.drop_acks:
             self.drop_acks -= 1
             self._ack_pending = False
@@ -513,7 +610,9 @@ class SimPN532:
             return
         cmd = buf[start + 1]
         self.commands[cmd] = self.commands.get(cmd, 0) + 1
+        self._busy_us = CHIP_US_COMMAND
         self._command(cmd, start + 2, length - 2)
+        self._ready_at = self._cmd_end + self._busy_us
 
     def _error(self):
         out = self._out
@@ -583,6 +682,7 @@ class SimPN532:
             return self._error()
         item = buf[p]
         if item == _RF_FIELD:
+            self._busy_us = CHIP_US_FIELD
             self._set_field(buf[p + 1] & 0x01)
             if not self.rf_on:
                 self.targets.clear()
@@ -599,6 +699,8 @@ class SimPN532:
         self.targets.clear()
         if buf[p + 1] != 0x00:  # only 106 kbps type A tags exist in this model
             return self._list_reply()
+        if not self.rf_on:
+            self._busy_us += CHIP_US_FIELD_ON
         self._set_field(True)
         self._pending_maxtg = buf[p]
         tries = self.max_retries + 1
@@ -607,8 +709,10 @@ class SimPN532:
             tries = 1
         for _ in range(tries):
             if self._activate():
+                self._busy_us += CHIP_US_ACTIVATE
                 self._pending = 0
                 return self._list_reply()
+            self._busy_us += CHIP_US_ATTEMPT
         if not self._pending:
             return self._list_reply()
         return None
@@ -624,6 +728,7 @@ class SimPN532:
             self._put(ERR_CONTEXT)
             return self._end()
         tag = self.targets[tg - 1]
+        self._busy_us = CHIP_US_EXCHANGE
         if not self.rf_on or tag not in self.tags or tag.state != ACTIVE:
             self._put(ERR_TIMEOUT)
             return self._end()
@@ -644,6 +749,7 @@ class SimPN532:
         if np != 1 or not self.sam_ok:
             return self._error()
         tg = self._in[p]
+        self._busy_us = CHIP_US_RELEASE
         self._begin(_CMD_IN_RELEASE)
         if tg == 0:
             for t in self.targets:
@@ -701,5 +807,6 @@ class SimPN532:
         """A running InListPassiveTarget (retry forever) completes when a tag answers."""
         if self._pending == _CMD_IN_LIST_PASSIVE_TARGET and self.rf_on and self._activate():
             self._pending = 0
+            self._ready_at = _ticks_us()  # type: ignore[assignment]  # a ticks value, kept as an int
             self._list_reply()
             self._delay = 0 if self._ack_pending else self.reply_delay_polls

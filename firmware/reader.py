@@ -7,6 +7,7 @@ API (used by the scan loop)::
     r = Reader("seat0", PN532(bus, cs, rst), on_change=changed)   # bus: the SPI bus's PN532Bus
     r.start()                 # first bring-up; reports dead at once if the chip is missing
     n = r.poll()              # UID length (card present) or 0 (no card, reader dead or a failed poll)
+    r.polled                  # True when that 0 means "no card": the chip was asked and answered
     if n:
         r.uid[:n]             # the UID; r.code[:16] holds pages 4..7 when r.code_ok (read them
                               # before polling another reader on the bus: the buffers are the bus's)
@@ -17,6 +18,16 @@ reader is dead and reported once.  A dead reader is retried with exponential bac
 (``backoff_ms`` doubling up to ``backoff_max_ms``); when RST is wired each retry first pulses it low
 and waits for the chip to boot, spread over successive polls so that the scan loop never sleeps
 for it.  A single failed poll returns 0 like "no card": the scan loop's debounce absorbs it.
+
+No flapping: a reader that comes back is only trusted again after ``_STABLE_POLLS`` good polls in
+a row; until then its back-off keeps doubling, so a chip that answers ``begin()`` but fails every
+poll is reported dead and alive at ever longer intervals (up to ``backoff_max_ms``), not four
+times a second.
+
+Activation window: when the previous poll saw a card and this one sees none, InListPassiveTarget
+is tried again until ``activation_ms`` have passed since the first try (ESPHome retries within a
+window after field-on): a card at the edge of the field, or slow to power up after field-on, is
+found again rather than counted missing.  An empty reader costs one try, as before.
 After each poll the reader's RF field is switched off, so that only the reader being polled
 radiates (readers side by side would otherwise detune each other).
 
@@ -33,6 +44,8 @@ from pn532 import (FIRST_USER_PAGE, RESET_BOOT_MS, RESET_LOW_MS, PN532CommandErr
 _FAIL_LIMIT = const(3)
 _BACKOFF_MS = const(250)
 _BACKOFF_MAX_MS = const(8000)
+_STABLE_POLLS = const(20)   # good polls in a row before a recovered reader's back-off starts over
+_ACTIVATION_MS = const(100)
 
 # Recovery phases of a dead reader.
 _RETRY = const(0)      # next step: pulse RST (if wired) or call begin()
@@ -52,9 +65,11 @@ class Reader:
     backoff_max_ms = _BACKOFF_MAX_MS
     read_code = True
     field_off = True
+    activation_ms = _ACTIVATION_MS
 
     def __init__(self, name, pn532, on_change=None, fail_limit=_FAIL_LIMIT, backoff_ms=_BACKOFF_MS,
-                 backoff_max_ms=_BACKOFF_MAX_MS, read_code=True, field_off=True):
+                 backoff_max_ms=_BACKOFF_MAX_MS, read_code=True, field_off=True,
+                 activation_ms=_ACTIVATION_MS):
         self.name = name
         self.pn = pn532
         self.on_change = on_change
@@ -68,11 +83,17 @@ class Reader:
             self.read_code = False
         if not field_off:
             self.field_off = False
+        if activation_ms != _ACTIVATION_MS:
+            self.activation_ms = activation_ms
         self.alive = False
         self.firmware = 0
         self.failures = 0       # consecutive failed polls
         self.errors = 0         # failed exchanges since start (polls and recovery attempts)
         self.recoveries = 0     # dead -> alive transitions after the first start
+        self.good = 0           # good polls in a row
+        self.polled = False     # the last poll() asked the chip and got an answer (card or none)
+        self.retried = 0        # polls that found the card again inside the activation window
+        self._proven = False
         # The bus's buffers: valid right after this reader's poll, until the next reader is polled.
         bus = pn532.bus
         self.uid = bus.uid
@@ -101,11 +122,15 @@ class Reader:
         self.alive = True
         self.firmware = fw
         self.failures = 0
-        self._backoff = self.backoff_ms
+        self.good = 0       # the back-off starts over only once it has proved itself (poll)
+        self._proven = False
         self._report(True)
         return True
 
     def _down(self, now):
+        if self.recoveries and not self._proven:
+            # back, then down again before it proved itself: a flapping chip waits longer each time
+            self._backoff = min(self._backoff * 2, self.backoff_max_ms)
         self.alive = False
         self.firmware = 0
         self.uid_len = 0
@@ -126,12 +151,13 @@ class Reader:
         """One scan step for this reader: UID length of the card on it, or 0."""
         if now is None:
             now = ticks_ms()
+        self.polled = False
         if not self.alive:
-            self._recover(now)
+            self._recover(now)   # a recovery step, even a successful one, is no evidence of a card
             return 0
         pn = self.pn
         try:
-            n = pn.list_passive_target(self.uid)
+            n = self._list()
             if n:
                 self.code_ok = False
                 if self.read_code:
@@ -148,12 +174,31 @@ class Reader:
         except PN532Error:
             self.errors += 1
             self.failures += 1
+            self.good = 0
             self.uid_len = 0
             if self.failures >= self.fail_limit:
                 self._down(now)
             return 0
         self.failures = 0
+        self.polled = True
+        self.good += 1
+        if self.good == _STABLE_POLLS:
+            self._backoff = self.backoff_ms
+            self._proven = True
         self.uid_len = n
+        return n
+
+    def _list(self):
+        """InListPassiveTarget; retried within the activation window when a card was there."""
+        pn = self.pn
+        n = pn.list_passive_target(self.uid)
+        if n or not self.uid_len or not self.activation_ms:
+            return n
+        start = ticks_ms()
+        while not n and ticks_diff(ticks_ms(), start) < self.activation_ms:
+            n = pn.list_passive_target(self.uid)
+        if n:
+            self.retried += 1
         return n
 
     def _recover(self, now):

@@ -51,7 +51,7 @@ class Scanner:
     """
 
     def __init__(self, readers, buttons, ring_spans, pixels, order="GRB",
-                 bright=_BRIGHT, frame_ms=_FRAME_MS, lift_polls=2, settle_ms=20, long_ms=800):
+                 bright=_BRIGHT, frame_ms=_FRAME_MS, lift_ms=600, settle_ms=20, long_ms=800):
         self.readers = readers
         self.buttons = buttons
         self.spans = ring_spans
@@ -61,7 +61,7 @@ class Scanner:
         self.frame_ms = frame_ms
         self.link = None
         n = len(readers)
-        self.taps = [debounce.TapDebounce(lift_polls) for _ in range(n)]
+        self.taps = [debounce.TapDebounce(lift_ms) for _ in range(n)]
         self.debouncers = [debounce.ButtonDebounce(settle_ms, long_ms) for _ in buttons]
         self.states = [R.RingState() for _ in ring_spans]
         self.dirty = bytearray(len(ring_spans))
@@ -82,8 +82,9 @@ class Scanner:
                 r.on_change = changed
 
     def _reader_changed(self, reader, alive, firmware):
+        # The held card is kept across a reader's outage: a card still on it after the recovery is
+        # the same card, not a new tap; one taken off meanwhile is lifted at the first empty poll.
         index = self.readers.index(reader)
-        self.taps[index].reset()
         if self.link is not None:
             fw = None
             if alive:
@@ -139,9 +140,9 @@ class Scanner:
 
     def _poll(self, i, r, now):
         k = r.poll(now)
-        if not r.alive or (k == 0 and r.failures):
-            return  # a failed poll is no evidence of a lift; a dead reader was reset on the way down
-        if self.taps[i].update(r.uid, k) == debounce.TAP:
+        if not r.polled:
+            return  # a failed poll or a recovery step is no evidence of a lift
+        if self.taps[i].update(r.uid, k, now) == debounce.TAP:
             self.tap_count += 1
             if self.link is not None:
                 if r.code_ok:

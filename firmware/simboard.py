@@ -88,7 +88,7 @@ class SimTable:
                 self.models.append(None)
                 self.selects.append(None)
                 continue
-            m = SimPN532(pins.name)
+            m = SimPN532(pins.name, lose_first=True)  # the first command after power-up is lost
             if pins.name in dead:
                 m.alive = False     # never drives MISO: a reader without power or chip-select
             self.models.append(m)

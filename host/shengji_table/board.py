@@ -14,9 +14,6 @@ the firmware's own loader (``firmware/board.py``) can trust it.
     >>> board = load_board("boards/table-4.json")
     >>> board.reader_for(2).cs
     7
-
-Every problem found is reported at once in one :class:`BoardError`, each line naming the place in
-the file (``readers[2].cs``) and, for a pin used twice, both uses.
 """
 from __future__ import annotations
 
@@ -29,7 +26,7 @@ from typing import Any, Literal
 from collections.abc import Iterator
 
 __all__ = ["BOARDS_DIR", "Board", "BoardError", "Button", "CENTRE", "DEFAULT_BOARD", "Leds", "PICO_PINS", "Power",
-           "Reader", "Ring", "SPI_PINS", "Seat", "SpiBus", "load_board", "parse_board"]
+           "Reader", "Ring", "SPI_PINS", "Seat", "SpiBus", "TIMING_RANGES", "Timing", "load_board", "parse_board"]
 
 
 def _boards_dir() -> pathlib.Path:
@@ -139,6 +136,19 @@ class Power:
 
 
 @dataclass(frozen=True)
+class Timing:
+    """The scan's and the PN532 driver's timings (``timing``, all optional; docs/board-schema.md)."""
+    lift_ms: int = 600
+    cs_setup_us: int = 1000
+    reply_timeout_ms: int = 100
+    activation_ms: int = 100
+
+
+TIMING_RANGES = {"lift_ms": (100, 5000), "cs_setup_us": (0, 5000), "reply_timeout_ms": (10, 1000),
+                 "activation_ms": (0, 1000)}
+
+
+@dataclass(frozen=True)
 class Board:
     """A validated board file."""
     schema: int
@@ -151,6 +161,7 @@ class Board:
     leds: Leds
     buttons: tuple[Button, ...]
     power: Power | None
+    timing: Timing = Timing()
 
     def reader_for(self, seat: Seat) -> Reader:
         """The reader of ``seat`` (an int, or ``"centre"``)."""
@@ -174,7 +185,8 @@ class Board:
 # first, so the user fixes a file in one go.
 
 _TOP_KEYS = {"schema": True, "name": True, "description": False, "mcu": True, "seats": True,
-             "spi": True, "readers": True, "leds": True, "buttons": True, "power": False}
+             "spi": True, "readers": True, "leds": True, "buttons": True, "power": False,
+             "timing": False}
 _SPI_KEYS = {"bus": True, "sck": True, "mosi": True, "miso": True, "baudrate": True}
 _READER_KEYS = {"name": True, "seat": True, "cs": True, "rst": False, "irq": False}
 _LEDS_KEYS = {"pin": True, "order": True, "rings": True}
@@ -256,16 +268,13 @@ class _Checker:
 
 
 def _join(where: str, key: str | int) -> str:
-    if isinstance(key, int):
-        return f"{where}[{key}]"
-    return f"{where}.{key}" if where else key
+    return f"{where}[{key}]" if isinstance(key, int) else (f"{where}.{key}" if where else key)
 
 
 def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    return {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "a list",
-            dict: "an object"}.get(type(value), type(value).__name__)
+    names = {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "a list",
+             dict: "an object"}
+    return "null" if value is None else names.get(type(value), type(value).__name__)
 
 
 def _seat_label(seat: Seat) -> str:
@@ -306,6 +315,7 @@ def parse_board(data: Any, source: str = "<board>") -> Board:
     leds = _parse_leds(c, top.get("leds"), seats) if "leds" in top else None
     buttons = _parse_buttons(c, top.get("buttons"), seats) if "buttons" in top else None
     power = _parse_power(c, top["power"]) if "power" in top else None
+    timing = _parse_timing(c, top["timing"]) if "timing" in top else Timing()
 
     if c.problems or None in (schema, name, description, mcu, seats, spi, readers, leds, buttons):
         raise BoardError(source, c.problems or ["incomplete board"])
@@ -313,7 +323,8 @@ def parse_board(data: Any, source: str = "<board>") -> Board:
             and spi is not None and readers is not None and leds is not None and buttons is not None
             and schema is not None)
     board = Board(schema=schema, name=name, description=description, mcu=mcu, seats=seats, spi=spi,
-                  readers=readers, leds=leds, buttons=buttons, power=power)
+                  readers=readers, leds=leds, buttons=buttons, power=power,
+                  timing=timing if timing is not None else Timing())
     _check_board(c, board)
     if c.problems:
         raise BoardError(source, c.problems)
@@ -420,13 +431,15 @@ def _parse_buttons(c: _Checker, value: Any, seats: int | None) -> tuple[Button, 
 
 
 def _parse_power(c: _Checker, value: Any) -> Power | None:
-    d = c.obj(value, "power", _POWER_KEYS)
-    if d is None:
-        return None
+    d = c.obj(value, "power", _POWER_KEYS) or {}
     vals = {k: c.int_(d.get(k), f"power.{k}", 0, 10_000) if k in d else None for k in _POWER_KEYS}
-    if any(v is None for v in vals.values()):
-        return None
-    return Power(**vals)  # type: ignore[arg-type]
+    return None if None in vals.values() else Power(**vals)  # type: ignore[arg-type]
+
+
+def _parse_timing(c: _Checker, value: Any) -> Timing | None:
+    d = c.obj(value, "timing", {k: False for k in TIMING_RANGES}) or {}
+    vals = {k: c.int_(d[k], f"timing.{k}", *TIMING_RANGES[k]) for k in TIMING_RANGES if k in d}
+    return None if None in vals.values() else Timing(**vals)  # type: ignore[arg-type]
 
 
 def _check_board(c: _Checker, board: Board) -> None:

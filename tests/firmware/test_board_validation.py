@@ -290,3 +290,33 @@ def test_board_any_corruption_is_a_board_error_or_a_valid_board(data):
         pins += [p for r in result.readers for p in (r.cs, r.rst, r.irq) if p is not None]
         pins += [b.pin for b in result.buttons]
         assert len(pins) == len(set(pins)) and set(pins) <= PICO_PINS
+
+
+def test_board_timing_defaults_and_values():
+    from shengji_table.board import Timing
+    assert parse_board(good()).timing == Timing(lift_ms=600, cs_setup_us=1000, reply_timeout_ms=100,
+                                                activation_ms=100)
+    data = good()
+    data["timing"] = {"lift_ms": 800, "cs_setup_us": 0}
+    t = parse_board(data).timing
+    assert (t.lift_ms, t.cs_setup_us, t.reply_timeout_ms, t.activation_ms) == (800, 0, 100, 100)
+
+
+@pytest.mark.parametrize("timing, where", [
+    ({"lift_ms": 50}, "timing.lift_ms: 50 is out of range (100..5000)"),
+    ({"cs_setup_us": 6000}, "timing.cs_setup_us: 6000 is out of range (0..5000)"),
+    ({"reply_timeout_ms": "fast"}, "timing.reply_timeout_ms: must be an integer, not a string"),
+    ({"activation_ms": True}, "timing.activation_ms: must be an integer, not a boolean"),
+    ({"lift_polls": 2}, "timing.lift_polls: unknown key"),
+    ([600], "timing: must be an object, not a list"),
+])
+def test_board_timing_rejects_bad_values(timing, where):
+    data = good()
+    data["timing"] = timing
+    assert any(p.startswith(where) for p in rejected(data)), rejected(data)
+
+
+def test_board_rst_null_is_a_reader_without_reset():
+    data = good()
+    data["readers"][2]["rst"] = None
+    assert parse_board(data).readers[2].rst is None

@@ -1,5 +1,6 @@
-"""Debounce: a held card is one tap, a single missed poll is ignored, lift-and-tap again is a new tap;
-buttons give PRESS, LONG (once) and RELEASE only after the level settles."""
+"""Debounce: a held card is one tap, misses shorter than ``lift_ms`` are ignored (however many polls),
+lift-and-tap again is a new tap; buttons give PRESS, LONG (once) and RELEASE only after the level
+settles."""
 import sys
 
 from hypothesis import given, strategies as st
@@ -15,13 +16,17 @@ UID_A = bytes.fromhex("04a1b2c3d4e5f6")
 UID_B = bytes.fromhex("04112233445566")
 
 
-def feed(d, polls):
+STEP_MS = 250  # one poll of the reader every 250 ms; the default lift_ms is 600: 3 misses
+
+
+def feed(d, polls, step=STEP_MS, t0=0):
     events = []
-    for uid in polls:
+    for i, uid in enumerate(polls):
+        now = t0 + i * step
         if uid is None:
-            events.append(d.update(b"", 0))
+            events.append(d.update(b"", 0, now))
         else:
-            events.append(d.update(uid, len(uid)))
+            events.append(d.update(uid, len(uid), now))
     return events
 
 
@@ -41,7 +46,7 @@ def test_debounce_single_missed_poll_is_ignored():
 def test_debounce_lift_and_tap_again_is_a_new_tap():
     d = debounce.TapDebounce()
     events = feed(d, [UID_A, UID_A, None, None, None, UID_A])
-    assert events == [TAP, NONE, NONE, LIFT, NONE, TAP]
+    assert events == [TAP, NONE, NONE, NONE, LIFT, TAP]
     assert d.taps == 2
 
 
@@ -58,8 +63,22 @@ def test_debounce_uid_length_difference_is_a_different_card():
 
 
 def test_debounce_lift_threshold_is_configurable():
-    d = debounce.TapDebounce(lift_polls=3)
-    assert feed(d, [UID_A, None, None, UID_A, None, None, None]) == [TAP, NONE, NONE, NONE, NONE, NONE, LIFT]
+    d = debounce.TapDebounce(lift_ms=1000)
+    assert feed(d, [UID_A, None, None, UID_A, None, None, None, None]) == [TAP] + [NONE] * 6 + [LIFT]
+
+
+def test_debounce_lift_is_time_not_polls():
+    """The same 600 ms whatever the lap: 12 missed polls 50 ms apart are no lift, 3 at 250 ms are."""
+    fast = debounce.TapDebounce()
+    assert LIFT not in feed(fast, [UID_A] + [None] * 11 + [UID_A], step=50)
+    slow = debounce.TapDebounce()
+    assert feed(slow, [UID_A, None, None, None], step=250)[-1] == LIFT
+
+
+def test_debounce_ticks_wrap():
+    d = debounce.TapDebounce()
+    t0 = (1 << 30) - 300          # ticks_ms wraps at 2**30 on the Pico; CPython's never does
+    assert feed(d, [UID_A, None], t0=t0) == [TAP, NONE]
 
 
 def test_debounce_uid_buffer_is_reused():
@@ -78,22 +97,22 @@ def test_debounce_reset_forgets_the_card():
 
 @given(st.lists(st.sampled_from([None, "A", "B"]), max_size=80))
 def test_debounce_taps_match_a_reference_model(seq):
-    """Property: every TAP is a card arrival after >= 2 misses (or a change of card); LIFTs alternate."""
+    """Property: every TAP is a card arrival after >= lift_ms without it (or a change of card); LIFTs
+    alternate.  The reference counts time, polls STEP_MS apart."""
     uids = {"A": UID_A, "B": UID_B}
-    d = debounce.TapDebounce()
+    d = debounce.TapDebounce(lift_ms=600)
     events = feed(d, [uids.get(x) for x in seq])
-    held, missed, expect = None, 0, []
-    for x in seq:
+    held, seen_at, expect = None, 0, []
+    for i, x in enumerate(seq):
+        now = i * STEP_MS
         if x is None:
-            if held is not None:
-                missed += 1
-                if missed == 2:
-                    held, missed = None, 0
-                    expect.append(LIFT)
-                    continue
+            if held is not None and now - seen_at >= 600:
+                held = None
+                expect.append(LIFT)
+                continue
             expect.append(NONE)
         else:
-            missed = 0
+            seen_at = now
             expect.append(NONE if held == x else TAP)
             held = x
     assert events == expect
@@ -149,13 +168,13 @@ b_uid = bytes.fromhex("04112233445566")
 none = b""
 pattern = [a_uid, a_uid, none, a_uid, none, none, none, b_uid, a_uid, none, none]
 rec = bytearray(600)        # events recorded without allocating
-d.update(a_uid, 7); d.reset(); b.update(False, 0)   # warm
+d.update(a_uid, 7, 0); d.reset(); b.update(False, 0)   # warm
 
 def run():                  # locals: a new module-level name would grow the globals dict
     k = 0
     for i in range(400):
         u = pattern[i % len(pattern)]
-        e = d.update(u, len(u))
+        e = d.update(u, len(u), i * 250)
         f = b.update((i // 37) % 2 == 1, i * 7)
         if i < len(pattern) * 2:
             rec[k] = e
@@ -179,12 +198,12 @@ print(json.dumps([events, alloc, d.taps]))
     b = debounce.ButtonDebounce()
     pattern = [UID_A, UID_A, b"", UID_A, b"", b"", b"", UID_B, UID_A, b"", b""]
     expected = []
-    d.update(UID_A, 7)
+    d.update(UID_A, 7, 0)
     d.reset()
     b.update(False, 0)
     for i in range(400):
         u = pattern[i % len(pattern)]
-        e = d.update(u, len(u))
+        e = d.update(u, len(u), i * 250)
         f = b.update((i // 37) % 2 == 1, i * 7)
         if i < len(pattern) * 2:
             expected.append(e)
@@ -192,4 +211,4 @@ print(json.dumps([events, alloc, d.taps]))
             expected.append(10 + f)
     assert events == expected and taps == d.taps
     assert alloc == 0
-    assert expected[:len(pattern)] == [TAP, NONE, NONE, NONE, NONE, LIFT, NONE, TAP, TAP, NONE, LIFT]
+    assert expected[:len(pattern)] == [TAP, NONE, NONE, NONE, NONE, NONE, LIFT, TAP, TAP, NONE, NONE]

@@ -77,11 +77,21 @@ def test_pn532_rev_table_is_bit_reversal():
 def test_pn532_begin_frames_byte_exact(chip):
     d = make_driver()
     assert d.begin() == 0x32010607  # IC 0x32 (PN532), Ver 1, Rev 6, Support 7
-    assert [f.hex() for f in chip.log] == [FRAME_GET_FIRMWARE_VERSION, FRAME_SAM_CONFIGURATION, FRAME_MAX_RETRIES]
-    assert chip.sam_ok and chip.max_retries == 1
+    # The first GetFirmwareVersion after power-up is lost (the model, as chips do): begin() sends it again.
+    assert [f.hex() for f in chip.log] == [FRAME_GET_FIRMWARE_VERSION, FRAME_GET_FIRMWARE_VERSION,
+                                           FRAME_SAM_CONFIGURATION, FRAME_MAX_RETRIES]
+    assert chip.lost == 1 and chip.sam_ok and chip.max_retries == 1
+
+
+def test_pn532_begin_retries_only_once(chip):
+    chip.alive = False                     # no chip: two tries, then the error
+    d = make_driver()
+    with pytest.raises(pn532.PN532Timeout):
+        d.begin()
 
 
 def test_pn532_wire_bytes_are_bit_reversed(chip):
+    chip.lose_first_command = False
     tap = WireTap(chip)
     d = make_driver()
     d.firmware_version()
@@ -109,6 +119,7 @@ def test_pn532_no_card_returns_zero_without_timeout(pn, chip):
 
 
 def test_pn532_without_max_retries_empty_poll_times_out_and_aborts(chip):
+    chip.lose_first_command = False
     d = make_driver(reply_timeout_ms=20)
     d.firmware_version()
     d.sam_configuration()  # MaxRetries left at the power-up 0xFF: the chip retries forever
@@ -211,6 +222,8 @@ def test_pn532_reset_pulse_returns_chip_to_power_up(pn, chip):
     assert chip.sam_ok
     assert pn.reset() is True
     assert not chip.sam_ok and chip.max_retries == 0xFF
+    with pytest.raises(pn532.PN532Timeout):  # the first command after power-up: lost
+        pn.list_passive_target(bytearray(10))
     with pytest.raises(pn532.PN532CommandError):  # RF before SAMConfiguration: the chip refuses
         pn.list_passive_target(bytearray(10))
     assert pn.begin() == 0x32010607

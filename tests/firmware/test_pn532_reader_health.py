@@ -181,3 +181,69 @@ def test_pn532_reader_others_keep_serving_when_one_dies():
     assert seen == [7] * 40 and b.errors == 0 and b.alive
     assert bytes(b.uid[:7]) == UID7_B
     assert SimPN532.fields_max == 1  # one RF field at a time
+
+
+def test_pn532_reader_that_answers_begin_but_fails_every_poll_does_not_flap():
+    """Three timeouts mark a reader dead; one that comes back (begin() works) and fails again before
+    it proved itself waits twice as long each time, so over a minute of polls every 50 ms its
+    dead/alive reports stay few and their spacing grows to the 8 s cap."""
+    chip, r, events = make_reader(17)                 # no RST: recovery is begin() alone ("rst": null)
+    r.start(now=0)
+
+    def timeout(uid):
+        raise pn532.PN532Timeout("no reply")
+    r.pn.list_passive_target = timeout
+    ups = []
+    for now in range(0, 60_000, 50):
+        before = len(events)
+        r.poll(now)
+        if len(events) > before and events[-1][1]:
+            ups.append(now)
+    assert len(events) <= 30, len(events)             # four times a second would be ~ 400
+    spacing = [b - a for a, b in zip(ups, ups[1:])]
+    assert spacing == sorted(spacing) and spacing[-1] >= 8000
+
+
+def test_pn532_reader_back_off_starts_over_once_the_reader_proved_itself():
+    chip, r, events = make_reader(17)
+    r.start(now=0)
+    chip.alive = False
+    now = 0
+    for _ in range(3):                                # dead after three failures
+        now += 10
+        r.poll(now)
+    assert not r.alive
+    chip.alive = True
+    while not r.alive:
+        now += 10
+        r.poll(now)
+    for _ in range(25):                               # healthy long enough: trusted again
+        now += 10
+        r.poll(now)
+    chip.alive = False
+    for _ in range(3):
+        now += 10
+        r.poll(now)
+    down_at = now
+    chip.alive = True
+    while not r.alive:
+        now += 10
+        r.poll(now)
+    assert now - down_at <= 300                       # the first back-off (250 ms), not a doubled one
+
+
+def test_pn532_reader_activation_window_finds_a_flickering_card_again():
+    """A card seen at the previous poll and missed now is tried again within activation_ms."""
+    chip, r, events = make_reader(17)
+    r.start(now=0)
+    tag = SimNTAG(UID7, CODE)
+    tag.coupling = 45                                 # hears 45 % of the activation attempts
+    chip.place(tag)
+    results = {}
+    for window in (0, 100):
+        r.activation_ms = window
+        r.uid_len = 0
+        seen = sum(1 for i in range(60) if r.poll(i * 100))
+        results[window] = seen
+    assert results[0] < 50                            # the card really flickers: ~70 % of polls
+    assert results[100] >= 58 and r.retried > 0       # found again inside the window

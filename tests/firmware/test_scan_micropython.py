@@ -91,12 +91,17 @@ def run(n):
     for _ in range(n):
         sc.step(time.ticks_ms())
 
+def run_ms(ms):
+    t0 = time.ticks_ms()
+    while time.ticks_diff(time.ticks_ms(), t0) < ms:
+        sc.step(time.ticks_ms())
+
 card = SimNTAG(bytes.fromhex("04a1b2c3d4e5f6"), b"SJ01S-A1" + bytes(8))
 run(10)
 world.place("seat2", card)
 run(40)          # the card stays on the reader for 8 laps
 world.lift("seat2")
-run(15)
+run_ms(b.lift_ms + 200)   # lifted: absent longer than the board's lift time
 world.place("seat2", card)
 run(15)
 report(wire)
@@ -124,23 +129,29 @@ def test_scan_micropython_card_on_reader_2_taps_once_then_again():
 
 MAIN_SCRIPT = PRELUDE + r'''
 import main as fw
-raw = json.load(open("boards/table-4.json"))
+raw = json.load(open(BOARD))
 world.setup_board(raw)
 if ESCAPE:
     world.press(raw["buttons"][0]["pin"])
 wire = Wire(BATCHES)
-result = fw.main("boards/table-4.json", BUILD, stream=wire, max_steps=STEPS)
+result = fw.main(BOARD, BUILD, stream=wire, max_steps=STEPS)
 print(json.dumps(["result", result if isinstance(result, str) else "ran"]))
 print(json.dumps(["wdt", None if world.wdt is None else world.wdt[2], world.wdt_fired]))
 report(wire)
 '''
 
 
-def run_main(tmp_path, *, sim=False, escape=False, steps=60, batches=()):
+def run_main(tmp_path, *, sim=False, escape=False, steps=60, batches=(), timing=None):
     build = tmp_path / "build.json"
     build.write_text(json.dumps({"sim": sim, "board": "table-4"}))
-    script = (f"ESCAPE = {escape}\nBUILD = {str(build)!r}\nSTEPS = {steps}\nBATCHES = {list(batches)!r}\n"
-              + MAIN_SCRIPT)
+    board = REPO_ROOT / "boards" / "table-4.json"
+    if timing is not None:   # the board file's timing section, e.g. a short lift time
+        raw = json.loads(board.read_text())
+        raw["timing"] = timing
+        board = tmp_path / "board.json"
+        board.write_text(json.dumps(raw))
+    script = (f"ESCAPE = {escape}\nBUILD = {str(build)!r}\nBOARD = {str(board)!r}\nSTEPS = {steps}\n"
+              f"BATCHES = {list(batches)!r}\n" + MAIN_SCRIPT)
     return frames(run_micropython(script, path=PATH, timeout=60, cwd=REPO_ROOT).stdout)
 
 
@@ -181,10 +192,12 @@ def _host_frames():
 
 def test_scan_micropython_sim_build_takes_cards_from_sim_frames(tmp_path):
     f = _host_frames()
-    # each step sleeps >= 1 ms (the wait before the ACK): > 20 ms settle
-    batches = [b""] * 5 + [f["place"]] + [b""] * 20 + [f["lift"]] + [b""] * 15 + [f["place"]] + [b""] * 10 \
-        + [f["press"]] + [b""] * 40 + [f["release"]]
-    out = run_main(tmp_path, sim=True, steps=len(batches) + 40, batches=batches)
+    # each step polls a reader: >= 2 commands, each >= 1 ms before the ACK and 1 ms of CS setup per
+    # transaction, so 40 steps are > 100 ms (the lift time asked for here) and > 20 ms of settle
+    batches = [b""] * 5 + [f["place"]] + [b""] * 20 + [f["lift"]] + [b""] * 40 + [f["place"]] + [b""] * 10 \
+        + [f["press"]] + [b""] * 10 + [f["release"]]   # held > 20 ms, < 800 ms (a long press)
+    # a sim build lifts after 100 ms (build.json lift_ms), the board's 600 ms is the real table's
+    out = run_main(tmp_path, sim=True, steps=len(batches) + 40, batches=batches, timing={"lift_ms": 5000})
     taps = of(out, "TAP")
     assert [t[:2] for t in taps] == [[2, "04010203040506"], [2, "04010203040506"]]
     assert of(out, "BUTTON") == [[1, 1], [1, 3]]   # PRESS, RELEASE

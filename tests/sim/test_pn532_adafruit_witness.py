@@ -4,7 +4,10 @@ not write, used with real boards) talks to our SimPN532 over a busio-like SPI ob
 It must read the firmware version, detect a simulated NTAG's UID and read its pages; it also wakes
 the chip its own way (a 0x00 byte, then SAMConfiguration), polls status while holding CS low, reads
 more bytes than the frame holds, and leaves the power-up MaxRetries (retry forever) in place —
-all behaviours the model has to get right for this to pass.
+all behaviours the model has to get right for this to pass.  The model is the strict one (replies
+take the chip's time; the first command after power-up is lost): the wake-up's SAMConfiguration is
+that first command, so the driver is then used as Adafruit's examples use it, SAM_configuration()
+called after construction.
 """
 import pytest
 
@@ -21,10 +24,12 @@ USER = b"SJ1:HA:0001\x00\x00\x00\x00\x00" + b"second row data!"
 
 @pytest.fixture
 def chip_and_driver():
-    chip = SimPN532("witness")
+    chip = SimPN532("witness", lose_first=True)
     chip.log = []
     bus = SimSPIBus(chip)
     driver = PN532_SPI(bus, SimChipSelect(chip))  # its __init__ wakes the chip, SAM, firmware version
+    assert chip.lost == 1 and not chip.sam_ok     # the wake-up's SAMConfiguration: lost
+    driver.SAM_configuration()                    # as in Adafruit's examples
     assert bus.configured[1:3] == (0, 0)  # mode 0
     return chip, driver
 
@@ -103,13 +108,16 @@ class SimResetPin:
 
 
 def test_sim_adafruit_reset_pin_restarts_the_chip():
-    chip = SimPN532("witness")
+    chip = SimPN532("witness", lose_first=True)
     rst = SimResetPin(chip)
     pn = PN532_SPI(SimSPIBus(chip), SimChipSelect(chip), reset=rst)
     assert rst.levels[:2] == [False, True] and rst.levels.count(False) == 1  # pulsed once at construction
+    pn.SAM_configuration()
     chip.place(SimNTAG(UID))
     assert bytes(pn.read_passive_target(timeout=0.5)) == UID
-    pn.reset()  # back to power-up: SAM lost, then Adafruit's _wakeup configures SAM again
+    pn.reset()  # back to power-up: SAM lost; Adafruit's _wakeup sends it, the first command: lost
     assert rst.levels.count(False) == 2 and rst.levels[-1] is True
+    assert not chip.sam_ok and chip.lost == 2
+    pn.SAM_configuration()
     assert chip.sam_ok and chip.max_retries == 0xFF
     assert bytes(pn.read_passive_target(timeout=0.5)) == UID

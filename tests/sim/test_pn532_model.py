@@ -60,7 +60,9 @@ def command(chip, data, n_reply):
 
 @pytest.fixture
 def chip():
-    c = SimPN532()
+    # The dialog byte by byte, answered at once (test_pn532_model_strict.py: the chip's own time,
+    # the lost first command, the short preamble, a reply read across CS cycles)
+    c = SimPN532(strict=False)
     c.log = []
     return c
 

@@ -1,12 +1,12 @@
 """The self-test step machine (``table/selftest.py``) fed link events directly: what it asks, which
 rings it lights, how it times out, and what its report names.  No I/O: a fake clock in seconds."""
-import importlib.util
 import re
 
 import pytest
 
 from shengji_table.board import load_board
 from shengji_table.hardware.build import BOARDS_DIR
+from shengji_table import firmware_src
 from shengji_table.firmware_src import FIRMWARE_DIR
 from shengji_table.table import protocol as P
 from shengji_table.table import selftest as st
@@ -77,9 +77,8 @@ class Run:
 
 def test_solid_is_the_firmware_pattern_id():
     """The SOLID ring pattern the self-test sends is firmware/rings.py's (docs/protocol.md: 8)."""
-    spec = importlib.util.spec_from_file_location("fw_rings", FIRMWARE_DIR / "rings.py")
-    rings = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(rings)
+    rings = firmware_src.load("rings")          # the firmware's own file, its imports resolved
+    assert (FIRMWARE_DIR / "rings.py").samefile(rings.__file__)
     assert (st.SOLID, st.OFF) == (rings.SOLID, rings.OFF) == (8, 0)
 
 

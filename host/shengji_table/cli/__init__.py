@@ -13,6 +13,7 @@ import sys
 COMMANDS = {
     "judge": ("judge", "rule on a trick, a declaration or a settlement given as JSON"),
     "play": ("play", "play a match with bots in the terminal"),
+    "league": ("league", "two bots in a duplicate league: net levels, standard error, sign test"),
     "replay": ("replay", "print a match from its JSON record"),
     "demo": ("demo", "a virtual table playing a match (the main job)"),
     "serve": ("serve", "run a real table"),

@@ -25,7 +25,7 @@ def add_arguments(parser):
                         help="scanned hands (every drawn card tapped) or open play")
     parser.add_argument("--seed", type=int, default=7, help="match seed: the deals and the bots follow from it")
     add_preset_argument(parser)
-    parser.add_argument("--bots", default="heuristic", help="bot kind (heuristic, random)")
+    parser.add_argument("--bots", default="heuristic", help="bot kind (heuristic, random, strong)")
     parser.add_argument("--log", metavar="FILE", help="keep the SQLite event log here (default: a temporary file)")
     parser.add_argument("--record", metavar="FILE", help="write the JSON match record here")
     add_face_arguments(parser)

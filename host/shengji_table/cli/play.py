@@ -21,7 +21,8 @@ def add_arguments(parser):
     parser.add_argument("--hands", type=int, default=1, help="hands to play (stops early when the match ends)")
     parser.add_argument("--record", metavar="FILE", help="write the JSON match record here")
     parser.add_argument("--bots", default="heuristic",
-                        help="bot kind per seat, comma separated (random, heuristic); one name fills every seat")
+                        help="bot kind per seat, comma separated (random, heuristic, strong); "
+                        "one name fills every seat")
     parser.add_argument("--quiet", action="store_true", help="print only settlements and level changes")
 
 

@@ -377,6 +377,13 @@ class BlinkaStation(Station):
                                f"code written; tap it again")
 
 
+def _configured(pn532):
+    """Adafruit's constructor sends SAMConfiguration first of all; a PN532 just powered up may
+    lose its first command while it wakes, so it is sent again, as Adafruit's examples do."""
+    pn532.SAM_configuration()
+    return pn532
+
+
 def open_blinka_station(kind: str, device: str | None = None) -> BlinkaStation:
     """A :class:`BlinkaStation` on real hardware: ``kind`` is ``spi``, ``i2c`` or ``uart``.
 
@@ -394,7 +401,7 @@ def open_blinka_station(kind: str, device: str | None = None) -> BlinkaStation:
                 uart = serial.Serial(port, 115200, timeout=0.1)
             except serial.SerialException as exc:
                 raise StationError(f"cannot open {port}: {exc}") from None
-            return BlinkaStation(PN532_UART(uart))
+            return BlinkaStation(_configured(PN532_UART(uart)))
         import board  # type: ignore[import-untyped]  # Blinka: raises when it cannot tell the board
         import busio  # type: ignore[import-untyped]
         import digitalio  # type: ignore[import-untyped]
@@ -404,10 +411,10 @@ def open_blinka_station(kind: str, device: str | None = None) -> BlinkaStation:
             if not hasattr(board, pin):
                 raise StationError(f"board {getattr(board, 'board_id', '?')} has no pin {pin!r} for chip select")
             cs = digitalio.DigitalInOut(getattr(board, pin))
-            return BlinkaStation(PN532_SPI(board.SPI(), cs))
+            return BlinkaStation(_configured(PN532_SPI(board.SPI(), cs)))
         if kind == "i2c":
             from adafruit_pn532.i2c import PN532_I2C  # type: ignore[import-untyped]
-            return BlinkaStation(PN532_I2C(busio.I2C(board.SCL, board.SDA)))
+            return BlinkaStation(_configured(PN532_I2C(busio.I2C(board.SCL, board.SDA))))
     except StationError:
         raise
     except (ImportError, RuntimeError, OSError, ValueError, AttributeError) as exc:

@@ -48,6 +48,7 @@ class Pin:
             world.pins[self.id] = 1 if self.pull == self.PULL_UP else 0
         if value is not None:
             self.value(value)
+        world.pin_touched()
 
     def value(self, v=None):
         if v is None:

@@ -67,6 +67,7 @@ pins: dict[int, int] = {}      # pin number -> level (0/1): inputs set by tests,
 buttons: dict[int, int] = {}   # pin number -> active level (0 = active low)
 irqs: dict[int, tuple] = {}    # pin number -> (handler, trigger, Pin object)
 neopixels: dict[int, list] = {}   # pin number -> [last written bytes or None, write count, pixel count, bpp]
+hw_hooks: list = []    # called whenever the firmware makes a pin or drives an edge (usb_cdc's clock)
 spi_conflicts = 0      # transactions with more than one chip select low
 bootsel = 0            # rp2.bootsel_button() level
 wdt = None             # [timeout_ms, last_feed_ms, feeds] once machine.WDT() was created
@@ -86,6 +87,7 @@ def reset():
     buttons.clear()
     irqs.clear()
     neopixels.clear()
+    hw_hooks.clear()
     spi_conflicts = 0
     bootsel = 0
     wdt = None
@@ -122,7 +124,7 @@ def add_reader(cs, rst=None, name=None, model=None):
     if cs in readers_by_cs:
         raise ValueError("chip select GP%d already has a reader" % cs)
     if model is None:
-        model = SimPN532(name or "cs%d" % cs)
+        model = SimPN532(name or "cs%d" % cs, lose_first=True)  # as the firmware must expect
     readers_by_cs[cs] = model
     pins[cs] = 1
     if rst is not None:
@@ -173,6 +175,14 @@ def pin_written(pin, level):
     m = readers_by_rst.get(pin)
     if m is not None:
         m.set_rst(level)
+    for hook in hw_hooks:
+        hook()
+
+
+def pin_touched():
+    """Called by ``machine.Pin`` when the firmware makes or sets up a pin: a moment in its boot."""
+    for hook in hw_hooks:
+        hook()
 
 
 def set_pin(pin, level):
