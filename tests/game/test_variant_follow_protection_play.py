@@ -16,8 +16,8 @@ POLICIES = ("longer-tuples", "tractors", "longer-tuples-and-tractors", "suit-onl
 @pytest.mark.parametrize("preset", ["three-decks", "four-decks"])
 def test_R4_8_bots_play_whole_hands_and_nothing_is_refused(preset, policy):
     rs = Ruleset.from_preset(preset, follow_protection=policy)
+    refusals: list = []
     for seed in range(5, 11):                                      # (seed 9 once caught a bot cutting a triple)
-        refusals: list = []
         m = Match(rs, "scanned")
         run_match(m, [make_bot(kind, i) for i, kind in enumerate(("random", "heuristic") * 2)], [seed],
                   on_event=lambda e, effects: refusals.extend(x for x in effects if isinstance(x, Refusal)))
