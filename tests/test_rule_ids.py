@@ -140,5 +140,5 @@ def test_an_undefined_id_fails_with_its_file_and_line():
     assert undefined not in defined
     files = {"docs/example.md": f"first line\nsee {undefined} and {r}4.4–4.7\n"}
     assert undefined_citations(files, defined) == [f"docs/example.md:2: '{undefined}' cites {undefined}, not defined"]
-    files = {"x.py": f"# {r}4.4–{r}4.9\n"}
-    assert undefined_citations(files, defined) == [f"x.py:1: '{r}4.4–{r}4.9' cites {r}4.8, {r}4.9, not defined"]
+    files = {"x.py": f"# {r}4.4–{r}4.10\n"}
+    assert undefined_citations(files, defined) == [f"x.py:1: '{r}4.4–{r}4.10' cites {r}4.9, {r}4.10, not defined"]

@@ -96,8 +96,8 @@ def _act(c, action, e, seen):
     assert made, (e.to_json(), action)
 
 
-def play_at_controller(preset, mode, seed=7, hands=2, bots="heuristic"):
-    rs = Ruleset.from_preset(preset)
+def play_at_controller(preset, mode, seed=7, hands=2, bots="heuristic", **options):
+    rs = Ruleset.from_preset(preset, **options)
     seeds = hand_seeds(seed, hands)
     c = Controller(rs, mode, board_for(rs), sim_deck_set(rs.decks), deal_for(mode, seeds))
     c.start()
@@ -130,6 +130,16 @@ def test_the_players_gestures_make_the_planned_events(preset, mode):
     RAN.add((preset, mode))
     assert [e.to_json() for e in c.match.events] == \
         [e.to_json() for e in play_direct(c.ruleset, mode, 7, 2).events]
+
+
+@pytest.mark.parametrize("mode", ["scanned", "open"])
+def test_the_players_steal_the_kitty_at_the_table_R_7_4(mode):
+    # seed 37: a seat counters after the burial (炒地皮), takes the kitty and buries anew
+    c, seen = play_at_controller("classic", mode, seed=37, hands=1, kitty_stealing=True)
+    assert c.match.hand.kitty_holder is not None
+    assert (Phase.STEAL, "declare", G.Step.SHOW) in seen and (Phase.STEAL, "close_declarations", G.Step.CLOSE) in seen
+    assert [e.to_json() for e in c.match.events] == \
+        [e.to_json() for e in play_direct(c.ruleset, mode, 37, 1).events]
 
 
 @pytest.mark.parametrize("preset,seed", [("classic", 2), ("one-deck", 5), ("find-friend-4", 11)])

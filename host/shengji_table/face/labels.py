@@ -28,7 +28,8 @@ LABELS = {
 PHASES = {
     "en": {p: p.value for p in Phase},
     "zh": {Phase.DEAL: "发牌", Phase.DRAWING: "摸牌", Phase.BIDDING: "叫分", Phase.TRUMP: "定主",
-           Phase.KITTY: "底牌", Phase.EXCHANGE: "换底", Phase.BURYING: "扣底", Phase.FRIEND: "找朋友",
+           Phase.KITTY: "底牌", Phase.EXCHANGE: "换底", Phase.BURYING: "扣底", Phase.STEAL: "炒地皮",
+           Phase.FRIEND: "找朋友",
            Phase.PLAYING: "出牌", Phase.OVER: "结束"},
 }
 

@@ -166,7 +166,9 @@ CATALOGUE: dict[str, list[Rule]] = {
         (r"^Seat (?P<s>\d+) counter-declares with " + _CARDS + r": trump is (?P<t>[a-z ]+)\..* swaps (?P<k>\d+)",
          lambda m: f"{_seat(m['s'])}用{cards_zh(m['cards'])}反主，{_trump(m['t'])}，从底牌换{m['k']}张。"),
         (r"^The dealer, seat (?P<s>\d+), answers with " + _CARDS + r": trump is (?P<t>[a-z ]+)\.",
-         lambda m: f"庄家{_seat(m['s'])}用{cards_zh(m['cards'])}应对，{_trump(m['t'])}。")),
+         lambda m: f"庄家{_seat(m['s'])}用{cards_zh(m['cards'])}应对，{_trump(m['t'])}。"),
+        (r"^Seat (?P<s>\d+) counters with " + _CARDS + r" \(炒地皮\): trump is (?P<t>[a-z ]+);",
+         lambda m: f"{_seat(m['s'])}用{cards_zh(m['cards'])}炒地皮，{_trump(m['t'])}，拿底牌重扣。")),
     "trump": _rules(
         (r"^Trump: (?P<t>[a-z ]+), level (?P<l>\w+); seat (?P<s>\d+) deals",
          lambda m: f"{_trump(m['t'])}，打{m['l']}，{_seat(m['s'])}坐庄。"),
@@ -180,7 +182,10 @@ CATALOGUE: dict[str, list[Rule]] = {
         (r"^Seat (?P<s>\d+) draws (?P<k>\d+) cards from the kitty",
          lambda m: f"{_seat(m['s'])}从底牌随机摸{m['k']}张，再扣回{m['k']}张。"),
         (r"^Seat (?P<s>\d+) has laid (?P<k>\d+) cards back", lambda m: f"{_seat(m['s'])}已扣回{m['k']}张底牌。"),
-        (r"^Last trick played: reveal the kitty", lambda m: "最后一墩已出完，请亮底牌。")),
+        (r"^Last trick played: reveal the kitty", lambda m: "最后一墩已出完，请亮底牌。"),
+        (r"^炒地皮: a stronger call takes the kitty", lambda m: "炒地皮：更大的叫牌拿走底牌；无人再叫请按按钮。"),
+        (r"^Nobody counters: seat (?P<s>\d+)'s kitty stands; trump is (?P<t>[a-z ]+)\.",
+         lambda m: f"无人炒地皮，{_seat(m['s'])}的底牌有效，{_trump(m['t'])}。")),
     "throw": _rules(
         (r"^Seat (?P<s>\d+) throws " + _CARDS + ": opponents may challenge",
          lambda m: f"{_seat(m['s'])}甩牌：{cards_zh(m['cards'])}，对手可以挑战。"),

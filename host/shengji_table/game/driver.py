@@ -30,6 +30,7 @@ from . import decisions as dd
 from . import view as dv
 from .effects import Refusal
 from .hand import Hand
+from .hand.kitty import holder as kitty_holder
 from .match import Match
 from .phase import OPEN, Phase
 
@@ -304,8 +305,21 @@ class Driver:
             self.kitty = []
         self.send(ev.TakeKitty(hand.dealer))
 
+    def _on_steal(self, hand):
+        """炒地皮 (R-7.4): the seats after the kitty's holder, in turn, may counter; the first who
+        does takes the kitty (open play: picks it up) and buries; nobody does: the round closes."""
+        n, who = self.match.players, kitty_holder(hand)
+        for k in range(1, n):
+            seat = (who + k) % n
+            if self._offer_declaration(seat):
+                if self.open:
+                    self.held[seat].extend(self.kitty)
+                    self.kitty = []
+                return
+        self.send(ev.CloseDeclarations())
+
     def _on_burying(self, hand):
-        seat = hand.dealer
+        seat = kitty_holder(hand)
         d = self._ask(seat)
         if not isinstance(d, dd.Bury):
             raise DriverError(f"seat {seat} answered {d!r} to a bury question")
@@ -341,7 +355,8 @@ class Driver:
 
     # the step of each phase finish_hand plays (the draw is play_hand's)
     _PHASES: dict = {Phase.BIDDING: _on_bidding, Phase.TRUMP: _on_trump, Phase.EXCHANGE: _on_exchange,
-                     Phase.KITTY: _on_kitty, Phase.BURYING: _on_burying, Phase.FRIEND: _on_friend,
+                     Phase.KITTY: _on_kitty, Phase.BURYING: _on_burying, Phase.STEAL: _on_steal,
+                     Phase.FRIEND: _on_friend,
                      Phase.PLAYING: _on_playing}
 
 

@@ -6,7 +6,7 @@ snapshots keep the plain strings (``"drawing"``, ``"playing"`` …) while code n
     >>> Phase.PLAYING == "playing"
     True
 
-    deal → drawing → [bidding → trump] → kitty [⇄ exchange] → burying → [friend] → playing → over
+    deal → drawing → [bidding → trump] → kitty [⇄ exchange] → burying [⇄ steal] → [friend] → playing → over
 """
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ class Phase(enum.StrEnum):
     TRUMP = "trump"          # three players: the bidding winner names trump
     KITTY = "kitty"          # the dealer is to take the kitty (three players: 反牌 window)
     EXCHANGE = "exchange"    # three players: a counter-declarer swaps cards with the kitty
-    BURYING = "burying"      # the dealer buries the kitty (R-7.2)
+    BURYING = "burying"      # the dealer (炒地皮: the seat that took the kitty) buries it (R-7.2)
+    STEAL = "steal"          # four players, 炒地皮 (R-7.4): after a burial, a stronger call takes the kitty
     FRIEND = "friend"        # find a friend: the dealer calls
     PLAYING = "playing"      # tricks (R-4, R-5)
     OVER = "over"            # settled, ended by ruling, or (open play) waiting for the kitty

@@ -7,7 +7,8 @@ hand is played without trump, NT).  Each ruleset names its ladder (``Ruleset.dec
 * ``two-decks``  — one level card < a pair of level cards < pair of small jokers (NT) < pair of big
   jokers (NT)  (R-6.1).
 * ``three-decks`` — 1 level card < 2 < two jokers (NT) < 3 level cards < three jokers (NT) (R-6.3);
-  small and big jokers rank equal here (the seed lists "兩張王" as one rung).
+  small and big jokers rank equal here (the seed lists "兩張王" as one rung); with the house option
+  ``mixed_joker_nt`` (R-6.7) a small and a big joker together are that rung too.
 * ``four-decks`` — hidden calls; one more card than the standing call overturns it (R-6.5); the seed
   names suits only, so jokers do not declare.
 
@@ -31,11 +32,11 @@ from .ruleset import Ruleset
 
 __all__ = [
     "Declaration", "Standing", "DeclareResult", "check_declaration", "declaration_strength",
-    "run_declarations", "default_trump", "first_dealer", "KINDS",
+    "run_declarations", "default_trump", "first_dealer", "KINDS", "STEAL_RULE", "check_steal", "run_steals",
 ]
 
 # The kinds a valid declaration can have (for the game layer's announcements).
-KINDS = ("declare", "overcall", "overcall-nt", "reinforce", "self-overcall")
+KINDS = ("declare", "overcall", "overcall-nt", "reinforce", "self-overcall", "steal")
 
 _SUIT_ORDER = {"D": 0, "C": 1, "H": 2, "S": 3, "LJ": 4, "BJ": 5}   # R-6.3 option, low → high
 _COLOUR_NAME = {"S": "black", "H": "red", None: "no trump"}
@@ -96,6 +97,10 @@ def _joker_strength(ruleset: Ruleset, cards: tuple, jokers: list) -> tuple:
     or ``ValueError`` when this ladder has no such call."""
     n = len(cards)
     ladder = ruleset.declare_ladder
+    if ruleset.mixed_joker_nt and n == 2 == len(jokers) and cards[0].rank != cards[1].rank:
+        # R-6.7: 兩張王 read as any two jokers; the pair ranks with two identical jokers (rung 2)
+        # and, under the suit order, as its lower joker
+        return (2, _SUIT_ORDER["LJ"] if ruleset.suit_order_overcall else 0)
     if len(jokers) != n or len({c.rank for c in cards}) != 1:
         raise ValueError("jokers declare no trump only as identical jokers shown on their own")
     if ladder in ("one-deck", "four-decks"):
@@ -238,6 +243,47 @@ def default_trump(ruleset: Ruleset, kitty_cards: Sequence[Card], level: int) -> 
         if card.suit != JOKER:
             return _colour(card.suit, ruleset)
     return None
+
+
+STEAL_RULE = "R-7.4"
+
+
+def check_steal(ruleset: Ruleset, level: int, standing: Standing | None, holder: int,
+                declaration: Declaration) -> DeclareResult:
+    """炒地皮 (R-7.4): after ``holder`` buried the kitty, may ``declaration`` take it?  Any other
+    seat may, with a call stronger than the standing one (the declare ladder, R-6.1/6.3); the
+    kind of a valid one is ``"steal"``.  The dealer and the sides stay; trump changes."""
+    seat = declaration.seat
+    if not ruleset.kitty_stealing:
+        return DeclareResult(False, STEAL_RULE, "the kitty is not stolen with this ruleset "
+                             "(炒地皮 is the house option kitty_stealing).", standing)
+    if seat == holder:
+        return DeclareResult(False, STEAL_RULE, f"seat {seat} buried the kitty just now; 炒地皮 is "
+                             "the other seats' counter.", standing)
+    try:
+        trump, strength = declaration_strength(ruleset, level, declaration.cards)
+    except ValueError as exc:
+        return DeclareResult(False, STEAL_RULE, f"not a declaration: {exc}.", standing)
+    if standing is not None and strength <= standing.strength:
+        why = "equal strength: the standing call stays" if strength == standing.strength else "it is weaker"
+        return DeclareResult(False, STEAL_RULE, f"seat {seat} cannot take the kitty from the call of "
+                             f"{_describe(standing.trump, ruleset)}: {why}.", standing)
+    new = Standing(seat, trump, declaration.cards, strength)
+    return DeclareResult(True, STEAL_RULE, f"seat {seat} counters with {_describe(trump, ruleset)} (炒地皮): "
+                         "takes the kitty and buries anew.", new, "steal")
+
+
+def run_steals(ruleset: Ruleset, level: int, standing: Standing | None, dealer: int,
+               declarations: Iterable[Declaration]) -> tuple[list, Standing | None, int]:
+    """Rule on the counters of a 炒地皮 round in time order, after the dealer's burial:
+    ``(results, standing, holder)`` — the call and the seat holding the kitty at the end."""
+    holder, results = dealer, []
+    for d in declarations:
+        r = check_steal(ruleset, level, standing, holder, d)
+        results.append(r)
+        if r.valid:
+            standing, holder = r.standing, d.seat
+    return results, standing, holder
 
 
 @overload

@@ -4,14 +4,20 @@
   with too few, play all of them and fill with any cards.
 * R-4.5 – R-4.7: with enough cards of the led suit, the play must supply the best rung of the lead's
   ladder (:mod:`.ladders`) that the follower's cards of that suit can supply.
+* R-4.8, the house option ``follow_protection``: ``longer-tuples`` — a follower is never made to
+  break a longer group (a triple, a quad) to supply a shorter one (a pair); ``tractors`` — a lead
+  without a tractor never calls for one (the four-deck quad lists); both; ``suit-only`` — only the
+  suit is owed, no shape.
 
 A play is legal exactly when it meets both, so :func:`legal_follows` is :func:`check_follow`
 enumerated, and the property tests compare both with a brute-force search.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import product
 from collections.abc import Iterable, Iterator
 
 from .cards import SUIT_SYMBOL, Card, multiset_key
@@ -42,12 +48,14 @@ class FollowRule:
     shape: tuple
     ladder: tuple
     rule: str
+    protect: bool = False       # R-4.8 longer-tuples: a group supplies only components of its width
 
     def rung_index(self, counts: dict, order, stop: int | None = None) -> int:
         """The first rung the cards in ``counts`` can supply (the last rung is always possible).
 
         ``stop``: give up after this rung (return ``stop + 1``) — enough to compare with a hand.
         """
+        fits = protected_realizable if self.protect else realizable
         last = len(self.ladder) - 1 if stop is None else min(stop, len(self.ladder) - 1)
         for i, rung in enumerate(self.ladder):
             if i > last:
@@ -55,9 +63,45 @@ class FollowRule:
             if not rung or () in rung:
                 return i
             for alt in rung:
-                if realizable(counts, alt, order):
+                if fits(counts, alt, order):
                     return i
         return len(self.ladder) - 1
+
+
+def _by_width(alt) -> dict:
+    by_w: dict = {}
+    for comp in alt:
+        by_w.setdefault(comp[0], []).append(comp)
+    return by_w
+
+
+def protected_realizable(counts: dict, alt, order) -> bool:
+    """R-4.8 longer-tuples: ``alt`` fits when each width's components fit in the groups of exactly
+    that many cards (a triple is never cut into a pair, a quad never into pairs or a triple)."""
+    return all(realizable({g: c for g, c in counts.items() if c == w}, comps, order)
+               for w, comps in _by_width(alt).items())
+
+
+def _protected_realizations(counts: dict, alt, order):
+    """Every way to take ``alt`` under R-4.8 longer-tuples, as ``{group: cards taken}``."""
+    parts = [list(iter_realizations({g: c for g, c in counts.items() if c == w}, comps, order))
+             for w, comps in _by_width(alt).items()]
+    for combo in product(*parts):
+        merged: dict = {}
+        for d in combo:
+            merged.update(d)            # the widths' groups are disjoint: each has its own count
+        yield merged
+
+
+def _policy_ladder(ladder: tuple, shape: tuple, policy: str) -> tuple:
+    """The ladder under R-4.8: ``suit-only`` owes no shape; ``tractors`` drops every structure with
+    a tractor when the lead has none."""
+    if policy == "suit-only":
+        return (((),),)
+    if policy in ("tractors", "longer-tuples-and-tractors") and all(n < 2 for _w, n in shape):
+        rungs = (tuple(a for a in rung if all(n < 2 for _w, n in a)) for rung in ladder)
+        return tuple(r for r in rungs if r)
+    return ladder
 
 
 @lru_cache(maxsize=1024)
@@ -82,6 +126,11 @@ def _follow_rule(lead, order, units: tuple | None = None) -> FollowRule:
     suit = order._suit[lead[0].index]
     shape = shape_of(units)
     ladder, rule = _rule_for(order.decks, shape)
+    policy = order.ruleset.follow_protection
+    if policy != "none":
+        changed = _policy_ladder(ladder, shape, policy)
+        rule = "R-4.8" if changed != ladder else rule
+        return FollowRule(suit, len(lead), shape, changed, rule, policy.startswith("longer-tuples"))
     return FollowRule(suit, len(lead), shape, ladder, rule)
 
 
@@ -157,15 +206,30 @@ def check_follow(lead, play, hand, order, rule: FollowRule | None = None, counts
         return Verdict(True, "R-4.4",
                        f"you play all your {name}" + (" and fill with other cards" if held < n else ""))
     hand_rung = rule.rung_index(held_groups, order)
-    play_rung = rule.rung_index(count_groups(play, order), order, stop=hand_rung)
+    play_groups = count_groups(play, order)
+    cite = rule.rule
+    if rule.protect:
+        # R-4.8: only whole groups of the hand count in the play (77 cut from 777 is no pair)
+        play_groups = {g: c for g, c in play_groups.items() if c == held_groups.get(g)}
+        if hand_rung != dataclasses.replace(rule, protect=False).rung_index(held_groups, order):
+            cite = "R-4.8"
+    play_rung = rule.rung_index(play_groups, order, stop=hand_rung)
     if play_rung > hand_rung:
         need = " or ".join(describe(a) for a in rule.ladder[hand_rung])
         which = "that" if len(rule.ladder[hand_rung]) == 1 else "one of them"
-        return Verdict(False, rule.rule, f"you hold {need} in {name}, so your play must contain {which}")
+        if not rule.protect:
+            return Verdict(False, cite, f"you hold {need} in {name}, so your play must contain {which}")
+        if rule.rung_index(count_groups(play, order), order, stop=hand_rung) <= hand_rung:
+            cite = "R-4.8"           # it would do, but for cards cut from a longer unit
+        return Verdict(False, cite, f"you hold {need} in {name}, not cut from a longer unit, so your play "
+                       f"must contain {which} (cards cut from a longer unit do not count)")
     if rule.ladder[hand_rung] == ((),):
+        if cite == "R-4.8":
+            why = "no shape is owed" if rule.ladder == (((),),) else "no longer unit of yours must be broken"
+            return Verdict(True, cite, f"you follow with {n} {name}; {why}")
         return Verdict(True, "R-4.4", f"you follow with {n} {name}")
     shape = describe(rule.ladder[hand_rung][0]) if len(rule.ladder[hand_rung]) == 1 else "the best shape you hold"
-    return Verdict(True, rule.rule, f"you follow {name} with {shape}")
+    return Verdict(True, cite, f"you follow {name} with {shape}")
 
 
 def _multisets(items: list, counts: list, k: int, start: int = 0):
@@ -225,8 +289,9 @@ def legal_follows(lead, hand, order, rule: FollowRule | None = None) -> Iterator
     for c in order.sorted(held):
         cards_of.setdefault(group[c.index], []).append(c)
     seen: set = set()
+    realizations = _protected_realizations if rule.protect else iter_realizations
     for alt in rung:
-        for taken in iter_realizations(counts_g, alt, order):
+        for taken in realizations(counts_g, alt, order):
             core: list = []
             left = dict(zip(faces, counts))
             for g, k in taken.items():

@@ -12,7 +12,8 @@ Queries, chosen by ``"query"`` (default ``"trick"``):
   throw, plays, winner, points).
 * ``declare`` — ``preset, options, level, declarations, kitty?, hand?, dealer?, first_seat?`` → one
   result per declaration (in time order) and the call standing at the end (R-6); nobody declared →
-  the R-6.4 default; with ``hand`` who deals (R-6.6 first hand, R-8.5 later).
+  the R-6.4 default; with ``hand`` who deals (R-6.6 first hand, R-8.5 later); with ``steals`` the
+  炒地皮 counters after the burial (R-7.4, :mod:`.judge_steal`).
 * ``settle``  — ``preset, options, dealer, attackers_points, kitty, last_trick, level?, trump?,
   penalty?, bid?, declarers?, split?`` → kitty multiplier and bonus (R-7.3), the attackers' total,
   levels, take-over and next dealer (R-8).
@@ -32,6 +33,7 @@ from .kitty import rule_kitty
 from .order import TrumpOrder
 from .follow import face_counts, missing_in_counts
 from .judge_match import KEYS as _MORE_KEYS, QUERIES as _MORE_QUERIES
+from .judge_steal import judge_steals
 from .judge_read import (SituationError, _cards, _check_copies, _int, _level, _object, _ruleset, _seat,
                          _seat_cards, _trump)
 from .trick_ruling import rule_counted_trick
@@ -48,7 +50,7 @@ QUERIES = ("trick", "declare", "settle") + tuple(_MORE_QUERIES)
 _COMMON = ("query", "preset", "options")
 _KEYS = {
     "trick": _COMMON + ("level", "trump", "hands", "trick"),
-    "declare": _COMMON + ("level", "declarations", "kitty", "hand", "dealer", "first_seat"),
+    "declare": _COMMON + ("level", "declarations", "kitty", "hand", "dealer", "first_seat", "steals"),
     "settle": _COMMON + ("dealer", "attackers_points", "kitty", "last_trick", "level", "trump",
                          "penalty", "bid", "declarers", "split"),
     **{q: _COMMON + keys for q, keys in _MORE_KEYS.items()},
@@ -169,6 +171,8 @@ def _judge_declare(sit: Mapping, ruleset: Ruleset) -> dict:
                          "reason": "calls stay hidden until the deal ends; then the standing call is shown."}
     if "hand" in sit or "dealer" in sit or "first_seat" in sit:
         out["deal"] = _declare_dealer(sit, ruleset, standing)
+    if "steals" in sit:                     # 炒地皮 after the burial (R-7.4)
+        out["steals"] = judge_steals(sit, ruleset, level, standing)
     if standing is None:
         if ruleset.no_declaration == "kitty-card" and kitty is None:
             out["no_declaration"] = {"trump": None, "rule": "R-6.4",

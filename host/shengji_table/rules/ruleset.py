@@ -46,6 +46,7 @@ _CHOICES = {
     "teams": ("fixed", "find-friend", "solo"),
     "declare_ladder": ("one-deck", "two-decks", "three-decks", "four-decks"),
     "throws": ("allowed", "none"),
+    "follow_protection": ("none", "longer-tuples", "tractors", "longer-tuples-and-tractors", "suit-only"),
 }
 
 
@@ -68,17 +69,21 @@ class Ruleset:
     throws: str = "allowed"               # "none": no throws at all (three-player bidding, R-9)
     throw_penalty: str = "none"           # R-4.3 none | per-card | per-throw
     throw_penalty_points: int = 10        # R-4.3 / R-10.1
+    follow_protection: str = "none"       # R-4.8 house option: which units a follower need not break
     # §6 declarations
     declare_ladder: str = "two-decks"     # R-6.1 / R-6.3 / R-6.5
     self_overcall: bool = True            # R-6.2 自反
     suit_order_overcall: bool = False     # R-6.3 option 反底规则: ♦ < ♣ < ♥ < ♠ < LJ < BJ at equal count
     hidden_declarations: bool = False     # R-6.5
     no_declaration: str = "nt"            # R-6.4 nt | kitty-card | spades
+    mixed_joker_nt: bool = False          # R-6.7 house option: three decks, 小王 + 大王 call no trump
     # §7 kitty
     kitty_multiplier: str = "power"       # R-7.3 power (2^n, cap 64) | linear (003)
     kitty_multiplier_cap: int = 64
+    kitty_stealing: bool = False          # R-7.4 house option, four players: 炒地皮
     # §8 settlement, levels
     scoring: str = "classic"              # R-8.1 classic | R-8.2 takeover-plus-one | R-8.3 one-deck-hundred
+    settlement_table: tuple = ()          # R-8.6 house option: ((from P, side, levels), …) replaces scoring
     match_end: str = "first-to-a"         # R-8.4 first-to-a | defend-a (A必打) | beyond-a
     must_defend: tuple = ()               # R-8.4 必打 levels, e.g. (11, 14)
     start_level: int = 2
@@ -136,6 +141,8 @@ class Ruleset:
         for name in _QUIET_AT_DEFAULT:
             if d[name] == _FIELDS[name].default == preset.get(name, _FIELDS[name].default):
                 del d[name]
+        if "settlement_table" in d:
+            d["settlement_table"] = table_to_json(self.settlement_table)
         return d
 
     @classmethod
@@ -174,16 +181,31 @@ class Ruleset:
         for name in ("play_clock", "bury_clock"):
             if getattr(self, name) < 0:
                 raise RulesetError(f"{name} is seconds, 0 (no clock) or more, not {getattr(self, name)}")
+        self._validate_variants()
         for lv in self.must_defend:
             if lv not in LEVELS:
                 raise RulesetError(f"must_defend holds levels 2..14, not {lv!r}")
         return self
 
 
+    def _validate_variants(self) -> None:
+        if self.mixed_joker_nt and self.declare_ladder != "three-decks":
+            raise RulesetError("mixed_joker_nt is a three-deck option (R-6.7): it needs "
+                               f"declare_ladder = \"three-decks\", not {self.declare_ladder!r}")
+        if self.kitty_stealing and (self.players != 4 or not self.kitty_size or self.bidding):
+            raise RulesetError("kitty_stealing (炒地皮, R-7.4) is for four players with a kitty, "
+                               f"not {self.players} players with a kitty of {self.kitty_size}"
+                               + (" and bidding" if self.bidding else ""))
+        if self.settlement_table and self.bidding:
+            raise RulesetError("settlement_table does not apply with bidding: a bidding hand is settled "
+                               "against the bid (R-9 bidding)")
+
+
 _FIELDS = {f.name: f for f in dataclasses.fields(Ruleset)}
 OPTIONS = tuple(n for n in _FIELDS if n != "preset")
 # Options a ruleset's JSON leaves out when they are at their default (see Ruleset.to_json).
-_QUIET_AT_DEFAULT = ("play_clock", "bury_clock")
+_QUIET_AT_DEFAULT = ("play_clock", "bury_clock", "follow_protection", "mixed_joker_nt", "settlement_table",
+                     "kitty_stealing")
 
 
 def _check_overrides(overrides: Mapping[str, Any]) -> dict:
@@ -199,6 +221,8 @@ def _check_overrides(overrides: Mapping[str, Any]) -> dict:
             if not isinstance(value, (list, tuple)):
                 raise RulesetError("option must_defend is a list of levels, e.g. [\"J\", \"A\"]")
             value = tuple(sorted({level_from_text(v) for v in value}))
+        elif name == "settlement_table":
+            value = table_from_json(value)
         elif name == "start_level":
             value = level_from_text(value)
         elif isinstance(default, bool):
@@ -209,6 +233,64 @@ def _check_overrides(overrides: Mapping[str, Any]) -> dict:
                 raise RulesetError(f"option {name} is a whole number, not {value!r}")
         out[name] = value
     return out
+
+
+_SIDES = ("declarers", "attackers")
+
+
+def table_to_json(table: tuple) -> list:
+    """A settlement table as the rules file writes it: ``[{"from": 0, "declarers": 3}, …]``."""
+    return [{"from": lo, side: levels} for lo, side, levels in table]
+
+
+def _table_row(i: int, row: object) -> tuple:
+    where = f"settlement_table row {i + 1}"
+    if not isinstance(row, Mapping):
+        raise RulesetError(f"{where} is a table {{from = P, declarers = N}} or {{from = P, attackers = N}}, "
+                           f"not {row!r}")
+    unknown = sorted(set(row) - {"from", *_SIDES})
+    if unknown:
+        raise RulesetError(f"{where}: unknown key {unknown[0]!r}; a row has 'from' and 'declarers' or 'attackers'")
+    sides = [s for s in _SIDES if s in row]
+    if "from" not in row or len(sides) != 1:
+        raise RulesetError(f"{where} needs 'from' and exactly one of 'declarers' or 'attackers'")
+    lo, levels = row["from"], row[sides[0]]
+    for key, v in (("from", lo), (sides[0], levels)):
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise RulesetError(f"{where}: {key} is a whole number, not {v!r}")
+    if levels < 0:
+        raise RulesetError(f"{where}: {sides[0]} go up 0 or more levels, not {levels}")
+    return (lo, sides[0], levels)
+
+
+def table_from_json(rows: object) -> tuple:
+    """A custom settlement table (R-8.6) from the rules file's list of rows, checked: rows start at
+    P = 0 (points at or below 0 count there), ``from`` rises strictly, and the result only gets
+    better for the attackers as P rises (declarers' levels fall, then the attackers' rise; once the
+    attackers take over no later row goes back to the declarers).  ``()`` is no table."""
+    if not isinstance(rows, (list, tuple)):
+        raise RulesetError("option settlement_table is a list of rows {from = P, declarers = N} or "
+                           "{from = P, attackers = N}")
+    table = tuple(r if isinstance(r, tuple) and len(r) == 3 and r[1] in _SIDES else _table_row(i, r)
+                  for i, r in enumerate(rows))
+    if not table:
+        return ()
+    if table[0][0] != 0:
+        raise RulesetError(f"settlement_table must start at from = 0 (P of 0 or less), not {table[0][0]}: "
+                           "every P needs a row")
+    for i in range(1, len(table)):
+        (lo0, side0, n0), (lo1, side1, n1) = table[i - 1], table[i]
+        where = f"settlement_table row {i + 1} (from {lo1})"
+        if lo1 <= lo0:
+            raise RulesetError(f"{where}: 'from' must rise from row to row ({lo0}, then {lo1})")
+        if side0 == "attackers" and side1 == "declarers":
+            raise RulesetError(f"{where}: the declarers cannot gain again after the attackers took over")
+        if side0 == side1 == "declarers" and n1 > n0:
+            raise RulesetError(f"{where}: more points for the attackers cannot give the declarers more "
+                               f"levels ({n0}, then {n1})")
+        if side0 == side1 == "attackers" and n1 < n0:
+            raise RulesetError(f"{where}: more points cannot give the attackers fewer levels ({n0}, then {n1})")
+    return table
 
 
 _TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
@@ -225,6 +307,8 @@ def option_from_text(name: str, text: str) -> tuple[str, Any]:
     value: Any = text.strip()
     if name == "must_defend":
         value = [v for v in (p.strip() for p in value.split(",")) if v]
+    elif name == "settlement_table":
+        value = _table_from_text(value)
     elif isinstance(default, bool) and name not in _CHOICES:
         if value.lower() not in _TRUE + _FALSE:
             raise RulesetError(f"option {name} is true or false, not {text!r}")
@@ -235,6 +319,22 @@ def option_from_text(name: str, text: str) -> tuple[str, Any]:
         except ValueError:
             raise RulesetError(f"option {name} is a whole number, not {text!r}") from None
     return name, _check_overrides({name: value})[name]
+
+
+def _table_from_text(text: str) -> list:
+    """``0:d3,5:d2,40:d1,80:a0,120:a1`` (from P, ``d`` declarers or ``a`` attackers, levels) → rows."""
+    rows = []
+    for part in (p.strip() for p in text.split(",")):
+        lo, _, rest = part.partition(":")
+        side = {"d": "declarers", "a": "attackers"}.get(rest[:1])
+        try:
+            if side is None:
+                raise ValueError
+            rows.append({"from": int(lo), side: int(rest[1:])})
+        except ValueError:
+            raise RulesetError(f"option settlement_table is rows FROM:dN or FROM:aN separated by commas "
+                               f"(0:d3,5:d2,40:d1,80:a0,120:a1), not {part!r}") from None
+    return rows
 
 
 # The presets of docs/rules.md, R-9.  Kitty sizes "by deal" keep every hand the same size.

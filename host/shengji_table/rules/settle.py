@@ -12,6 +12,8 @@ Tables (``Ruleset.scoring``):
 * ``one-deck-hundred`` (R-8.3, seed 002 one deck): P ≤ 0 → +2; P < 40 → +1; 40–79 → nobody moves
   and the deal passes to the attackers; 80–95 → attackers +1; 100+ → attackers +2.  The marks are
   40 %, 80 % and 100 % of the points in play, i.e. 40/80/100 with one deck.
+* a house table (``Ruleset.settlement_table``, R-8.6): rows ``(from P, side, levels)`` from the
+  rules file, checked when the ruleset is built; it replaces ``scoring``.
 * three players, bidding (§9, seed 000 三人打法): with bid b, attackers reaching b each go up 1 and
   1 more for each further b/2; below b the dealer goes up 2, below b/2 up 4, with no points up 6.
 
@@ -73,6 +75,8 @@ def settle(ruleset: Ruleset, attackers_points: int, *, bid: int | None = None) -
         return _settle_bidding(p, bid)
     if bid is not None:
         raise ValueError(f"ruleset {ruleset.preset!r} has no bidding; bid= does not apply")
+    if ruleset.settlement_table:
+        return _settle_custom(ruleset.settlement_table, p)
     if ruleset.scoring == "one-deck-hundred":
         return _settle_hundred(ruleset, p)
     s, t = ruleset.step, ruleset.takeover
@@ -91,6 +95,23 @@ def settle(ruleset: Ruleset, attackers_points: int, *, bid: int | None = None) -
     else:
         why = f"attackers took {p}, {t} or more: they take over the deal and go up {_lv(up)}."
     return Settlement(p, 0, up, True, rule, why)
+
+
+def _settle_custom(table: tuple, p: int) -> Settlement:
+    """R-8.6: the rules file's own table; the last row whose ``from`` P reaches holds (the first
+    row also holds every P below 0).  An attackers' row passes the deal to them."""
+    row = 0
+    for i, (lo, _side, _n) in enumerate(table):
+        if p >= lo:
+            row = i
+    lo, side, n = table[row]
+    upto = f" to {table[row + 1][0] - 1}" if row + 1 < len(table) else " or more"
+    band = f"attackers took {p} (house table row {lo}{upto})"
+    if side == "declarers":
+        return Settlement(p, n, 0, False, "R-8.6", f"{band}: declarers go up {_lv(n)}.")
+    if n == 0:
+        return Settlement(p, 0, 0, True, "R-8.6", f"{band}: they take over the deal and nobody goes up.")
+    return Settlement(p, 0, n, True, "R-8.6", f"{band}: they take over the deal and go up {_lv(n)}.")
 
 
 def _settle_hundred(ruleset: Ruleset, p: int) -> Settlement:

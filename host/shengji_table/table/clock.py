@@ -70,7 +70,9 @@ def timed_turn(hand, ruleset: Ruleset) -> Turn | None:
     if hand.phase == Phase.PLAYING and ruleset.play_clock > 0 and hand.turn is not None:
         return Turn(hand.number, Phase.PLAYING, hand.turn, ruleset.play_clock, progress)
     if hand.phase == Phase.BURYING and ruleset.bury_clock > 0 and hand.dealer is not None:
-        return Turn(hand.number, Phase.BURYING, hand.dealer, ruleset.bury_clock, progress)
+        burier = getattr(hand, "kitty_holder", None)            # 炒地皮: the seat that took it
+        return Turn(hand.number, Phase.BURYING, hand.dealer if burier is None else burier,
+                    ruleset.bury_clock, progress)
     return None
 
 

@@ -254,6 +254,9 @@ ROWS = (
     Row(P.BURYING, G.SEAT_TAP, ALWAYS, S.TAP, ev.Tap, "the game buries the card (again: takes it back)"),
     Row(P.BURYING, G.CENTRE_TAP, HAS_DEALER, S.BURY, ev.BuryCard, "the dealer buries the card"),
     Row(P.BURYING, G.PRESS, ALWAYS, S.CONFIRM, ev.Confirm, "the burial is confirmed"),
+    Row(P.STEAL, G.SEAT_TAP, SHOWS, S.SHOW, ev.Declare,
+        "the card is shown for 炒地皮, a counter that takes the kitty (pending; tap again to withdraw)"),
+    Row(P.STEAL, G.PRESS, ALWAYS, S.CLOSE, ev.CloseDeclarations, "nobody counters: the kitty stands (炒地皮 ends)"),
     *_deciding(P.FRIEND, S.CHOOSE_FACE, ev.CallFriend, S.NEXT_COPY, S.CALL,
                "the card's face is the card called (the copy is not played); the count starts at 0",
                "the next copy (1, 2, … up to the number of decks, then 1 again); the ring lights that "

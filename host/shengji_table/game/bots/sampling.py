@@ -159,6 +159,9 @@ def cheapest_follow(lead: Sequence[Card], hand: Sequence[Card], order, cost: Cal
         others = sorted((c for c in hand if suit_of(c) != suit), key=cost)
         return tuple(suit_cards + others[:n - len(suit_cards)])
     rule = _rule(lead, order)
+    if rule.protect:      # R-4.8 longer-tuples: only the rules' enumeration knows the whole groups
+        window = itertools.islice(legal_follows(lead, hand, order), _FALLBACK_WINDOW)
+        return tuple(min(window, key=lambda p: sum(map(cost, p))))
     counts = count_groups(suit_cards, order)
     rung = rule.ladder[rule.rung_index(counts, order)]
     if () in rung:
@@ -208,6 +211,8 @@ def random_follow(lead: Sequence[Card], hand: Sequence[Card], order, rng: random
     if n == 1:
         return (rng.choice(suit_cards),)
     rule = _rule(lead, order)
+    if rule.protect:                            # R-4.8 longer-tuples: the rules' own enumeration
+        return _fallback_follow(lead, hand, order, rng)
     ladder = rule.ladder
     if ladder[0] == ((),):                      # a lead of singles: any cards of the suit
         return tuple(rng.sample(suit_cards, n))

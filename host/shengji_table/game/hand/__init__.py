@@ -3,7 +3,7 @@
 ``Hand.apply(event)`` returns the effects of one event; a refused event changes nothing, so a
 record replays bit for bit.  Phases, in order (:class:`~..phase.Phase`)::
 
-    deal → drawing → [bidding → trump] → kitty [⇄ exchange] → burying → [friend] → playing → over
+    deal → drawing → [bidding → trump] → kitty [⇄ exchange] → burying [⇄ steal] → [friend] → playing → over
 
 =================  =====================================================================
 file               what it holds
@@ -14,7 +14,7 @@ file               what it holds
 ``draw.py``        deal, draw, declarations, closing the draw (R-6, R-7.1)
 ``bidding.py``     three players: bids and naming trump (§9)
 ``counter.py``     three players: the counter-declaration (反牌) and the swap with the kitty
-``kitty.py``       taking and burying the kitty (R-7.2)
+``kitty.py``       taking and burying the kitty (R-7.2); 炒地皮 (R-7.4)
 ``friend_call.py`` find a friend: the dealer's call
 ``play.py``        card entry and tricks (R-4, R-5), failed throws (R-4.3)
 ``evidence.py``    open play: revokes proven (R-10.2), challenges (R-4.3), the kitty revealed

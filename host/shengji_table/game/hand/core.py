@@ -21,7 +21,7 @@ from ..effects import Refusal, Ring
 from ..friend import FriendSearch
 from ..phase import SCANNED, Phase
 from ..view import Expect, SeatView, TrickView
-from . import bidding, draw, evidence
+from . import bidding, draw, evidence, kitty
 from .counter import Exchange, may_counter
 from .held import Held
 from .knowledge import KNOWLEDGE, MODES, Knowledge
@@ -83,6 +83,7 @@ class Hand:
         self.kitty: list = []                            # the kitty as dealt (copies), scanned
         self.dealt_kitty: tuple = ()                     # the kitty as dealt (scanned), before any swap
         self.buried: list = []
+        self.kitty_holder: int | None = None          # 炒地皮 (R-7.4): the seat that stole the kitty last
         self.kitty_revealed: tuple | None = None      # open play: the kitty scanned at the end
         # three players (§9): bidding and the counter-declarer's swap
         self.bids: list = []                             # (seat, points|None)
@@ -284,8 +285,10 @@ class Hand:
             return Expect("bid", 0, self.bid_options())
         if ph == Phase.TRUMP and seat == self.dealer:
             return Expect("name_trump", 0, ("S", "H", "C", "D", None))
-        if ph in (Phase.KITTY, Phase.BURYING) and seat == self.dealer:
+        if ph in (Phase.KITTY, Phase.BURYING) and seat == kitty.holder(self):
             return Expect("bury", self.ruleset.kitty_size)
+        if ph == Phase.STEAL and seat != kitty.holder(self):
+            return Expect("declare", 0, self.declaration_options(seat))
         if ph == Phase.KITTY and may_counter(self, seat):
             return Expect("declare", 0, self.declaration_options(seat))
         if ph == Phase.EXCHANGE and self.exchange is not None and seat == self.exchange.seat \
@@ -299,7 +302,8 @@ class Hand:
         """The read-only view of seat ``seat`` (see ``view.py``).  Built for every decision, from
         parts kept until they change (the seat's sorted hand, the trick's faces, the declarers)."""
         ph, dealer, standing = self.phase, self.dealer, self.standing
-        holds_kitty = seat == dealer and ph in _HOLDS_KITTY
+        holder = dealer if self.kitty_holder is None else self.kitty_holder      # 炒地皮: who took it last
+        holds_kitty = seat == holder and ph in _HOLDS_KITTY
         public_standing = standing is not None and not self.ruleset.hidden_declarations
         order = self.order
         declarers = self.declarer_set()

@@ -10,6 +10,7 @@ from ...rules.cards import JOKER, all_copies, format_cards, level_text, suit_wor
 from ...rules.declare import (
     Declaration,
     check_declaration,
+    check_steal,
     declaration_strength,
     default_trump,
     first_dealer,
@@ -19,7 +20,7 @@ from .. import events as ev
 from ..effects import Announce, Ring
 from ..phase import Phase
 from .counter import may_counter
-from .kitty import start_kitty
+from .kitty import holder, start_kitty
 from .shown import refuse_shown
 
 if TYPE_CHECKING:
@@ -144,7 +145,9 @@ def _start_bidding(hand: Hand) -> list:
 
 def declaration_options(hand: Hand, seat: int, held=None) -> tuple:
     """Every declaration (tuple of faces) seat ``seat`` could validly make now (for bots)."""
-    if not (hand.phase == Phase.DRAWING and not hand.ruleset.bidding) and not may_counter(hand, seat):
+    stealing = hand.phase == Phase.STEAL
+    if not (hand.phase == Phase.DRAWING and not hand.ruleset.bidding) and not may_counter(hand, seat) \
+            and not stealing:
         return ()
     groups: dict = {}
     for c in (hand.hands[seat] if held is None else held):
@@ -153,11 +156,18 @@ def declaration_options(hand: Hand, seat: int, held=None) -> tuple:
             groups.setdefault(f, 0)
             groups[f] += 1
     out = [(f,) * n for f, k in sorted(groups.items(), key=lambda kv: kv[0].index) for n in range(1, k + 1)]
+    if hand.ruleset.mixed_joker_nt:  # R-6.7: a small and a big joker together declare no trump
+        jokers = sorted((f for f in groups if f.suit == JOKER), key=lambda f: f.index)
+        if len(jokers) == 2:
+            out.append(tuple(jokers))
     if hand.ruleset.two_colour:  # a same-colour pair of level cards declares too
         for colour in (("H", "D"), ("S", "C")):
             same = [f for f in groups if f.suit in colour and f.rank == hand.level]
             if len(same) >= 2:
                 out.append(tuple(same[:2]))
+    if stealing:                    # 炒地皮 (R-7.4): stronger than the standing call, not the holder's
+        return tuple(cards for cards in out if check_steal(hand.ruleset, hand.level, hand.standing,
+                                                           holder(hand), Declaration(seat, cards)).valid)
     if not hand.ruleset.hidden_declarations:
         return tuple(cards for cards in out
                      if check_declaration(hand.ruleset, hand.level, hand.standing, Declaration(seat, cards)).valid)

@@ -34,6 +34,7 @@ PHASE_RULES: dict[Phase, dict[str, Handler]] = {
                      "take_back": counter.exchange_tap, "confirm": counter.exchange_confirm},
     Phase.BURYING: {"bury": kitty.bury, "tap": kitty.bury_tap, "take_back": kitty.take_back_buried,
                     "confirm": kitty.confirm_burial},
+    Phase.STEAL: {"declare": kitty.steal, "close_declarations": kitty.close_steals},
     Phase.FRIEND: {"call_friend": friend_call.call_friend},
     Phase.PLAYING: {"tap": play.tap, "take_back": play.take_back, "confirm": play.confirm},
     Phase.OVER: {},

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ...game import events as ev
 from ...game.hand import COUNTER_RULE
+from ...game.hand.kitty import holder as kitty_holder
 from ...rules.cards import CardCopy
 from .. import protocol as P
 from ..card_code import CardCodeError, decode_card_code
@@ -176,7 +177,7 @@ class Gestures(Entry):
     # ---- the centre reader: the burial, a counter-declarer's draw, the kitty revealed ----------
     def _bury(self, row: Row, seat: None, copy: CardCopy | None, out: Outcome) -> None:
         assert copy is not None
-        self._game(ev.BuryCard(self._hand().dealer, copy), out)
+        self._game(ev.BuryCard(kitty_holder(self._hand()), copy), out)   # 炒地皮: the seat that took it
 
     def _kitty_draw(self, row: Row, seat: None, copy: CardCopy | None, out: Outcome) -> None:
         """Three players, scanned: the counter-declarer's cards drawn from the kitty, each tapped on
