@@ -90,10 +90,18 @@ class Gestures(Entry):
             self._refuse(out, None, "confirm", "table.reader", why)
             return out
         gesture = _BUTTON.get(kind, Gesture.PRESS)
+        hand = self.match.hand
+        now_in = None if hand is None else (hand.number, str(hand.phase))
         if gesture is Gesture.LONG_PRESS:
             self.held.add(seat)         # its release is not a step
         elif gesture is Gesture.PRESS:
             self.held.discard(seat)
+            self.pressed_in[seat] = now_in
+        elif self.pressed_in.pop(seat, now_in) != now_in:
+            # the release of a press that ended its phase (the burial's confirm, the draw's close)
+            # belongs to that press: it is no step of the next phase's decision
+            self.held.discard(seat)
+            return out
         self._dispatch(gesture, seat, None, out)
         if gesture is Gesture.PRESS:
             self._auto(out)
