@@ -56,3 +56,35 @@ def test_soak_without_mosquitto_skips_broker_loss_and_says_so(tmp_path, monkeypa
     assert not report.faults and report.matches == 0 and report.club_rows == 0
     assert report.skipped == {"broker": "mosquitto is not installed (test)"}
     assert "broker skipped: mosquitto is not installed (test)" in str(report)
+
+
+def test_soak_club_check_passes_rows_sent_across_a_broker_kill_and_fails_a_row_lost_or_changed(tmp_path):
+    """The club side's own check, over a real mosquitto: rows logged while the broker is dead reach
+    the club once it is back; a row the club lost, or holds changed, fails the soak."""
+    if club_missing():
+        pytest.skip(club_missing())
+    import random
+
+    from shengji_table.sim.soak import SoakFailure, _Club
+    from shengji_table.store.log import EventLog
+    club = _Club(tmp_path, random.Random(1))
+    try:
+        with EventLog(tmp_path / "t.db") as log:
+            log.append("meta", {"note": 0})
+            club.add_table("S0", tmp_path / "t.db", "open", 1, 1)
+            club.kill_broker()
+            assert club.down
+            log.append_many([("meta", {"note": i}) for i in range(1, 6)])
+        assert club.settle("S0") == 6 and not club.down
+        with club.server.lock:
+            club.server.db.db.execute("UPDATE events SET payload='{\"note\": 9}' WHERE table_id='S0' AND seq=3")
+        club.restart_publisher("S0")
+        with pytest.raises(SoakFailure, match="holds 6 rows for the log's 6"):
+            club.settle("S0")
+        with club.server.lock:
+            club.server.db.db.execute("DELETE FROM events WHERE table_id='S0' AND seq=2")
+        club.restart_publisher("S0")
+        with pytest.raises(SoakFailure, match=r"missing \[\('default', 2\)\]"):
+            club.settle("S0")
+    finally:
+        club.close()
