@@ -70,13 +70,14 @@ class SoakReport:
     unacked_at_restart: int = 0   # numbered by a Pico that restarted before anyone acknowledged them
     seconds: float = 0.0
     club_rows: int = 0            # rows the club stored, each exactly once
+    club_checked: bool = False    # its hands and standings compared with the fault-free runs
     skipped: dict = field(default_factory=dict)     # kind -> why it was not injected
 
     def __str__(self) -> str:
         kinds = ", ".join(f"{k} {self.faults[k]}" for k in KINDS if self.faults[k])
         skipped = "".join(f"; {k} skipped: {why}" for k, why in self.skipped.items())
-        club = (f"; the club stored {self.club_rows} rows, each once, its standings those of the fault-free run"
-                if self.club_rows else "")
+        club = (f"; the club stored {self.club_rows} rows, each once" if self.club_rows else "")
+        club += ", its hands and standings those of the fault-free runs" if self.club_checked else ""
         return (f"{sum(self.faults.values())} faults injected ({kinds}) over {self.matches} match(es), "
                 f"{self.hands} hand(s), {self.logged} table events logged; 0 taps lost, 0 doubled, every "
                 f"record equal to the fault-free run; {self.unacked_at_restart} events unacknowledged when "
@@ -332,6 +333,7 @@ def soak(workdir, *, faults: int, preset: str = "one-deck", modes: tuple = ("ope
                 on_match(report)
         if club is not None:
             club.check_against_fault_free(ruleset)
+            report.club_checked = True
     finally:
         if club is not None:
             club.close()
