@@ -79,7 +79,9 @@ class SimHost:
     def run(self, timeout: float = 600.0, idle: Callable[[], None] | None = None) -> bool:
         """Play until the hands are done; False on timeout."""
         deadline = time.monotonic() + timeout
-        while not self.players.done:
+        # done once the last hand is over and no seat's button is still on its way up: the
+        # release of the press that ended it is an event too, and it must reach the log
+        while not self.players.done or self.players.releasing:
             if time.monotonic() > deadline:
                 return False
             self.service.step()
