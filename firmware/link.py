@@ -20,6 +20,9 @@ API (what ``main.py`` uses)::
 ``on_ring(ring, pattern, r, g, b, count, arg)`` is called for every RING frame: the whole state of
 one ring (idempotent, so a repeated or lost frame heals with the next one). Pattern ids belong to
 ``rings.py``; the link only carries them and remembers the last state of each ring for SNAPSHOT.
+The snapshot provider's optional third item is the per-reader poll counters (small ints, below
+2**30): SNAPSHOT then carries them with the clock (``clock_ms() & TICKS_MASK``); without it the
+frame is the one of firmware from before the counters.
 ``on_sim(type, fields)`` receives SIM_PLACE/SIM_LIFT/SIM_BUTTON with ``protocol.decode`` fields;
 without it (production builds) sim frames are counted in ``ignored`` and do nothing.
 

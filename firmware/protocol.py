@@ -178,10 +178,6 @@ class Writer:
         b[n + 1] = (x >> 8) & 0xFF
         self.n = n + 2
 
-    def u32(self, x):
-        self.u16(x & 0xFFFF)
-        self.u16(x >> 16)
-
     def put(self, src, k=-1):
         """Append ``src[0:k]`` (all of ``src`` when k < 0)."""
         if k < 0:
@@ -322,11 +318,14 @@ def encode_snapshot(w, out, last_acked, base, next_seq, dropped, readers, button
     w.u8(n_rings)
     w.put(rings, n_rings * RING_STATE)
     if polls is not None:
-        w.u32(clock)
+        w.u16(clock & 0xFFFF)          # u32 as two u16: the values stay below 2**30 (small ints)
+        w.u16(clock >> 16)
         n = len(polls)
         w.u8(n)
         for i in range(n):
-            w.u32(polls[i])
+            x = polls[i]
+            w.u16(x & 0xFFFF)
+            w.u16(x >> 16)
     return w.end(out)
 
 
@@ -645,7 +644,10 @@ def decode_snapshot(p):
     clock = polls = None
     if k < len(p):
         clock = u32(p, k)
-        polls = tuple([u32(p, k + 5 + 4 * i) for i in range(p[k + 4])])
+        polls = []
+        for o in range(k + 5, len(p), 4):
+            polls.append(u32(p, o))
+        polls = tuple(polls)
     return (u16(p, 0), u16(p, 2), u16(p, 4), u16(p, 6), readers, buttons, rings, clock, polls)
 
 

@@ -18,8 +18,6 @@ Index convention (board.py): reader/ring index ``s`` is player seat ``s``; the c
 """
 from compat import const, ticks_diff
 
-from array import array
-
 import debounce
 import protocol as P
 import rings as R
@@ -72,8 +70,9 @@ class Scanner:
         # SNAPSHOT answers, filled in place when asked.
         self.reader_status = bytearray(n)
         self.button_state = bytearray(len(buttons))
-        # answered polls per reader (sent in SNAPSHOT: the host measures polls/s from two of them)
-        self.polls = array("I", bytes(4 * n))
+        # answered polls per reader (sent in SNAPSHOT: the host measures polls/s from two of them);
+        # a list of small ints, so counting never allocates
+        self.polls = [0] * n
         self.turn = 0              # index of the reader polled next
         self.now = 0
         self._last_frame = 0
