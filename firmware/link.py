@@ -8,7 +8,7 @@ API (what ``main.py`` uses)::
                 firmware=b"0.1.0", board=b"table4", boot_id=None,   # None: 4 random bytes
                 queue=32, rings=8, resend_ms=500, heartbeat_ms=1000, host_timeout_ms=3000,
                 silent_resend_ms=2000, arena=2048)
-    link.snapshot_provider = lambda: (reader_status, button_state)   # two bytes-likes
+    link.snapshot_provider = lambda: (reader_status, button_state, polls)   # polls: optional
     link.on_host = lambda alive: ...      # optional: host came back / went silent
     link.send_tap(reader, uid, code=None) # uid / code: bytes-likes; optional uid_len, code_len
     link.send_button(seat, kind)          # protocol.PRESS | LONG_PRESS | RELEASE
@@ -20,6 +20,9 @@ API (what ``main.py`` uses)::
 ``on_ring(ring, pattern, r, g, b, count, arg)`` is called for every RING frame: the whole state of
 one ring (idempotent, so a repeated or lost frame heals with the next one). Pattern ids belong to
 ``rings.py``; the link only carries them and remembers the last state of each ring for SNAPSHOT.
+The snapshot provider's optional third item is the per-reader poll counters (small ints, below
+2**30): SNAPSHOT then carries them with the clock (``clock_ms() & TICKS_MASK``); without it the
+frame is the one of firmware from before the counters.
 ``on_sim(type, fields)`` receives SIM_PLACE/SIM_LIFT/SIM_BUTTON with ``protocol.decode`` fields;
 without it (production builds) sim frames are counted in ``ignored`` and do nothing.
 
@@ -285,11 +288,15 @@ class Link:
     def _send_snapshot(self):
         readers = b""
         buttons = b""
+        polls = None
         if self.snapshot_provider is not None:
-            readers, buttons = self.snapshot_provider()
+            s = self.snapshot_provider()
+            readers, buttons = s[0], s[1]
+            if len(s) > 2:
+                polls = s[2]
         n = P.encode_snapshot(self._writer, self._tx, self.last_acked,
                               self.base(), self.next_seq, self.dropped & 0xFFFF, readers, buttons,
-                              self.rings, self.n_rings)
+                              self.rings, self.n_rings, self.clock() & TICKS_MASK, polls)
         self._write(self._tx, 0, n)
 
     # ---- host frames ------------------------------------------------------------------------

@@ -299,10 +299,13 @@ def encode_log(w, out, seq, text):
     return w.end(out)
 
 
-def encode_snapshot(w, out, last_acked, base, next_seq, dropped, readers, buttons, rings, n_rings):
+def encode_snapshot(w, out, last_acked, base, next_seq, dropped, readers, buttons, rings, n_rings,
+                    clock=0, polls=None):
     """SNAPSHOT: last acknowledged seq (0: none yet), base (as in HEARTBEAT), next seq, dropped
     count, per-reader status, per-button state, and ``n_rings`` ring states of RING_STATE bytes
-    each (packed in ``rings``)."""
+    each (packed in ``rings``); then, when ``polls`` is given, the Pico's ``clock`` (ms) and each
+    reader's poll counter (both modulo 2**30, like ticks_ms). Without ``polls``: the frame of
+    firmware from before the counters, which a host still decodes."""
     w.begin(SNAPSHOT, 0)
     w.u16(last_acked)
     w.u16(base)
@@ -314,6 +317,15 @@ def encode_snapshot(w, out, last_acked, base, next_seq, dropped, readers, button
     w.put(buttons)
     w.u8(n_rings)
     w.put(rings, n_rings * RING_STATE)
+    if polls is not None:
+        w.u16(clock & 0xFFFF)          # u32 as two u16: the values stay below 2**30 (small ints)
+        w.u16(clock >> 16)
+        n = len(polls)
+        w.u8(n)
+        for i in range(n):
+            x = polls[i]
+            w.u16(x & 0xFFFF)
+            w.u16(x >> 16)
     return w.end(out)
 
 
@@ -393,7 +405,8 @@ def _hello_ok(p, n):
 
 
 def _snapshot_ok(p, n):
-    # four u16, then three counted lists: readers (1 byte each), buttons (1), rings (RING_STATE)
+    # four u16, then three counted lists: readers (1 byte each), buttons (1), rings (RING_STATE);
+    # then either nothing (firmware before poll counters) or clock u32 and a counted list of u32
     k = 8
     if n < k + 3:
         return False
@@ -403,7 +416,8 @@ def _snapshot_ok(p, n):
     k += 1 + p[k]           # buttons
     if k >= n:
         return False
-    return k + 1 + p[k] * RING_STATE == n
+    k += 1 + p[k] * RING_STATE
+    return k == n or (k + 5 <= n and k + 5 + p[k + 4] * 4 == n)
 
 
 # The types whose payload is a fixed length and has nothing else to check: type -> length.
@@ -611,9 +625,11 @@ def _text(p):
 
 
 def decode_snapshot(p):
-    """-> (last acked, base, next seq, dropped, readers bytes, buttons bytes, ring states)
+    """-> (last acked, base, next seq, dropped, readers bytes, buttons bytes, ring states, clock ms,
+    poll counters)
 
-    Ring states are a list of ``(pattern, r, g, b, count, arg)``.
+    Ring states are a list of ``(pattern, r, g, b, count, arg)``; the poll counters a tuple, one
+    per reader. Clock and counters are None from firmware that sends no counters.
     """
     k = 8
     readers = bytes(p[k + 1:k + 1 + p[k]])
@@ -624,7 +640,15 @@ def decode_snapshot(p):
     for i in range(p[k]):
         o = k + 1 + i * RING_STATE
         rings.append((p[o], p[o + 1], p[o + 2], p[o + 3], p[o + 4], u16(p, o + 5)))
-    return (u16(p, 0), u16(p, 2), u16(p, 4), u16(p, 6), readers, buttons, rings)
+    k += 1 + p[k] * RING_STATE
+    clock = polls = None
+    if k < len(p):
+        clock = u32(p, k)
+        polls = []
+        for o in range(k + 5, len(p), 4):
+            polls.append(u32(p, o))
+        polls = tuple(polls)
+    return (u16(p, 0), u16(p, 2), u16(p, 4), u16(p, 6), readers, buttons, rings, clock, polls)
 
 
 def decode_ack(p):

@@ -4,7 +4,8 @@ One :meth:`Scanner.step` does, in this order:
 
 1. ``link.poll()``: host frames in (ring states, ACKs, snapshot requests), resends, heartbeats out;
 2. ONE reader — the next in turn — is polled (``Reader.poll`` switches its RF field off afterwards,
-   so only one field is on at a time), its result debounced, a TAP sent for a new card;
+   so only one field is on at a time), its result debounced, a TAP sent for a new card; an answered
+   poll adds 1 to that reader's counter in ``polls`` (SNAPSHOT carries them: polls/s measured);
 3. every button is sampled and debounced; PRESS / LONG_PRESS / RELEASE go to the host;
 4. when a frame is due (every ``frame_ms``) and some ring changed or is animated, the rings are
    rendered into the LED chain's buffer and written out.
@@ -24,6 +25,7 @@ import rings as R
 _FRAME_MS = const(40)       # 25 frames a second is smooth enough for a comet
 _BRIGHT = const(64)         # a quarter of full: 88 pixels at full white would draw 5 A
 _CODE_BYTES = const(16)     # pages 4..7, as read by one NTAG READ
+_COUNT_MAX = const(0x3FFFFFFF)  # poll counters wrap at 2**30, like ticks_ms: always a small int
 
 _BUTTON_KIND = (0, P.PRESS, P.LONG_PRESS, P.RELEASE)  # indexed by debounce.PRESS/LONG/RELEASE
 
@@ -68,6 +70,9 @@ class Scanner:
         # SNAPSHOT answers, filled in place when asked.
         self.reader_status = bytearray(n)
         self.button_state = bytearray(len(buttons))
+        # answered polls per reader (sent in SNAPSHOT: the host measures polls/s from two of them);
+        # a list of small ints, so counting never allocates
+        self.polls = [0] * n
         self.turn = 0              # index of the reader polled next
         self.now = 0
         self._last_frame = 0
@@ -142,6 +147,9 @@ class Scanner:
         k = r.poll(now)
         if not r.polled:
             return  # a failed poll or a recovery step is no evidence of a lift
+        c = self.polls
+        v = c[i]
+        c[i] = v + 1 if v < _COUNT_MAX else 0
         if self.taps[i].update(r.uid, k, now) == debounce.TAP:
             self.tap_count += 1
             if self.link is not None:
@@ -188,7 +196,8 @@ class Scanner:
     # ---- snapshot ---------------------------------------------------------------------------
 
     def snapshot(self):
-        """(reader status bytes, button state bytes) for the link's SNAPSHOT, filled in place."""
+        """(reader status bytes, button state bytes, poll counters) for the link's SNAPSHOT, the
+        first two filled in place."""
         rs = self.reader_status
         for i in range(len(self.readers)):
             r = self.readers[i]
@@ -197,4 +206,4 @@ class Scanner:
         for k in range(len(self.debouncers)):
             d = self.debouncers[k]
             bs[k] = (P.BUTTON_HELD if d.long_reported else P.BUTTON_DOWN) if d.pressed else P.BUTTON_UP
-        return rs, bs
+        return rs, bs, self.polls

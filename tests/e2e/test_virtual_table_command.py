@@ -3,6 +3,7 @@ table`` and ``serve`` as real subprocesses against the pseudo-terminal it prints
 under MicroPython, real pyserial, the commands' own code.  The test is the operator: it reads each
 command's prompts and types ``tap``/``lift`` lines into the virtual table's stdin."""
 import queue
+import re
 import subprocess
 import sys
 import threading
@@ -140,7 +141,24 @@ def test_selftest_measure_against_the_virtual_table(vt, tmp_path):
             assert (taps, misses, false_lifts, false_taps) == (2, 0, 0, 0), line
             assert "one card read, stable" in line or "flips" in line, line
     assert "bench estimate (make bench, hardware/timing.py)" in report
+    _check_measured_polls(lines)
     table.close()
+
+
+def _check_measured_polls(lines):
+    """polls/s is measured (the firmware's counters, not the ~ estimate) and agrees with what the scan
+    loop does: it polls the readers in turn, so every reader gets the same rate within a lap or
+    two; and the window of the Pico's clock the counters grew over is the host's window (the
+    measurement's own holds and lifts make it at least 5 x (2 x (0.4 + 1.0) + 0.8 + 1.0) = 23 s)."""
+    rows = [line.split() for line in lines if line.startswith(("  seat ", "  centre "))]
+    rates = [cols[next(i for i, c in enumerate(cols) if "/" in c) + 1] for cols in rows]   # after mean/max
+    assert len(rates) == 5 and not any(r.startswith("~") for r in rates), rates
+    rates = [float(r) for r in rates]
+    assert min(rates) > 0 and max(rates) - min(rates) <= 0.05 * max(rates), rates
+    window = next(line for line in lines if "polls/s measured: the firmware's poll counters over" in line)
+    pico_s, host_s = (float(x) for x in re.search(r"over ([0-9.]+) s of the Pico's clock \(([0-9.]+) s on the host's",
+                                                   window).groups())
+    assert pico_s >= 23 and abs(pico_s - host_s) <= 0.05 * host_s, window
 
 
 def test_enroll_through_the_virtual_tables_reader(vt, tmp_path):

@@ -163,10 +163,21 @@ def test_snapshot_request_answers_with_present_state(rig):
     rig.link.send_button(1, P.LONG_PRESS)
     frames = rig.step(1, rig.host.frame(P.encode_ack, 1, BOOT), rig.host.frame(P.encode_snapshot_request))
     snap, = [P.decode_snapshot(p) for t, _, s, p in frames if t == P.SNAPSHOT]
-    last_acked, base, nxt, dropped, readers, buttons, rings = snap
+    last_acked, base, nxt, dropped, readers, buttons, rings, clock, polls = snap
     assert (last_acked, base, nxt, dropped) == (1, 2, 3, 0)
     assert readers == bytes([1, 2, 1]) and buttons == bytes([0, 2])
     assert len(rings) == 5 and rings[2] == (P.PRESS, 255, 0, 0, 3, 1000) and rings[0] == (0,) * 6
+    assert (clock, polls) == (None, None)     # a provider without poll counters: the older frame
+
+
+def test_snapshot_carries_the_poll_counters_and_the_clock_modulo_2_30(rig):
+    from array import array
+    counters = array("I", [12, 0, 0x3FFFFFFF])
+    rig.link.snapshot_provider = lambda: (bytes([1, 0, 1]), b"", counters)
+    rig.now = (1 << 30) + 777                 # a clock that does not wrap at 2**30 itself (unix port)
+    frames = rig.step(1, rig.host.frame(P.encode_snapshot_request))
+    snap, = [P.decode_snapshot(p) for t, _, s, p in frames if t == P.SNAPSHOT]
+    assert snap[7:] == (778, (12, 0, 0x3FFFFFFF))
 
 
 def test_ring_states_apply_once_and_a_replayed_older_one_is_ignored(rig):

@@ -136,16 +136,43 @@ def test_log_with_invalid_utf8_decodes_without_raising():
     assert P.decode_log(b"ok \xff\xfe") == "ok ??"
 
 
+u30 = st.integers(0, (1 << 30) - 1)   # the SNAPSHOT's clock and poll counters wrap at 2**30
+
+
 @given(u16, seqs, seqs, u16, st.binary(max_size=8), st.binary(max_size=8),
-       st.lists(st.tuples(u8, u8, u8, u8, u8, u16), max_size=8))
-def test_snapshot_round_trip(last, base, nxt, dropped, readers, buttons, rings):
+       st.lists(st.tuples(u8, u8, u8, u8, u8, u16), max_size=8),
+       st.none() | st.tuples(u30, st.lists(u30, max_size=8)))
+def test_snapshot_round_trip(last, base, nxt, dropped, readers, buttons, rings, counters):
+    """With poll counters (clock, per-reader counts) and without (the frame of older firmware)."""
     packed = bytearray()
     for pat, r, g, b, count, arg in rings:
         packed += bytes([pat, r, g, b, count, arg & 0xFF, arg >> 8])
-    data = frame(P.Writer(PICO), P.encode_snapshot, last, base, nxt, dropped, readers, buttons, packed, len(rings))
+    tail = () if counters is None else (counters[0], counters[1])
+    data = frame(P.Writer(PICO), P.encode_snapshot, last, base, nxt, dropped, readers, buttons, packed, len(rings),
+                 *tail)
     typ, _, s, p = one(P.Decoder(P.TO_HOST), data)
     assert typ == P.SNAPSHOT
-    assert P.decode_snapshot(p) == (last, base, nxt, dropped, readers, buttons, rings)
+    clock, polls = (None, None) if counters is None else (counters[0], tuple(counters[1]))
+    assert P.decode_snapshot(p) == (last, base, nxt, dropped, readers, buttons, rings, clock, polls)
+
+
+def _snapshot_with_tail(tail):
+    """A SNAPSHOT of 2 readers, no buttons, no rings, followed by raw ``tail`` bytes."""
+    w = P.Writer(PICO)
+    w.begin(P.SNAPSHOT, 0)
+    for x in (0, 1, 1, 0):
+        w.u16(x)
+    w.put(bytes([2, 1, 1, 0, 0]) + bytes(tail))
+    out = bytearray(P.MAX_FRAME)
+    return bytes(out[:w.end(out)])
+
+
+def test_snapshot_poll_counters_must_agree_with_their_count():
+    ok = bytes([0x10, 0x27, 0, 0]) + bytes([2]) + bytes([5, 0, 0, 0, 6, 0, 0, 0])   # clock 10000, 2 counters
+    assert P.decode_snapshot(one(P.Decoder(P.TO_HOST), _snapshot_with_tail(ok))[3])[7:] == (10000, (5, 6))
+    for cut in (1, 3, 4, 5, 12):                  # a clock or counter cut short, or a count with none
+        assert _reject(_snapshot_with_tail(ok[:cut])) == ["payload"]
+    assert _reject(_snapshot_with_tail(ok + b"\x07")) == ["payload"]     # a byte past the counters
 
 
 @given(seqs, seqs)

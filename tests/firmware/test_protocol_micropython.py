@@ -36,6 +36,9 @@ show(P.encode_reader(pico, out, 7, 1, P.READER_DEAD, b"\x32\x01\x06\x07"))
 show(P.encode_heartbeat(pico, out, 5, 9, 0, 3, 1))
 show(P.encode_log(pico, out, 8, "PN532 #2 silent".encode()))
 show(P.encode_snapshot(pico, out, 4, 5, 9, 0, b"\x01\x02", b"\x00\x01\x02", rings, 2))
+from array import array
+show(P.encode_snapshot(pico, out, 4, 5, 9, 0, b"\x01\x02", b"", rings, 2, 0x3FFFFFFF,
+                       array("I", [0, 0x3FFFFFFF, 70000])))
 show(P.encode_tap(pico, out, 3, 0, bytes(range(1, 11)), -1, bytes(range(200, 256)) + bytes(88)))
 show(P.encode_ack(host, out, 1, 4, b"\x9a\x00\xff\x01"))
 show(P.encode_ring(host, out, 2, 1, 2, 0, 255, 0, 3, 1000))
@@ -58,19 +61,21 @@ def test_micropython_and_cpython_encode_every_message_byte_for_byte():
     cp = run_cpython(ENCODE_ALL)
     assert mp == cp
     lines = mp.decode().split()
-    assert len(lines) == 16
+    assert len(lines) == 17
     # and what they encoded decodes in CPython to the fields that went in
     to_host = P.Decoder(P.TO_HOST)
     to_pico = P.Decoder(P.TO_PICO)
     frames = []
     for line in lines:
         frames += to_host.feed(bytes.fromhex(line)) + to_pico.feed(bytes.fromhex(line))
-    assert to_host.good == 9 and to_pico.good == 7
-    assert to_host.errors[P.ERR_TYPE] == 7 and to_pico.errors[P.ERR_TYPE] == 9   # each other's
+    assert to_host.good == 10 and to_pico.good == 7
+    assert to_host.errors[P.ERR_TYPE] == 7 and to_pico.errors[P.ERR_TYPE] == 10   # each other's
     types = [f[0] for f in frames]
     assert types.count(P.TAP) == 3 and P.RING in types and P.SIM_BUTTON in types
     tap = next(f for f in frames if f[0] == P.TAP)
     assert tap[1] == 0x01FF009A and P.decode_tap(tap[3]) == (3, b"\x04\x00\xa2\xb3\xc4\x00\x80", b"S-AH#1\x00\x00")
+    old, new = [P.decode_snapshot(f[3]) for f in frames if f[0] == P.SNAPSHOT]
+    assert old[7:] == (None, None) and new[7:] == (0x3FFFFFFF, (0, 0x3FFFFFFF, 70000))   # poll counters
     ring = next(f for f in frames if f[0] == P.RING)
     assert ring[1] == 0x04030201 and P.decode_ring(ring[3]) == (1, 2, 0, 255, 0, 3, 1000)
 

@@ -176,8 +176,12 @@ def test_scan_dead_reader_is_reported_and_others_keep_working(table):
     table.place(3)
     table.run(10)
     assert table.wire.events("TAP") == [(3, UID, CODE)]
-    status, _ = table.scanner.snapshot()
+    status, _, polls = table.scanner.snapshot()
     assert list(status) == [P.READER_ALIVE, P.READER_DEAD, P.READER_ALIVE, P.READER_ALIVE, P.READER_ALIVE]
+    before = list(polls)
+    table.run(20)                      # a dead reader's recovery steps and failed polls are not polls
+    grown = [b - a for a, b in zip(before, polls)]
+    assert grown[1] == 0 and all(g >= 4 for i, g in enumerate(grown) if i != 1), grown
     world.reader("seat1").alive = True
     table.run(200, dt=50)              # back-off retries bring it back
     assert table.wire.events("READER")[-1][:2] == (1, P.READER_ALIVE)
@@ -191,7 +195,7 @@ def test_scan_button_press_long_press_release(table):
     assert table.wire.events("BUTTON") == [(2, P.PRESS)]
     table.run(90)                      # held 900 ms: LONG_PRESS once
     assert table.wire.events("BUTTON") == [(2, P.PRESS), (2, P.LONG_PRESS)]
-    _, buttons = table.scanner.snapshot()
+    _, buttons, _ = table.scanner.snapshot()
     assert buttons[2] == P.BUTTON_HELD
     world.release(pin)
     table.run(5)

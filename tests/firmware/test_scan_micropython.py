@@ -246,3 +246,54 @@ def test_scan_micropython_idle_steps_allocate_nothing():
     idle = next(rec for rec in out if rec[0] == "idle")
     assert idle[2] > 50                 # many full laps of the 7 readers were measured
     assert idle[1] == 0
+
+
+POLLS_SCRIPT = PRELUDE + r'''
+from pn532_model import SimNTAG
+
+b, readers, sc, wire, link = wire_table("boards/table-4.json", b"table-4")
+names = [r.name for r in readers]
+
+def chip_lists():
+    # the simulated chips' own count of InListPassiveTarget commands they answered
+    return [world.reader(n).commands[0x4A] for n in names]
+
+for _ in range(7):
+    sc.step(time.ticks_ms())
+world.place("seat2", SimNTAG(bytes.fromhex("04a1b2c3d4e5f6"), b"SJ01S-A1" + bytes(8)))
+for _ in range(13):                # the card is read and stays: no activation-window retries
+    sc.step(time.ticks_ms())
+lists0, polls0, steps0 = chip_lists(), list(sc.polls), sc.steps
+for _ in range(203):
+    sc.step(time.ticks_ms())
+lists1, polls1, steps1 = chip_lists(), list(sc.polls), sc.steps
+w = P.Writer(b"HOST")
+req = bytearray(P.MAX_FRAME)
+wire.pending = bytearray(req[:P.encode_snapshot_request(w, req, 1)])
+t0 = time.ticks_ms()
+sc.step(t0)                        # the link answers the request in this step, before the poll
+t1 = time.ticks_ms()
+d = P.Decoder(P.TO_HOST)
+snap = None
+for x in wire.out:
+    if d.push(x) and d.typ == P.SNAPSHOT:
+        snap = P.decode_snapshot(d.payload[:d.length])
+print(json.dumps(["counts", lists0, lists1, polls0, polls1, steps1 - steps0]))
+print(json.dumps(["snapshot", list(snap[8]), snap[7], t0 & 0x3FFFFFFF, t1 & 0x3FFFFFFF, list(sc.polls)]))
+'''
+
+
+def test_scan_micropython_counts_every_answered_poll_per_reader():
+    """The per-reader poll counters agree with the simulated chips' own count of InListPassiveTarget
+    commands, one reader per step in turn, and the SNAPSHOT carries them with the Pico's clock."""
+    out = frames(run_micropython(POLLS_SCRIPT, path=PATH, timeout=60, cwd=REPO_ROOT).stdout)
+    lists0, lists1, polls0, polls1, steps = next(rec[1:] for rec in out if rec[0] == "counts")
+    grown = [b - a for a, b in zip(polls0, polls1)]
+    assert grown == [b - a for a, b in zip(lists0, lists1)]      # what the chips were asked, card or none
+    assert sum(grown) == steps == 203                              # each step polled one reader
+    assert max(grown) - min(grown) <= 1                            # in turn: 40 or 41 laps each
+    assert polls1[2] > 0 and all(p > 0 for p in polls0)
+    sent, clock, t0, t1, polls_after = next(rec[1:] for rec in out if rec[0] == "snapshot")
+    assert sent == polls1                                          # answered before that step's poll
+    assert sum(polls_after) == sum(polls1) + 1
+    assert t0 <= clock <= t1

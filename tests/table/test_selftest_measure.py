@@ -1,13 +1,14 @@
 """``selftest --measure`` as a step machine (table/selftest_measure.py): placements timed from the
 prompt to the TAP, misses, false lifts (the card lying still tapped again), false taps (a tap on a
-reader not asked, or of another card), the two-card outcome, and the polls/s estimate from the
-spread of the latencies."""
+reader not asked, or of another card), the two-card outcome, polls/s measured from the firmware's
+poll counters in two snapshots, and the estimate from the spread of the latencies when the Pico
+sends no counters."""
 import pytest
 
 from shengji_table.board import load_board
 from shengji_table.hardware.build import BOARDS_DIR
 from shengji_table.table import protocol as P
-from shengji_table.table.selftest import Prompt
+from shengji_table.table.selftest import AskSnapshot, Prompt
 from shengji_table.table.selftest_measure import Measurement, ReaderFigures
 from shengji_table.table.session import LinkTap, Snapshot
 
@@ -16,8 +17,9 @@ BOOT = 7
 ALIVE = P.READER_ALIVE
 
 
-def snapshot(readers=(ALIVE,) * 5):
-    return Snapshot(BOOT, 0, 1, 1, 0, bytes(readers), bytes(4), ())
+def snapshot(readers=(ALIVE,) * 5, clock=None, polls=None, boot=BOOT):
+    """Without ``polls``: as firmware from before the poll counters sends it."""
+    return Snapshot(boot, 0, 1, 1, 0, bytes(readers), bytes(4), (), clock, polls)
 
 
 def tap(reader, uid):
@@ -25,18 +27,20 @@ def tap(reader, uid):
 
 
 class Run:
-    def __init__(self, placements=2, readers=(ALIVE,) * 5, **kw):
+    def __init__(self, placements=2, readers=(ALIVE,) * 5, first=None, **kw):
         kw.setdefault("hold_s", 1.0)
         kw.setdefault("lift_s", 1.0)
         kw.setdefault("step_timeout", 5.0)
         self.m = Measurement(BOARD, placements, **kw)
         self.now = 0.0
         self.prompts: list = []
+        self.asked_snapshots = 0
         self._take(self.m.start(self.now))
-        self._take(self.m.feed(snapshot(readers), self.now))
+        self._take(self.m.feed(first or snapshot(readers), self.now))
 
     def _take(self, outs):
         self.prompts += [o for o in outs if isinstance(o, Prompt)]
+        self.asked_snapshots += sum(isinstance(o, AskSnapshot) for o in outs)
 
     def at(self, t):
         self.now = t
@@ -111,11 +115,55 @@ def test_two_cards_that_flip_are_reported():
     assert ReaderFigures(0, "x", two_cards_run=True).two_cards == "no tap: neither card read"
 
 
-def test_polls_per_second_from_the_spread_of_latencies():
+def test_polls_per_second_estimated_from_the_spread_of_latencies_without_counters():
     """N uniform landings over one lap spread over (N-1)/(N+1) of it: 3 latencies 40 ms apart -> 80 ms lap."""
     r = ReaderFigures(0, "seat 0", latencies_ms=[20.0, 40.0, 60.0])
     assert r.polls_per_s == pytest.approx(1000 / 80)
     assert ReaderFigures(0, "seat 0", latencies_ms=[20.0]).polls_per_s is None
+
+
+def _measured_run(first_polls, last, placements=2):
+    """A clean run begun with a snapshot carrying ``first_polls`` at Pico clock 1000 ms; at the end
+    ``last`` (a Snapshot, or None: no answer) is fed to the measurement, which asked for it."""
+    run = Run(placements=placements, first=snapshot(clock=1000, polls=first_polls))
+    for reader in range(5):
+        _walk_clean(run, reader, reader, placements)
+    assert not run.m.done and run.asked_snapshots == 2          # the second one: the counters at the end
+    if last is not None:
+        run.feed(last)
+    else:
+        run.at(run.now + 10.01)                                 # connect_timeout: no snapshot came
+    assert run.m.done
+    return run, run.m.report()
+
+
+def test_polls_per_second_measured_from_the_counters_of_two_snapshots():
+    """Δcount / Δclock of the Pico, per reader; the window is printed beside the host's time."""
+    run, rep = _measured_run((100, 100, 100, 100, 100), snapshot(clock=61000, polls=(1000, 1000, 999, 999, 400)))
+    assert [r.polls_per_s for r in rep.per_reader] == pytest.approx([15.0, 15.0, 15 - 1 / 60, 15 - 1 / 60, 5.0])
+    assert rep.per_reader[0].estimated_polls_per_s is not None      # the estimate is still there, not shown
+    assert rep.window_s[0] == pytest.approx(60.0) and rep.window_s[1] == pytest.approx(run.now)
+    text = rep.render()
+    assert "polls/s measured: the firmware's poll counters over 60.0 s of the Pico's clock" in text
+    assert " 15.0 " in text and "~" not in text
+
+
+def test_without_counters_at_the_end_polls_per_second_is_the_labelled_estimate():
+    for last in (None, snapshot(clock=61000, polls=(9,) * 5, boot=BOOT + 1), snapshot()):
+        _, rep = _measured_run((1,) * 5, last)
+        assert all(r.measured_polls_per_s is None for r in rep.per_reader)
+        assert rep.per_reader[0].polls_per_s == rep.per_reader[0].estimated_polls_per_s is not None
+        text = rep.render()
+        assert "polls/s marked ~ estimated" in text and "~" + f"{rep.per_reader[0].polls_per_s:.1f}" in text
+        assert any("polls/s estimated" in n for n in rep.notes)
+
+
+def test_an_older_pico_gets_the_estimate_without_being_asked_again():
+    run = Run(placements=2)
+    for reader in range(5):
+        _walk_clean(run, reader, reader, 2)
+    assert run.m.done and run.asked_snapshots == 1
+    assert "polls/s marked ~ estimated" in run.m.report().render()
 
 
 def test_bad_arguments_are_refused():

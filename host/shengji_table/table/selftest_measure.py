@@ -14,10 +14,15 @@ For every reader that is alive, in order (the seats, then the centre):
 2. **Two cards.**  A second card is laid on the first, for ``2 x hold_s``: the report says which
    cards were read and whether the reader flips between them.
 
-Polls per second are not counted by the firmware over the link, so they are estimated from the
-spread of the N latencies: a card lands at a uniformly random point of the reader's poll cycle, so
-``max - min`` of N latencies is about ``(N - 1) / (N + 1)`` of one lap (needs N >= 2).  The figures
-compare with ``make bench``'s (``hardware/timing.py``), which the command prints beside them.
+Polls per second are measured: the firmware counts every reader's answered polls and sends the
+counters, with its own millisecond clock, in each SNAPSHOT.  One snapshot is taken when the table
+connects and one after the last reader, and polls/s = Δcount / Δclock (the Pico's clock, so the
+link's delays do not enter; the host's time between the two is printed beside it).  A Pico whose
+firmware sends no counters (older than the counters), or one that restarted in between, gets the
+old estimate instead, marked ``~``: a card lands at a uniformly random point of the reader's poll
+cycle, so ``max - min`` of N latencies is about ``(N - 1) / (N + 1)`` of one lap (needs N >= 2).
+The figures compare with ``make bench``'s (``hardware/timing.py``), which the command prints beside
+them.
 """
 from __future__ import annotations
 
@@ -26,11 +31,12 @@ from dataclasses import dataclass, field
 from ..board import Board
 from . import protocol as P
 from .selftest import OFF, RED, SOLID, WHITE, GREEN, AskSnapshot, Prompt, SetRing, position_name
-from .session import LinkTap, Rebooted, ReaderStatus, Snapshot
+from .session import COUNTER_MODULO, LinkTap, Rebooted, ReaderStatus, Snapshot
 
 __all__ = ["Measurement", "ReaderFigures", "MeasureReport"]
 
-CONNECT, PLACE, HOLD, LIFT, TWO, TWO_LIFT, DONE = "connect", "place", "hold", "lift", "two", "two-lift", "done"
+CONNECT, PLACE, HOLD, LIFT, TWO, TWO_LIFT, COUNTERS, DONE = (
+    "connect", "place", "hold", "lift", "two", "two-lift", "counters", "done")
 
 
 @dataclass
@@ -45,6 +51,7 @@ class ReaderFigures:
     false_taps: int = 0
     two_cards_uids: list = field(default_factory=list)   # UIDs tapped while two cards lay on it
     two_cards_run: bool = False
+    measured_polls_per_s: float | None = None   # from the firmware's poll counters, when it sends them
 
     @property
     def mean_ms(self) -> float | None:
@@ -52,6 +59,13 @@ class ReaderFigures:
 
     @property
     def polls_per_s(self) -> float | None:
+        """Measured when the firmware sent its counters, else :attr:`estimated_polls_per_s`."""
+        if self.measured_polls_per_s is not None:
+            return self.measured_polls_per_s
+        return self.estimated_polls_per_s
+
+    @property
+    def estimated_polls_per_s(self) -> float | None:
         """Estimated from the spread of the latencies (see the module docstring)."""
         n = len(self.latencies_ms)
         if n < 2:
@@ -88,6 +102,7 @@ class MeasureReport:
     notes: list
     placements: int
     estimate: tuple | None = None      # (polls/s per seat, mean tap latency ms) from make bench
+    window_s: tuple | None = None      # (Pico clock, host clock) seconds between the counters read
 
     @property
     def ok(self) -> bool:
@@ -108,11 +123,16 @@ class MeasureReport:
                 continue
             lat = (f"{r.mean_ms:.0f}/{max(r.latencies_ms):.0f}" if r.latencies_ms else "-")
             pps = f"{r.polls_per_s:.1f}" if r.polls_per_s is not None else "-"
+            if r.measured_polls_per_s is None and r.polls_per_s is not None:
+                pps = "~" + pps
             lines.append(f"  {r.name:<9} {len(r.latencies_ms):>5} {r.misses:>7} {r.false_lifts:>12} "
                          f"{r.false_taps:>11} {lat:>20} {pps:>8}  {r.two_cards}")
+        under = [self._polls_line()] if any(r.alive and r.polls_per_s is not None for r in self.per_reader) else []
         if self.estimate is not None:
-            lines += ["", f"  bench estimate (make bench, hardware/timing.py): {self.estimate[0]:.1f} polls/s per "
-                          f"seat, tap latency {self.estimate[1]:.0f} ms mean"]
+            under.append(f"  bench estimate (make bench, hardware/timing.py): {self.estimate[0]:.1f} polls/s per "
+                         f"seat, tap latency {self.estimate[1]:.0f} ms mean")
+        if under:
+            lines += [""] + under
         if self.notes:
             lines += ["", "  Notes:"] + [f"  - {n}" for n in self.notes]
         lines.append("")
@@ -125,6 +145,13 @@ class MeasureReport:
             lines.append(f"RESULT: FAIL — {len(problems)} problem{'s' if len(problems) != 1 else ''}:")
             lines += [f"  - {p}" for p in problems]
         return "\n".join(lines)
+
+    def _polls_line(self) -> str:
+        if self.window_s is not None:
+            return (f"  polls/s measured: the firmware's poll counters over {self.window_s[0]:.1f} s of the Pico's "
+                    f"clock ({self.window_s[1]:.1f} s on the host's)")
+        return ("  polls/s marked ~ estimated from the spread of the latencies: the Pico sent no poll counters "
+                "for the whole run (older firmware: shengji-table flash; or it restarted)")
 
 
 class Measurement:
@@ -153,6 +180,8 @@ class Measurement:
         self._k = 0                     # placement number at the current reader
         self._since = 0.0               # when the current phase began
         self._uid: bytes | None = None  # the card lying on the current reader
+        self._first: tuple | None = None    # (snapshot with poll counters, host time) at connect
+        self.window_s: tuple | None = None  # (Pico, host) seconds between the counters read
 
     @property
     def done(self) -> bool:
@@ -180,6 +209,8 @@ class Measurement:
         out: list = []
         if isinstance(event, Snapshot) and self.phase == CONNECT:
             out += self._connected(event, now)
+        elif isinstance(event, Snapshot) and self.phase == COUNTERS:
+            out += self._counted(event, now)
         elif isinstance(event, ReaderStatus) and 0 <= event.reader < self.n and not event.alive \
                 and self.phase != CONNECT:
             self.notes.append(f"reader of {self.readers[event.reader].name} reported dead during the measurement")
@@ -191,6 +222,8 @@ class Measurement:
 
     def _connected(self, s: Snapshot, now: float) -> list:
         self.connected = True
+        if s.polls is not None:
+            self._first = (s, now)
         for i, r in enumerate(self.readers):
             r.alive = i < len(s.readers) and s.readers[i] == P.READER_ALIVE
             if not r.alive:
@@ -206,8 +239,11 @@ class Measurement:
         else:
             out = []
         if not self._order:
-            self.phase = DONE
-            return out + [Prompt("measurement finished")]
+            if self._first is None:
+                self.phase = DONE
+                return out + [Prompt("measurement finished")]
+            self.phase, self._since = COUNTERS, now
+            return out + [Prompt("measurement finished; reading the poll counters"), AskSnapshot()]
         self._current = self._order.pop(0)
         self._k = 0
         return out + self._ask_place(now)
@@ -243,11 +279,32 @@ class Measurement:
             r.two_cards_uids.append(e.uid)
         return []
 
+    def _counted(self, s: Snapshot, now: float) -> list:
+        """The second snapshot: polls/s per reader from the counters' growth since the first."""
+        assert self._first is not None
+        first, then = self._first
+        rates = s.polls_per_s(first)
+        self.phase = DONE
+        if rates is None:
+            self.note("the Pico's poll counters could not be compared (it restarted, or sent none at the end): "
+                      "polls/s estimated")
+            return [Prompt("measurement finished")]
+        for r in self.readers:
+            if r.alive and r.index < len(rates):
+                r.measured_polls_per_s = rates[r.index]
+        assert s.clock_ms is not None and first.clock_ms is not None
+        self.window_s = (((s.clock_ms - first.clock_ms) % COUNTER_MODULO) / 1000, now - then)
+        return [Prompt("measurement finished")]
+
     def tick(self, now: float) -> list:
         elapsed = now - self._since
         if self.phase == CONNECT and elapsed >= self.connect_timeout:
             self.fail(f"no answer from the Pico on {self.device or 'the link'} within {self.connect_timeout:g} s")
             return [Prompt("no answer from the table")]
+        if self.phase == COUNTERS and elapsed >= self.connect_timeout:
+            self.phase = DONE
+            self.note(f"no snapshot at the end within {self.connect_timeout:g} s: polls/s estimated")
+            return [Prompt("measurement finished")]
         i = self._current
         if self.phase == PLACE and elapsed >= self.step_timeout:
             self.readers[i].misses += 1
@@ -277,4 +334,4 @@ class Measurement:
 
     def report(self) -> MeasureReport:
         return MeasureReport(self.board, self.device, self.connected, self.readers, list(self.problems),
-                             list(self.notes), self.placements, self.estimate)
+                             list(self.notes), self.placements, self.estimate, self.window_s)

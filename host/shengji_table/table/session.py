@@ -36,6 +36,7 @@ __all__ = ["HostSession", "LinkPosition", "Hello", "LinkTap", "Button", "ReaderS
            "Snapshot", "Lost", "Rebooted", "LinkUp", "LinkDown", "Event", "BUTTON_KINDS"]
 
 BUTTON_KINDS = {P.PRESS: "press", P.LONG_PRESS: "long-press", P.RELEASE: "release"}
+COUNTER_MODULO = 1 << 30       # the SNAPSHOT's clock and poll counters wrap here, like ticks_ms
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,20 @@ class Snapshot:
     readers: bytes             # per reader: READER_ABSENT / READER_ALIVE / READER_DEAD
     buttons: bytes             # per button: BUTTON_UP / BUTTON_DOWN / BUTTON_HELD
     rings: tuple               # per ring: (pattern, r, g, b, count, arg)
+    clock_ms: int | None = None  # the Pico's ms clock when it answered (modulo 2**30) ...
+    polls: tuple | None = None   # ... and per reader its answered polls since boot (modulo 2**30);
+    #                              both None from firmware that does not count polls
+
+    def polls_per_s(self, earlier: Snapshot) -> tuple | None:
+        """Per reader, answered polls per second of the Pico's clock from ``earlier`` to this one;
+        None when either has no counters, they are of different boots, or no time passed."""
+        if (self.polls is None or earlier.polls is None or self.clock_ms is None or earlier.clock_ms is None
+                or self.boot_id != earlier.boot_id or len(self.polls) != len(earlier.polls)):
+            return None
+        dt = (self.clock_ms - earlier.clock_ms) % COUNTER_MODULO
+        if dt == 0:
+            return None
+        return tuple(((b - a) % COUNTER_MODULO) * 1000 / dt for a, b in zip(earlier.polls, self.polls))
 
 
 @dataclass(frozen=True)
@@ -325,12 +340,13 @@ class HostSession:
             self._last_heartbeat = (boot, base, nxt, dropped)
             return False
         if typ == P.SNAPSHOT:
-            last_acked, base, nxt, dropped, readers, buttons, rings = P.decode_snapshot(p)
+            last_acked, base, nxt, dropped, readers, buttons, rings, clock, polls = P.decode_snapshot(p)
             if not self._sync(boot, base, dropped, now_ms, events):
                 return False
             self._snapshot_due = None
             self.stats.snapshots += 1
-            events.append(Snapshot(boot, last_acked, base, nxt, dropped, readers, buttons, tuple(rings)))
+            events.append(Snapshot(boot, last_acked, base, nxt, dropped, readers, buttons, tuple(rings),
+                                   clock, polls))
             # heal any ring whose state the Pico does not hold
             for ring, state in self._rings.items():
                 if ring >= len(rings) or tuple(rings[ring]) != state:
