@@ -644,10 +644,7 @@ def decode_snapshot(p):
     clock = polls = None
     if k < len(p):
         clock = u32(p, k)
-        polls = []
-        for o in range(k + 5, len(p), 4):
-            polls.append(u32(p, o))
-        polls = tuple(polls)
+        polls = tuple([u32(p, o) for o in range(k + 5, len(p), 4)])
     return (u16(p, 0), u16(p, 2), u16(p, 4), u16(p, 6), readers, buttons, rings, clock, polls)
 
 
