@@ -24,8 +24,6 @@ refused ones too, is an ``organiser`` row.
 from __future__ import annotations
 
 import asyncio
-import base64
-import binascii
 import contextlib
 import json
 import urllib.parse
@@ -37,7 +35,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..face.web.auth import RefereeGate
+from ..face.web.auth import RefereeGate, basic_credentials
 from ..face.web.server import WebServer
 from .organiser import OrganiserError, apply_action
 from .server import ClubServer
@@ -155,12 +153,12 @@ class Organiser:
             return _error(403, "the organiser's actions are off: start the club with --organiser-pin-file FILE")
         if self.gate.session_ok(request.cookies.get(COOKIE)):
             return None
-        header = request.headers.get("authorization", "")
-        if header[:6].lower() == "basic ":
-            try:
-                user, _, pin = base64.b64decode(header[6:].strip(), validate=True).decode("utf-8").partition(":")
-            except (binascii.Error, UnicodeDecodeError):
-                return _error(400, "a malformed Authorization header")
+        try:
+            basic = basic_credentials(request.headers.get("authorization", ""))
+        except ValueError as exc:
+            return _error(400, str(exc))
+        if basic is not None:
+            user, pin = basic
             if user != "organiser":
                 return _error(401, "the user is 'organiser'", {"WWW-Authenticate": 'Basic realm="organiser"'})
             return self.try_pin(pin, request, "basic")

@@ -19,8 +19,6 @@ action, 409 with the game's reason for an action it refuses now; no refusal chan
 from __future__ import annotations
 
 import asyncio
-import base64
-import binascii
 import contextlib
 import json
 import urllib.parse
@@ -33,7 +31,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .actions import ActionError, parse_action
-from .auth import RefereeGate
+from .auth import RefereeGate, basic_credentials
 from .hub import Hub
 from .state import referee_state
 
@@ -69,12 +67,12 @@ class Console:
             return _error(403, "the referee's console is off: start the table with --referee-pin-file FILE")
         if self.gate.session_ok(request.cookies.get(COOKIE)):
             return None
-        header = request.headers.get("authorization", "")
-        if header[:6].lower() == "basic ":
-            try:
-                user, _, pin = base64.b64decode(header[6:].strip(), validate=True).decode("utf-8").partition(":")
-            except (binascii.Error, UnicodeDecodeError):
-                return _error(400, "a malformed Authorization header")
+        try:
+            basic = basic_credentials(request.headers.get("authorization", ""))
+        except ValueError as exc:
+            return _error(400, str(exc))
+        if basic is not None:
+            user, pin = basic
             if user != "referee":
                 return _challenge("the user is 'referee'")
             return self.try_pin(pin, request, "basic")

@@ -12,6 +12,8 @@ locked every PIN is refused, the right one too.  A browser that logged in holds 
 """
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import hmac
 import pathlib
@@ -20,8 +22,8 @@ import threading
 import time
 from collections.abc import Callable
 
-__all__ = ["hash_pin", "verify_pin", "load_pin_file", "PinError", "RefereeGate", "MAX_TRIES", "LOCK_S",
-           "SCRYPT_N", "SCRYPT_R", "SCRYPT_P"]
+__all__ = ["basic_credentials", "hash_pin", "verify_pin", "load_pin_file", "PinError", "RefereeGate",
+           "MAX_TRIES", "LOCK_S", "SCRYPT_N", "SCRYPT_R", "SCRYPT_P"]
 
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2 ** 14, 8, 1
 MAX_TRIES = 5
@@ -135,3 +137,15 @@ class RefereeGate:
     def close_session(self, token: str | None) -> None:
         with self._mutex:
             self._sessions.pop(token or "", None)
+
+
+def basic_credentials(header: str) -> tuple[str, str] | None:
+    """``(user, password)`` of an HTTP Basic ``Authorization`` header; None when it is not Basic.
+    A Basic header that does not decode raises :class:`ValueError`."""
+    if header[:6].lower() != "basic ":
+        return None
+    try:
+        user, _, password = base64.b64decode(header[6:].strip(), validate=True).decode("utf-8").partition(":")
+    except (binascii.Error, UnicodeDecodeError):
+        raise ValueError("a malformed Authorization header") from None
+    return user, password
