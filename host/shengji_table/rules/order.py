@@ -173,8 +173,8 @@ class TrumpOrder:
 
     def sorted(self, cards) -> list:
         """``cards`` sorted for display, high → low."""
-        s = self._sort
-        return sorted(cards, key=lambda c: s[c.index])
+        d = self._display                     # one int per face: cheaper to compare than the sort tuples
+        return sorted(cards, key=lambda c: d[c.index])
 
     def top_rank(self, suit: str) -> int:
         """The highest position in an effective suit."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .cards import ALL_FACES
 from .shapes import best_top, count_groups
 from .units import decompose
 
@@ -87,6 +88,8 @@ def winning_index(plays, order, shape: TrickShape | None = None) -> int:
     if not plays:
         raise ValueError("a trick has at least a lead")
     if shape is None:
+        if len(plays[0]) == 1:
+            return _single_winner(plays, order)
         shape = TrickShape(plays[0], order)
     suit_of = order._suit
     lead_suit = shape.suit
@@ -113,6 +116,27 @@ def winning_index(plays, order, shape: TrickShape | None = None) -> int:
             best, best_key, best_ruff = i, key, True
         elif key > best_key:
             best, best_key = i, key
+    return best
+
+
+def _single_winner(plays: list, order) -> int:
+    """``winning_index`` of a one-card lead, by rank alone: the highest card of the led suit wins,
+    a trump ruffs it, a higher trump over-ruffs; on equal rank the earlier card stays (R-5.1, R-5.2)."""
+    suit_of, rank = order._suit, order._rank
+    lead = plays[0][0].index
+    lead_suit = suit_of[lead]
+    best, best_rank, best_ruff = 0, rank[lead], False
+    for i in range(1, len(plays)):
+        cards = plays[i]
+        if len(cards) != 1:
+            continue
+        c = cards[0].index
+        s = suit_of[c]
+        if s == lead_suit:
+            if not best_ruff and rank[c] > best_rank:
+                best, best_rank = i, rank[c]
+        elif s == "T" and (not best_ruff or rank[c] > best_rank):
+            best, best_rank, best_ruff = i, rank[c], True
     return best
 
 
@@ -157,25 +181,45 @@ def lead_candidates(hand, order) -> list:
     Each is a tuple of cards, high → low; suits in display order.  A throw is not a single unit and
     is not listed.
     """
-    group, rank, suit_of, sort = order._group, order._rank, order._suit, order._sort
+    group, rank, suit_of, display = order._group, order._rank, order._suit, order._display
+    faces = ALL_FACES
     by_group: dict = {}
-    for c in sorted(hand, key=lambda c: sort[c.index]):
-        by_group.setdefault(group[c.index], []).append(c)
+    # high → low by display position (one int per face: cheaper than the sort tuples)
+    for i in sorted([c.index for c in hand], key=display.__getitem__):
+        g = group[i]
+        cards = by_group.get(g)
+        if cards is None:
+            by_group[g] = [faces[i]]
+        else:
+            cards.append(faces[i])
     out: list = []
     by_suit_pos: dict = {}
+    widest = 1
     for g, cards in by_group.items():
+        n = len(cards)
+        if n == 1:
+            out.append((cards[0],))
+            continue
         prev = None
         for c in cards:                      # distinct faces (two colours: ♥K and ♦K)
             if c is not prev:
                 out.append((c,))
                 prev = c
-        for w in range(2, len(cards) + 1):
+        for w in range(2, n + 1):
             out.append(tuple(cards[:w]))
-        if len(cards) >= 2:
-            by_suit_pos.setdefault(suit_of[g], {}).setdefault(rank[g], []).append(g)
-    # tractors: every run of ≥ 2 adjacent positions with a group of ≥ w cards at each
-    widest = max((len(v) for v in by_group.values()), default=0)   # two colours: pairs from one deck
+        widest = max(widest, n)
+        by_suit_pos.setdefault(suit_of[g], {}).setdefault(rank[g], []).append(g)
+    if by_suit_pos:
+        _tractors(by_suit_pos, by_group, widest, out)
+    return out
+
+
+def _tractors(by_suit_pos: dict, by_group: dict, widest: int, out: list) -> None:
+    """Append every run of ≥ 2 adjacent positions with a group of ≥ w cards at each, per width w
+    (two colours: several groups can share a position, so each choice is a tractor)."""
     for bypos in by_suit_pos.values():
+        if len(bypos) < 2:
+            continue                         # one position holds a group: no run in this suit
         for w in range(2, widest + 1):
             for start in bypos:
                 chains: list = [[]]
@@ -192,4 +236,3 @@ def lead_candidates(hand, order) -> list:
                                 cards.extend(by_group[g][:w])
                             out.append(tuple(cards))
                     p += 1
-    return out

@@ -13,6 +13,7 @@ from operator import attrgetter
 
 from ...rules.cards import COPY_KEY, CardCopy
 from ...rules.declare import Standing
+from ...rules.follow import FollowRule, follow_rule
 from ...rules.order import TrumpOrder
 from ...rules.ruleset import Ruleset
 from ...rules.trick import Play
@@ -32,6 +33,7 @@ from .trick import SeatPlay, TrickTaken
 __all__ = ["Hand"]
 
 _FACE = attrgetter("card")          # a copy's face, read in C (views are built for every decision)
+_OVER = Phase.OVER
 _HOLDS_KITTY = (Phase.BURYING, Phase.FRIEND, Phase.PLAYING, Phase.OVER)   # the dealer sees the kitty
 # what play waits for, built once (an Expect is immutable): nothing, a lead, a follow of n cards
 _NONE, _LEAD = Expect("none"), Expect("lead")
@@ -74,6 +76,7 @@ class Hand:
         # deal and draw (R-6, R-7.1)
         self.stack: tuple | None = None
         self.drawn = 0
+        self.deal_size = ruleset.hand_size * n             # cards drawn before the kitty is left
         self.hands: list[Held] = [Held() for _ in range(n)]   # seat -> {copy: None} (scanned)
         self.counts = [0] * n                            # cards held, both modes
         self.dealt: list[list[CardCopy]] = [[] for _ in range(n)]   # cards drawn per seat, in order (scanned)
@@ -118,6 +121,7 @@ class Hand:
         self._deal_context = (dealer, first_seat)          # how the hand began, for rebuild()
         # views are built for every decision: the parts that change less often, kept until they do
         self._trick_src: tuple = (None, 0, ())            # (trick list, its length, its face plays)
+        self._lead_rule: tuple = ((), None)               # (the lead's faces, their follow rule)
         self._declarer_key: tuple | None = None          # (dealer, friend search, friends found)
         self._declarer_set: frozenset = frozenset()
         self._points: tuple = (None, None, (), 0)          # (trick views, declarers, points, attackers')
@@ -197,6 +201,16 @@ class Hand:
             self._trick_src = (trick, len(trick), plays)
         return plays
 
+    def lead_rule(self) -> FollowRule:
+        """The follow rule of the trick's lead (R-4.4 – R-4.7), analysed once per trick: every
+        follower's play is checked against it."""
+        lead = self.trick_plays()[0].cards
+        src, rule = self._lead_rule
+        if src is not lead:                     # the trick's face plays keep one lead tuple
+            rule = follow_rule(lead, self.trump_order())
+            self._lead_rule = (lead, rule)
+        return rule
+
     def trump_order(self) -> TrumpOrder:
         """The trump order in force; only asked for once trump is fixed."""
         assert self.order is not None, "trump is fixed before the kitty phase"
@@ -242,7 +256,7 @@ class Hand:
         if handler is None:
             return [Refusal(getattr(event, "seat", None), event.type, "table.event",
                             f"a {event.type!r} event does not belong to a hand")]
-        if self.phase == Phase.OVER and not isinstance(event, ev.RevealKitty):
+        if self.phase == _OVER and not isinstance(event, ev.RevealKitty):
             return [Refusal(getattr(event, "seat", None), event.type, "table.over", "the hand is over")]
         seat = getattr(event, "seat", None)
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.players):

@@ -26,6 +26,8 @@ from .shown import refuse_shown
 if TYPE_CHECKING:
     from .core import Hand
 
+_DRAWING = Phase.DRAWING      # read at every draw: an enum member's look-up is not free
+
 __all__ = ["deal", "draw", "declare", "close_declarations", "next_draw", "declaration_options",
            "may_counter"]
 
@@ -49,8 +51,7 @@ def deal(hand: Hand, e: ev.Deal) -> list:
 
 def next_draw(hand: Hand):
     """``(seat, copy)`` of the next draw when the stack is known; ``None`` when the draw is done."""
-    hs = hand.ruleset.hand_size
-    if hand.phase != Phase.DRAWING or hand.drawn >= hs * hand.players:
+    if hand.drawn >= hand.deal_size or hand.phase != _DRAWING:
         return None
     seat = (hand.first_seat + hand.drawn) % hand.players
     return seat, (hand.stack[hand.drawn] if hand.stack is not None else None)

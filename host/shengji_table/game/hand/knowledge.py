@@ -158,7 +158,7 @@ class ScannedHands(Knowledge):
 
     def refuse_follow(self, hand, seat, lead, faces):
         # the sorted faces the seat's view already holds (a follow check counts faces, in any order)
-        v = check_follow(lead, faces, hand.hands[seat].faces(), hand.trump_order())
+        v = check_follow(lead, faces, hand.hands[seat].faces(), hand.trump_order(), hand.lead_rule())
         return None if v.ok else v
 
     def all_played(self, hand):
