@@ -11,6 +11,7 @@
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from .cards import ALL_FACES
@@ -181,21 +182,17 @@ def lead_candidates(hand, order) -> list:
     Each is a tuple of cards, high → low; suits in display order.  A throw is not a single unit and
     is not listed.
     """
-    group, rank, suit_of, display = order._group, order._rank, order._suit, order._display
-    faces = ALL_FACES
-    by_group: dict = {}
-    # high → low by display position (one int per face: cheaper than the sort tuples)
-    for i in sorted([c.index for c in hand], key=display.__getitem__):
-        g = group[i]
-        cards = by_group.get(g)
-        if cards is None:
-            by_group[g] = [faces[i]]
-        else:
-            cards.append(faces[i])
+    rank, suit_of, display = order._rank, order._suit, order._display
     out: list = []
+    by_group: dict = {}                  # the groups of two or more cards: where tractors come from
     by_suit_pos: dict = {}
     widest = 1
-    for g, cards in by_group.items():
+    if order.ruleset.two_colour:
+        groups = _groups_by_display(hand, order)
+    else:                                # every face its own group: count them (in C), then sort the faces
+        counts = Counter([c.index for c in hand])
+        groups = {i: [ALL_FACES[i]] * k for i, k in ((i, counts[i]) for i in sorted(counts, key=display.__getitem__))}
+    for g, cards in groups.items():
         n = len(cards)
         if n == 1:
             out.append((cards[0],))
@@ -208,10 +205,24 @@ def lead_candidates(hand, order) -> list:
         for w in range(2, n + 1):
             out.append(tuple(cards[:w]))
         widest = max(widest, n)
+        by_group[g] = cards
         by_suit_pos.setdefault(suit_of[g], {}).setdefault(rank[g], []).append(g)
     if by_suit_pos:
         _tractors(by_suit_pos, by_group, widest, out)
     return out
+
+
+def _groups_by_display(hand, order) -> dict:
+    """``{group: its cards, high → low}`` in display order of each group's first card."""
+    group = order._group
+    by_group: dict = {}
+    for i in sorted([c.index for c in hand], key=order._display.__getitem__):
+        cards = by_group.get(group[i])
+        if cards is None:
+            by_group[group[i]] = [ALL_FACES[i]]
+        else:
+            cards.append(ALL_FACES[i])
+    return by_group
 
 
 def _tractors(by_suit_pos: dict, by_group: dict, widest: int, out: list) -> None:
