@@ -115,3 +115,31 @@ def test_lead_candidates_two_colour_tractor_from_one_deck():
     o = order("one-deck-two-colour", level=10, trump="S")
     got = {" ".join(map(str, c)) for c in lead_candidates(tuple(parse_cards("S2 S3 C2 C3")), o)}
     assert "S3 C3 S2 C2" in got
+
+
+def test_R5_2_one_card_tricks_ruff_over_ruff_and_equal_ranks():
+    """One-card tricks go by rank alone (a quicker path than the shape analysis): the led suit's
+    highest card, a ruff over it, a higher trump over the ruff; a later equal trump stays behind."""
+    o = order(level=10, trump="S")
+    assert win(o, "H5", "S3", "S9", "HA") == 2           # ruffed, over-ruffed; the ace comes too late
+    assert win(o, "H5", "S9", "S3", "HA") == 1           # a lower trump does not over-ruff
+    assert win(o, "H5", "H10", "C10") == 1               # equal level cards: the earlier stays (R-2.4)
+    assert win(o, "S4", "HA", "S5", "CA") == 2           # a trump lead: only higher trumps win
+    assert win(o, "H5", "C3", "DA") == 0                 # off-suit discards never win
+
+
+def test_R5_one_card_tricks_agree_with_the_shape_analysis():
+    """Every random one-card trick, in every preset: the rank-only winner equals the general
+    shape comparison's (``TrickShape``) over the same plays."""
+    import random
+
+    from shengji_table.rules.cards import ALL_FACES, SUITS
+    from shengji_table.rules.ruleset import PRESETS
+    from shengji_table.rules.trick import TrickShape
+    rng = random.Random(20261201)
+    for preset in PRESETS:
+        rs = Ruleset.from_preset(preset)
+        for _ in range(300):
+            o = TrumpOrder(rs, rng.randint(2, 14), rng.choice([*SUITS, None]))
+            plays = [(rng.choice(ALL_FACES),) for _ in range(rs.players)]
+            assert winning_index(plays, o) == winning_index(plays, o, TrickShape(plays[0], o)), (preset, plays)
