@@ -365,9 +365,12 @@ def full_deck() -> tuple:
 
 
 def all_copies(decks: int) -> Iterator[CardCopy]:
-    """Every physical card of a game with ``decks`` decks (54·d copies, R-1.1)."""
-    if not 1 <= decks <= 4:
+    """Every physical card of a game with ``decks`` decks (54·d copies, R-1.1), deck 1 first."""
+    if not isinstance(decks, int) or not 1 <= decks <= 4:
         raise CardError(f"a game uses 1 to 4 decks, not {decks}")
-    for deck in range(1, decks + 1):
-        for card in ALL_FACES:
-            yield CardCopy(card, deck)
+    return iter(_ALL_COPIES[:54 * decks])
+
+
+# Every copy of four decks, built once: copies are immutable, so every hand shares them (a deal
+# would otherwise build 54·d new objects).
+_ALL_COPIES = tuple(CardCopy(card, deck) for deck in range(1, 5) for card in ALL_FACES)
