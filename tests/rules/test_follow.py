@@ -266,3 +266,31 @@ def test_R2_5_two_colours_follow_the_colour():
     # a same-colour pair must answer a pair lead
     assert not legal("H7 D7", "HK HQ", "HK DK HQ", o).ok
     assert legal("H7 D7", "HK DK", "HK DK HQ", o).ok
+
+
+@pytest.mark.parametrize("preset", ["classic", "four-decks", "one-deck-two-colour"])
+def test_R4_4_one_card_follows_counted_give_the_general_verdicts(preset, monkeypatch):
+    """A one-card follow to a one-card lead is checked by counting (the commonest check); its
+    verdict — legality, rule id and reason — is the general check's, for random hands, held and
+    unheld cards, and hands void in the led suit (R-4.4)."""
+    import random
+
+    from shengji_table.rules import follow as F
+    from shengji_table.rules.cards import ALL_FACES, SUITS
+    from shengji_table.rules.follow import face_counts
+    rng = random.Random(preset)
+    rs = Ruleset.from_preset(preset)
+    seen = set()
+    for _ in range(500):
+        o = TrumpOrder(rs, rng.randint(2, 14), rng.choice([*SUITS, None]))
+        deck = list(ALL_FACES) * rs.decks
+        rng.shuffle(deck)
+        hand, lead = deck[:rng.randint(1, 30)], (deck[-1],)
+        play = (rng.choice(hand),) if rng.random() < 0.9 else (deck[-2],)
+        counted = check_follow(lead, play, hand, o), check_follow(lead, play, hand, o, counts=face_counts(hand))
+        with monkeypatch.context() as m:
+            m.setattr(F, "_NO_SHAPE", object())         # no lead owes "no shape": the general path
+            general = check_follow(lead, play, hand, o)
+        assert counted[0] == counted[1] == general, (lead, play, hand)
+        seen.add((general.ok, general.rule, general.reason.split()[1]))
+    assert len(seen) == 4, seen          # refused: not held / must follow suit; legal: all of the suit / followed

@@ -184,6 +184,8 @@ def check_follow(lead, play, hand, order, rule: FollowRule | None = None, counts
         rule = follow_rule(lead, order)
     play = tuple(play)
     n = rule.count
+    if n == 1 and len(play) == 1 and rule.ladder == _NO_SHAPE and rule.rule != "R-4.8":
+        return _check_one(play[0], rule.suit, hand, counts, order)
     if len(play) != n:
         return Verdict(False, "R-4.4",
                        f"{n} card{'s were' if n != 1 else ' was'} led, so play exactly {n}, not {len(play)}")
@@ -205,6 +207,13 @@ def check_follow(lead, play, hand, order, rule: FollowRule | None = None, counts
     if held <= n:
         return Verdict(True, "R-4.4",
                        f"you play all your {name}" + (" and fill with other cards" if held < n else ""))
+    return _shape_verdict(rule, play, held_groups, name, order)
+
+
+def _shape_verdict(rule: FollowRule, play: tuple, held_groups: dict, name: str, order) -> Verdict:
+    """The shape part of :func:`check_follow` (R-4.5 – R-4.8): the follower holds more cards of
+    the led suit than were led and plays only cards of it."""
+    n = rule.count
     hand_rung = rule.rung_index(held_groups, order)
     play_groups = count_groups(play, order)
     cite = rule.rule
@@ -230,6 +239,31 @@ def check_follow(lead, play, hand, order, rule: FollowRule | None = None, counts
         return Verdict(True, "R-4.4", f"you follow with {n} {name}")
     shape = describe(rule.ladder[hand_rung][0]) if len(rule.ladder[hand_rung]) == 1 else "the best shape you hold"
     return Verdict(True, cite, f"you follow {name} with {shape}")
+
+
+_NO_SHAPE = (((),),)            # the ladder of a lead that owes no shape (one card, singles)
+
+
+def _check_one(c: Card, s: str, hand, counts: list | None, order) -> Verdict:
+    """:func:`check_follow` of a one-card follow to a one-card lead of suit ``s``, by counting
+    (the commonest check of a hand; same verdicts): the card is held, and of the led suit unless
+    the hand holds none of it (R-4.4)."""
+    suit_of = order._suit
+    if counts is None:
+        faces = [x.index for x in hand]
+        has = c.index in faces
+        held = [suit_of[i] for i in faces].count(s) if has else 0
+    else:
+        has = counts[c.index] > 0
+        held = _held_groups(counts, s, order)[0] if has else 0
+    if not has:
+        return Verdict(False, "hand", f"{c} is not in that hand")
+    name = suit_name(s, order)
+    if held and suit_of[c.index] != s:
+        return Verdict(False, "R-4.4", f"you hold {held} {name} and must play 1 {name}")
+    if held <= 1:
+        return Verdict(True, "R-4.4", f"you play all your {name}" + (" and fill with other cards" if not held else ""))
+    return Verdict(True, "R-4.4", f"you follow with 1 {name}")
 
 
 def _multisets(items: list, counts: list, k: int, start: int = 0):
