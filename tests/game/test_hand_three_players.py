@@ -170,7 +170,7 @@ def test_three_players_no_throws_since_bian_san_lun_is_not_determinable(table):
     t.ok(ev.Confirm(0))
     before = t.hand.snapshot()
     out = t.play(0, "SA SK")
-    assert refused(out) and "throws are not allowed" in out[0].reason
+    assert refused(out) and "throws are not allowed" in out[0].reason and out[0].rule == "R-4.1"
     assert t.hand.snapshot()["trick"] == before["trick"] == []
 
 

@@ -101,7 +101,7 @@ def _commit_lead(hand: Hand, e: ev.Confirm) -> list:
     throwing = is_throw(faces, order)
     hand.throw_window = False
     if throwing and hand.ruleset.throws == "none":
-        return hand.refuse(e.seat, e, "R-9 bidding", "throws are not allowed with this ruleset: lead one unit")
+        return hand.refuse(e.seat, e, "R-4.1", "throws are not allowed with this ruleset: lead one unit")
     if throwing:
         cards, out = hand.knowledge.lead_throw(hand, e.seat, faces, cards)
     _commit(hand, e.seat, cards)
