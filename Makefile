@@ -41,14 +41,20 @@ browser:
 	  echo "could not install $(BROWSER_PKGS): the browser tests will skip"; \
 	else echo "the browser tests will skip; to run them: sudo apt-get update && sudo apt-get install -y $(BROWSER_PKGS)"; fi
 
-# The club (docs/club.md) talks over mosquitto, a Debian package: installed here when missing and
-# we are root; otherwise the command is printed and the club's broker tests skip, saying why.
+# The club (docs/club.md) talks over mosquitto, and makes its TLS certificates with openssl: Debian
+# packages, installed here when missing and we are root; otherwise the command is printed and the
+# club's broker (or TLS) tests skip, saying why.
 mosquitto:
 	@command -v mosquitto >/dev/null 2>&1 || [ -x /usr/sbin/mosquitto ] || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q mosquitto >/dev/null || { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q mosquitto >/dev/null; } \
 	      || echo "could not install mosquitto: the club's broker tests will skip"; \
 	  else echo "the club needs mosquitto: sudo apt-get install mosquitto"; fi; }
+	@command -v openssl >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q openssl >/dev/null || { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q openssl >/dev/null; } \
+	      || echo "could not install openssl: the club's TLS tests will skip"; \
+	  else echo "club certs make needs openssl: sudo apt-get install openssl"; fi; }
 
 # The main job.
 demo: $(STAMP) espeak

@@ -8,6 +8,7 @@
                                    [--boards FILE] [--boards-per-round B] [--sit-out] [--pin-file FILE]
     shengji-table club tables add --db club.sqlite --passwd mosquitto.passwd T1 [T2 …]
     shengji-table club demo [--tables 3] [--hands 2] [--db FILE] [--web HOST:PORT]
+    shengji-table club certs make DIR --host 192.168.1.10 [--host club.local …]
     shengji-table club boards make --count 24 --preset classic --seed S --out FILE
     shengji-table club boards check --board FILE --number K --deck-set FILE (--device PATH | --taps FILE)
 
@@ -32,7 +33,8 @@ def add_arguments(parser):
     sub.required = True
     s = sub.add_parser("serve", help="run the club server: MQTT intake, club database, club pages")
     s.add_argument("--db", required=True, help="the club database (SQLite; made when missing)")
-    s.add_argument("--broker", required=True, help="mqtt://[user:password@]HOST[:PORT]")
+    s.add_argument("--broker", required=True, help="mqtt://[user:password@]HOST[:PORT], or with TLS "
+                                                   "mqtts://[user:password@]HOST[:PORT]?ca=ca.pem")
     s.add_argument("--user", default="club", help="the club's broker user (default club)")
     s.add_argument("--password-file", metavar="FILE", help="a file holding the club user's broker password")
     s.add_argument("--web", metavar="HOST:PORT", default="127.0.0.1:8090", help="serve the club pages here")
@@ -62,6 +64,13 @@ def add_arguments(parser):
     d.add_argument("--seed", type=int, default=7)
     d.add_argument("--db", help="keep the club database here (default: a temporary file)")
     d.add_argument("--web", metavar="HOST:PORT", default="127.0.0.1:0", help="the club pages (default: any port)")
+    c = sub.add_parser("certs", help="the club's TLS certificates for the broker (mqtts://)")
+    csub = c.add_subparsers(dest="certs_command", metavar="ACTION")
+    csub.required = True
+    cm = csub.add_parser("make", help="a CA of the club's own and the broker's certificate, made with openssl")
+    cm.add_argument("dir", help="an empty directory for ca.pem, ca.key, broker.pem, broker.key")
+    cm.add_argument("--host", action="append", required=True,
+                    help="a name or IP address the tables reach the broker by (repeat for more)")
     club_boards.add_parser(sub)
     club_round.add_parsers(sub)
 
@@ -72,7 +81,7 @@ def _err(text: str) -> int:
 
 
 def run(args) -> int:
-    return {"serve": _serve, "standings": _standings, "tables": _tables, "demo": _demo,
+    return {"serve": _serve, "standings": _standings, "tables": _tables, "demo": _demo, "certs": _certs,
             "boards": club_boards.run, "partnerships": club_round.run_partnerships,
             "round": club_round.run_round}[args.club_command](args)
 
@@ -145,6 +154,7 @@ def _tables(args) -> int:
 
 def _serve(args) -> int:
     from ..club.db import ClubDBError
+    from ..club.mqtt_client import check_ca
     from ..club.server import ClubServer
     from ..club.web import start_club_web
     from ..club.wire import WireError, parse_broker_url
@@ -152,6 +162,8 @@ def _serve(args) -> int:
     from ..face.web.server import parse_address
     try:
         broker = parse_broker_url(args.broker)
+        if broker.ca_file is not None:
+            check_ca(broker.ca_file)          # before the database is opened: bad input changes nothing
         host, port = parse_address(args.web)
         password = pathlib.Path(args.password_file).read_text().strip() if args.password_file else None
         pin = load_pin_file(args.organiser_pin_file) if args.organiser_pin_file else None
@@ -177,6 +189,18 @@ def _serve(args) -> int:
     finally:
         web.stop()
         server.stop()
+    return 0
+
+
+def _certs(args) -> int:
+    from ..club.certs import CertError, make_certs
+    try:
+        paths = make_certs(args.dir, args.host)
+    except CertError as exc:
+        return _err(str(exc))
+    print(f"club CA {paths.ca} (copy it to every table: --club 'mqtts://T1:PASSWORD@{args.host[0]}:8883?ca=ca.pem')\n"
+          f"broker certificate {paths.cert} and key {paths.key} (mosquitto: certfile, keyfile)\n"
+          f"keep {paths.ca_key} safe: it signs certificates the tables trust")
     return 0
 
 

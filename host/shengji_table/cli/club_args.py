@@ -18,7 +18,8 @@ __all__ = ["add_club_arguments", "bad_club_args", "start_club", "Both", "add_dup
 def add_club_arguments(parser) -> None:
     g = parser.add_argument_group("reporting to the club (docs/club.md)")
     g.add_argument("--club", metavar="URL", help="publish this table's log to the club's broker: "
-                                                 "mqtt://TABLE:PASSWORD@HOST:PORT (club tables add prints them)")
+                                                 "mqtt://TABLE:PASSWORD@HOST:PORT (club tables add prints them), "
+                                                 "or over TLS mqtts://TABLE:PASSWORD@HOST:8883?ca=ca.pem")
     g.add_argument("--table-id", metavar="T", help="this table's id in the club (e.g. T3)")
     g.add_argument("--club-password-file", metavar="FILE", help="the table's broker password, instead of in the URL")
 
@@ -54,6 +55,7 @@ def duplicate_board(args, ruleset):
 
 def bad_club_args(args) -> bool:
     """Say what is wrong with the club options (True), or nothing (False)."""
+    from ..club.mqtt_client import check_ca
     from ..club.wire import WireError, check_table_id, parse_broker_url
     if getattr(args, "club", None) is None:
         if getattr(args, "table_id", None) or getattr(args, "club_password_file", None):
@@ -61,7 +63,9 @@ def bad_club_args(args) -> bool:
             return True
         return False
     try:
-        parse_broker_url(args.club)
+        broker = parse_broker_url(args.club)
+        if broker.ca_file is not None:
+            check_ca(broker.ca_file)
         if not args.table_id:
             raise WireError("--club needs --table-id T (the table's id in the club)")
         check_table_id(args.table_id)

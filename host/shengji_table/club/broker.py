@@ -74,16 +74,21 @@ def free_port() -> int:
 
 class Mosquitto:
     """A local mosquitto on 127.0.0.1:``port``: with ``passwd_file`` it takes only the users there and
-    applies the club's ACL (:func:`acl_text`); without, anonymous and unrestricted (tests)."""
+    applies the club's ACL (:func:`acl_text`); without, anonymous and unrestricted (tests).  With
+    ``tls=(certfile, keyfile)`` (``club certs make``) it speaks TLS only (``mqtts://``)."""
 
-    def __init__(self, port: int | None = None, *, passwd_file=None, workdir=None):
+    def __init__(self, port: int | None = None, *, passwd_file=None, workdir=None, tls: tuple | None = None):
         self.port = port or free_port()
+        self.tls = tls
         self._tmp = tempfile.TemporaryDirectory(prefix="shengji-mosquitto-") if workdir is None else None
         self.dir = pathlib.Path(workdir or self._tmp.name)      # type: ignore[union-attr]
         self.passwd_file = passwd_file
         self.proc: subprocess.Popen | None = None
-        conf = [f"listener {self.port} 127.0.0.1", "persistence false", "log_type error", "log_type warning",
-                "max_queued_messages 100000"]
+        conf = [f"listener {self.port} 127.0.0.1"]
+        if tls is not None:                       # this listener's own settings follow its line
+            cert, key = (pathlib.Path(p).resolve() for p in tls)
+            conf += [f"certfile {cert}", f"keyfile {key}", "tls_version tlsv1.2"]
+        conf += ["persistence false", "log_type error", "log_type warning", "max_queued_messages 100000"]
         if os.getuid() == 0:
             # started as root, mosquitto would switch to the user "mosquitto", who cannot read our
             # 0600 password file: it stays the user who started it (the files are that user's)
@@ -117,7 +122,7 @@ class Mosquitto:
 
     @property
     def url(self) -> str:
-        return f"mqtt://127.0.0.1:{self.port}"
+        return f"{'mqtts' if self.tls else 'mqtt'}://127.0.0.1:{self.port}"
 
     def kill(self) -> None:
         """Kill the broker at once (a broker crash: every connection is cut)."""

@@ -25,6 +25,7 @@ import sqlite3
 import threading
 import time
 
+from .mqtt_client import make_client
 from .wire import BrokerURL, EventMessage, ack_topic, decode_ack, encode_event, events_topic
 
 __all__ = ["TablePublisher"]
@@ -40,7 +41,6 @@ class TablePublisher:
 
     def __init__(self, log_path, table: str, broker: BrokerURL, *, username: str | None = None,
                  password: str | None = None, window: int = 500, stall_s: float = 3.0):
-        import paho.mqtt.client as mqtt
         self.table = table
         self.broker = broker
         self.window = window
@@ -56,13 +56,9 @@ class TablePublisher:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._mu = threading.Lock()
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"table-{table}",
-                                  clean_session=True)
         user = broker.username or username or table
         pw = broker.password if broker.username else password
-        self.client.username_pw_set(user, pw)
-        self.client.reconnect_delay_set(min_delay=1, max_delay=2)
-        self.client.max_inflight_messages_set(100)
+        self.client = make_client(f"table-{table}", broker, user, pw, inflight=100)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message

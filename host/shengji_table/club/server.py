@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from .db import ClubDB
 from .ingest import Ingest, Taken
+from .mqtt_client import make_client
 from .wire import PREFIX, BrokerURL, WireError, ack_topic, decode_event, encode_ack, table_of
 
 __all__ = ["ClubServer"]
@@ -44,11 +45,8 @@ class ClubServer:
         self._thread = threading.Thread(target=self._run, name="club-intake", daemon=True)
         self.client = None
         if broker is not None:
-            import paho.mqtt.client as mqtt
-            self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="shengji-club", clean_session=True)
-            self.client.username_pw_set(broker.username or username, broker.password or password)
-            self.client.reconnect_delay_set(min_delay=1, max_delay=2)
-            self.client.max_inflight_messages_set(200)
+            self.client = make_client("shengji-club", broker, broker.username or username,
+                                      broker.password or password, inflight=200)
             self.client.on_connect = self._on_connect
             self.client.on_disconnect = lambda *a: self.connected.clear()
             self.client.on_message = lambda c, u, msg: self.queue.put((msg.topic, msg.payload))

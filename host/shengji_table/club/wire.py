@@ -147,24 +147,44 @@ def decode_ack(raw: bytes) -> int | None:
 
 @dataclass(frozen=True)
 class BrokerURL:
+    """Where the broker is and who connects: ``tls`` for ``mqtts://``, checked against ``ca_file``
+    (a PEM of the club's certificate authority; None: the system's trusted authorities)."""
+
     host: str
     port: int
     username: str | None = None
     password: str | None = None
+    tls: bool = False
+    ca_file: str | None = None
 
-    def __str__(self) -> str:
-        return f"mqtt://{self.host}:{self.port}"
+    def __str__(self) -> str:          # never the password: this is printed
+        return f"{'mqtts' if self.tls else 'mqtt'}://{self.host}:{self.port}"
 
 
 def parse_broker_url(url: str) -> BrokerURL:
-    """``mqtt://[user:password@]HOST[:PORT]`` (port 1883 by default)."""
+    """``mqtt://[user:password@]HOST[:PORT]`` (port 1883 by default), or with TLS
+    ``mqtts://[user:password@]HOST[:PORT][?ca=FILE]`` (port 8883; ``ca``: the club's CA certificate)."""
     parsed = urllib.parse.urlsplit(url)
-    if parsed.scheme != "mqtt" or not parsed.hostname:
-        raise WireError(f"a broker is mqtt://HOST:PORT (e.g. mqtt://127.0.0.1:1883), not {url!r}")
+    if parsed.scheme not in ("mqtt", "mqtts") or not parsed.hostname:
+        raise WireError(f"a broker is mqtt://HOST:PORT or mqtts://HOST:PORT?ca=FILE (e.g. mqtt://127.0.0.1:1883), "
+                        f"not {url!r}")
+    tls = parsed.scheme == "mqtts"
     try:
-        port = parsed.port or 1883
+        port = parsed.port or (8883 if tls else 1883)
     except ValueError:
         raise WireError(f"the port of {url!r} is not a number 1-65535") from None
+    query = urllib.parse.parse_qs(parsed.query, keep_blank_values=True)
+    unknown = sorted(set(query) - {"ca"})
+    if unknown or (query and not tls):
+        raise WireError(f"{parsed.scheme}:// takes {'only ?ca=FILE' if tls else 'no options'}, "
+                        f"not ?{parsed.query} (in {_without_password(parsed)})")
+    ca = query.get("ca", [None])[-1]
+    if ca is not None and not ca:
+        raise WireError("?ca= names the club's CA certificate file (PEM)")
     user = urllib.parse.unquote(parsed.username) if parsed.username else None
     pw = urllib.parse.unquote(parsed.password) if parsed.password else None
-    return BrokerURL(parsed.hostname, port, user, pw)
+    return BrokerURL(parsed.hostname, port, user, pw, tls, ca)
+
+
+def _without_password(parsed) -> str:
+    return f"{parsed.scheme}://{parsed.hostname}{f':{parsed.port}' if parsed.port else ''}"
