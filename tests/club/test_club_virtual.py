@@ -31,6 +31,9 @@ def test_club_demo_plays_a_round_at_three_virtual_tables(tmp_path):
                           "--db", str(db)], capture_output=True, text=True, timeout=280)
     assert out.returncode == 0, out.stdout + out.stderr
     assert re.search(r"club pages were at http://127\.0\.0\.1:\d+/standings", out.stdout)
+    import shutil
+    if shutil.which("openssl"):            # the tables reach the broker over TLS, certificates of its own
+        assert re.search(r"broker mqtts://127\.0\.0\.1:\d+", out.stdout), out.stdout
     assert "3 table(s), 6 hand(s) in the club database" in out.stdout
     listed = re.findall(r"^\s+\d+\. (.+?)\s+-?\d+ level", out.stdout, re.M)
     assert len(listed) == 6

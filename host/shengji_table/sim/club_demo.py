@@ -1,7 +1,8 @@
 """``shengji-table club demo``: a club evening on one machine — a local mosquitto (with a password
-per table and the club's ACL), the club server and its pages, and N virtual tables (each the real
-firmware under MicroPython, bots at the seats) reporting to it over MQTT.  It plays one round,
-prints the standings and the pages' address, and exits 0.
+per table and the club's ACL, TLS with certificates of its own when openssl is there), the club
+server and its pages, and N virtual tables (each the real firmware under MicroPython, bots at the
+seats) reporting to it over MQTT.  It plays one round, prints the standings and the pages'
+address, and exits 0.
 """
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ def run_club_demo(*, tables: int = 3, hands: int = 2, seed: int = 7, db: str | N
                   host: str = "127.0.0.1", port: int = 0, out=None) -> int:
     """Play one round at ``tables`` virtual tables; the exit status (0 played and all reported)."""
     from ..club.broker import CLUB_USER, BrokerError, Mosquitto, add_user, mosquitto_missing
+    from ..club.certs import CertError, make_certs, openssl_missing
     from ..club.organiser import apply_action
     from ..club.publisher import TablePublisher
     from ..club.server import ClubServer
@@ -50,10 +52,14 @@ def run_club_demo(*, tables: int = 3, hands: int = 2, seed: int = 7, db: str | N
     try:
         club_pw = add_user(passwd, CLUB_USER)
         table_pw = {t: add_user(passwd, t) for t in ids}
-        broker = Mosquitto(passwd_file=passwd).start()
+        tls = None if openssl_missing() else make_certs(os.path.join(tmp.name, "tls"), ["127.0.0.1"])
+        broker = Mosquitto(passwd_file=passwd, tls=None if tls is None else (tls.cert, tls.key)).start()
         stack.append(broker.stop)
-        server = ClubServer(db or os.path.join(tmp.name, "club.sqlite"),
-                            BrokerURL("127.0.0.1", broker.port, CLUB_USER, club_pw)).start()
+
+        def url(user: str, password: str) -> BrokerURL:
+            return BrokerURL("127.0.0.1", broker.port, user, password, tls is not None,
+                             None if tls is None else str(tls.ca))
+        server = ClubServer(db or os.path.join(tmp.name, "club.sqlite"), url(CLUB_USER, club_pw)).start()
         stack.append(server.stop)
         with server.lock, server.db.tx():
             for t in ids:
@@ -78,7 +84,7 @@ def run_club_demo(*, tables: int = 3, hands: int = 2, seed: int = 7, db: str | N
             sim = SimHost(vt.device, log_path, seed=seed + i, hands=hands, board=board, match="table",
                           names=_seat_names(i))
             stack.append(sim.close)
-            pub = TablePublisher(log_path, t, BrokerURL("127.0.0.1", broker.port, t, table_pw[t]))
+            pub = TablePublisher(log_path, t, url(t, table_pw[t]))
             sim.service.add_listener(pub.notify)
             sim.start()
             pub.start()
@@ -109,7 +115,7 @@ def run_club_demo(*, tables: int = 3, hands: int = 2, seed: int = 7, db: str | N
             print(f"error: played {results}, all reported: {reported}, hands recorded {hands_in} of "
                   f"{tables * hands}", file=sys.stderr)
         return 0 if ok else 1
-    except (BrokerError, MicroPythonMissing, OSError) as exc:
+    except (BrokerError, CertError, MicroPythonMissing, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     finally:
