@@ -7,7 +7,7 @@
     shengji-table club round start --db club.sqlite --session NAME --round K --movement round-robin|swiss
                                    [--boards FILE] [--boards-per-round B] [--sit-out] [--pin-file FILE]
     shengji-table club tables add --db club.sqlite --passwd mosquitto.passwd T1 [T2 …]
-    shengji-table club demo [--tables 3] [--hands 2] [--db FILE] [--web HOST:PORT]
+    shengji-table club demo [--tables 3] [--hands 2 | --boards 2] [--db FILE] [--web HOST:PORT]
     shengji-table club certs make DIR --host 192.168.1.10 [--host club.local …]
     shengji-table club boards make --count 24 --preset classic --seed S --out FILE
     shengji-table club boards check --board FILE --number K --deck-set FILE (--device PATH | --taps FILE)
@@ -61,6 +61,8 @@ def add_arguments(parser):
     d = sub.add_parser("demo", help="a local broker, the club server and virtual tables playing a round")
     d.add_argument("--tables", type=int, default=3, help="virtual tables (1-6, default 3)")
     d.add_argument("--hands", type=int, default=2, help="hands per table (default 2)")
+    d.add_argument("--boards", type=int, default=0, metavar="B",
+                   help="a duplicate evening instead: round 1 of a round robin, B boards at every table (1-8)")
     d.add_argument("--seed", type=int, default=7)
     d.add_argument("--db", help="keep the club database here (default: a temporary file)")
     d.add_argument("--web", metavar="HOST:PORT", default="127.0.0.1:0", help="the club pages (default: any port)")
@@ -210,9 +212,12 @@ def _demo(args) -> int:
         return _err("--tables is 1…6")
     if not 1 <= args.hands <= 20:
         return _err("--hands is 1…20")
+    if not 0 <= args.boards <= 8:
+        return _err("--boards is 1…8 (a duplicate evening), or 0")
     from ..face.web.server import parse_address
     try:
         host, port = parse_address(args.web)
     except ValueError as exc:
         return _err(str(exc))
-    return run_club_demo(tables=args.tables, hands=args.hands, seed=args.seed, db=args.db, host=host, port=port)
+    return run_club_demo(tables=args.tables, hands=args.hands, seed=args.seed, db=args.db, host=host, port=port,
+                         boards=args.boards)

@@ -3,6 +3,12 @@ per table and the club's ACL, TLS with certificates of its own when openssl is t
 server and its pages, and N virtual tables (each the real firmware under MicroPython, bots at the
 seats) reporting to it over MQTT.  It plays one round, prints the standings and the pages'
 address, and exits 0.
+
+With ``boards`` it is a duplicate evening: the session's partnerships, round 1 of a round robin
+with that many boards a table (``club round start``), every table playing the same boards — each
+its own match at the table — and the standings by duplicate scoring (``docs/club-duplicate.md``).
+Identical bots would play a board identically at every table and tie; so every second table's
+seats are the random-legal bots.
 """
 from __future__ import annotations
 
@@ -19,27 +25,105 @@ __all__ = ["run_club_demo", "PLAYERS"]
 
 PLAYERS = ("Li", "Wang", "Zhao", "Chen", "Liu", "Yang", "Huang", "Zhou", "Wu", "Xu", "Sun", "Ma",
            "Zhu", "Hu", "Guo", "He", "Lin", "Gao", "Luo", "Zheng", "Liang", "Xie", "Song", "Tang")
+SESSION = "Demo evening"
 
 
 def _seat_names(i: int) -> tuple:
     return PLAYERS[4 * i:4 * i + 4]
 
 
+def _start_round(server, ids: list, boards: int, seed: int) -> dict:
+    """Round 1 written to the club: ``{table: (seat names, boards to play)}``.  Without boards the
+    tables' own players as partnerships 0/2 and 1/3; with boards the round robin's first round."""
+    from ..club.boards import make_boards
+    from ..club.organiser import apply_action
+    from ..club.rounds import add_partnerships, plan_round, start_planned
+    with server.lock:
+        if not boards:
+            body = {"session": SESSION, "round": 1,
+                    "tables": {t: {"02": [_seat_names(i)[0], _seat_names(i)[2]],
+                                   "13": [_seat_names(i)[1], _seat_names(i)[3]]} for i, t in enumerate(ids)}}
+            apply_action(server.db, "start-round", body, "demo")
+            return {t: (_seat_names(i), ()) for i, t in enumerate(ids)}
+        pairs = [(n[0], n[2]) for i in range(len(ids)) for n in (_seat_names(i),)] + \
+                [(n[1], n[3]) for i in range(len(ids)) for n in (_seat_names(i),)]
+        with server.db.tx():
+            add_partnerships(server.db, SESSION, pairs)
+        dealt = make_boards(boards, "classic", seed)
+        plan = plan_round(server.db, SESSION, 1, "round-robin", boards=("classic", dealt), boards_per_round=boards)
+        start_planned(server.db, plan, "demo")
+        stored = {b.number: b for b in plan.boards}
+        seats = {}
+        for t, s in plan.body()["tables"].items():
+            (a, c), (b, d) = s["02"], s["13"]
+            seats[t] = ((a, b, c, d), tuple(stored[k] for k in s["boards"]))
+        return seats
+
+
+class _Table:
+    """One club table of the demo: its virtual tables (one a board; one for the whole match without
+    boards), hosts and the publisher reporting its log."""
+
+    def __init__(self, tid: str, names: tuple, boards: tuple, *, workdir: str, url, hands: int, seed: int,
+                 board_file, stack: list, bots: str = "heuristic"):
+        from ..club.publisher import TablePublisher
+        self.tid, self.names, self.boards, self.hands, self.seed = tid, names, boards, hands, seed
+        self.bots = bots
+        self.board_file, self.stack = board_file, stack
+        self.log_path = os.path.join(workdir, f"{tid}.db")
+        self.pub = TablePublisher(self.log_path, tid, url)
+        self.pub.start()
+        stack.append(self.pub.stop)
+        self.ok: bool | None = None
+
+    def _play(self, match: str, duplicate=None) -> bool:
+        from .match_runner import SimHost
+        from .virtual_table import VirtualTable
+        vt = VirtualTable(board=self.board_file).start()
+        sim = SimHost(vt.device, self.log_path, seed=self.seed, hands=self.hands, board=self.board_file,
+                      match=match, names=self.names, duplicate=duplicate, bots=self.bots)
+        try:
+            sim.service.add_listener(self.pub.notify)
+            sim.start()
+            return sim.run(timeout=900)
+        finally:
+            sim.close()
+            vt.close()
+
+    def run(self) -> None:
+        """Play the table's match, or each of its boards as a match of its own, one after the other."""
+        if not self.boards:
+            self.ok = self._play("table")
+            return
+        self.ok = all(self._play(f"board-{b.number}", b) for b in self.boards)
+
+
+def _report(server, ids: list, boards: int, out) -> int:
+    """Print the standings; the hands recorded."""
+    from ..club.standings import duplicate_scoring, level_score, standings
+    with server.lock:
+        rows = standings(server.db, score=duplicate_scoring(server.db) if boards else level_score)
+        hands_in = server.db.one("SELECT COUNT(*) FROM hands")
+    unit = "IMP(s)" if boards else "level(s)"
+    print(f"\n{len(ids)} table(s), {hands_in} hand(s) in the club database; standings"
+          f"{' by duplicate scoring' if boards else ''}:", file=out)
+    for r in rows:
+        print(f"  {r['rank']:>2}. {r['label']:<20} {r['score']:>3} {unit}   ({r['hands']} hands)", file=out)
+    return hands_in
+
+
 # long: the evening's whole life — broker, club, pages, round, tables, play, report — with the clean-up
 def run_club_demo(*, tables: int = 3, hands: int = 2, seed: int = 7, db: str | None = None,
-                  host: str = "127.0.0.1", port: int = 0, out=None) -> int:
-    """Play one round at ``tables`` virtual tables; the exit status (0 played and all reported)."""
+                  host: str = "127.0.0.1", port: int = 0, out=None, boards: int = 0) -> int:
+    """Play one round at ``tables`` virtual tables (``boards``: a duplicate round of that many
+    boards, instead of ``hands`` hands); the exit status (0 played and all reported)."""
     from ..club.broker import CLUB_USER, BrokerError, Mosquitto, add_user, mosquitto_missing
     from ..club.certs import CertError, make_certs, openssl_missing
-    from ..club.organiser import apply_action
-    from ..club.publisher import TablePublisher
+    from ..club.rounds import RoundError
     from ..club.server import ClubServer
-    from ..club.standings import standings
     from ..club.web import start_club_web
     from ..club.wire import BrokerURL
     from ..micropython import MicroPythonMissing
-    from .match_runner import SimHost
-    from .virtual_table import VirtualTable
     out = out or sys.stdout
     problem = mosquitto_missing()
     if problem:
@@ -66,56 +150,34 @@ def run_club_demo(*, tables: int = 3, hands: int = 2, seed: int = 7, db: str | N
                 server.db.add_table(t)
         for t in ids:
             server.ingest.register(t)
-        body = {"session": "Demo evening", "round": 1,
-                "tables": {t: {"02": [_seat_names(i)[0], _seat_names(i)[2]], "13": [_seat_names(i)[1],
-                                                                                    _seat_names(i)[3]]}
-                           for i, t in enumerate(ids)}}
-        with server.lock:
-            apply_action(server.db, "start-round", body, "demo")
-        web = start_club_web(server, host, port)
+        seats = _start_round(server, ids, boards, seed)
+        web = start_club_web(server, host, port, scoring="duplicate" if boards else "levels")
         stack.append(web.stop)
         print(f"club pages: {web.url} (standings: {web.url}standings); broker {broker.url}", file=out, flush=True)
-        board = board_for(Ruleset.from_preset("classic"))
-        hosts, pubs = [], []
-        for i, t in enumerate(ids):
-            vt = VirtualTable(board=board).start()
-            stack.append(vt.close)
-            log_path = os.path.join(tmp.name, f"{t}.db")
-            sim = SimHost(vt.device, log_path, seed=seed + i, hands=hands, board=board, match="table",
-                          names=_seat_names(i))
-            stack.append(sim.close)
-            pub = TablePublisher(log_path, t, url(t, table_pw[t]))
-            sim.service.add_listener(pub.notify)
-            sim.start()
-            pub.start()
-            stack.append(pub.stop)
-            hosts.append(sim)
-            pubs.append(pub)
-        results: dict = {}
-        threads = [threading.Thread(target=lambda s=s, t=t: results.__setitem__(t, s.run(timeout=900)), daemon=True)
-                   for s, t in zip(hosts, ids)]
+        board_file = board_for(Ruleset.from_preset("classic"))
+        club_tables = [_Table(t, seats[t][0], seats[t][1], workdir=tmp.name, url=url(t, table_pw[t]), hands=hands,
+                              seed=seed + i, board_file=board_file, stack=stack,
+                              # a duplicate board scores the tables against each other: let them play differently
+                              bots="random" if boards and i % 2 else "heuristic") for i, t in enumerate(ids)]
+        threads = [threading.Thread(target=ct.run, daemon=True) for ct in club_tables]
         for th in threads:
             th.start()
         for th in threads:
             th.join()
         deadline = time.monotonic() + 60
-        while not all(p.caught_up() for p in pubs) and time.monotonic() < deadline:
+        while not all(ct.pub.caught_up() for ct in club_tables) and time.monotonic() < deadline:
             time.sleep(0.1)
-        reported = all(p.caught_up() for p in pubs)
+        reported = all(ct.pub.caught_up() for ct in club_tables)
         time.sleep(0.2)
-        with server.lock:
-            rows = standings(server.db)
-            hands_in = server.db.one("SELECT COUNT(*) FROM hands")
-        print(f"\n{len(ids)} table(s), {hands_in} hand(s) in the club database; standings:", file=out)
-        for r in rows:
-            print(f"  {r['rank']:>2}. {r['label']:<20} {r['score']:>3} level(s)   ({r['hands']} hands)", file=out)
+        hands_in = _report(server, ids, boards, out)
         print(f"club pages were at {web.url}standings", file=out, flush=True)
-        ok = all(results.get(t) for t in ids) and reported and hands_in == tables * hands
+        expected = tables * (boards or hands)
+        ok = all(ct.ok for ct in club_tables) and reported and hands_in == expected
         if not ok:
-            print(f"error: played {results}, all reported: {reported}, hands recorded {hands_in} of "
-                  f"{tables * hands}", file=sys.stderr)
+            print(f"error: played {[ct.ok for ct in club_tables]}, all reported: {reported}, hands recorded "
+                  f"{hands_in} of {expected}", file=sys.stderr)
         return 0 if ok else 1
-    except (BrokerError, CertError, MicroPythonMissing, OSError) as exc:
+    except (BrokerError, CertError, RoundError, MicroPythonMissing, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     finally:
