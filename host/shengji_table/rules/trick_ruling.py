@@ -17,6 +17,7 @@ win the trick: the winner and the points are those of the plays that stand.
 """
 from __future__ import annotations
 
+from .cards import multiset_key
 from .follow import check_follow, face_counts, follow_rule, missing_in_counts
 from .order import TrumpOrder
 from .ruleset import level_from_text
@@ -54,10 +55,19 @@ def _check_hand(out: dict, play: Play, counts: dict) -> None:
         _illegal(out, "hand", f"seat {play.seat} does not hold {' '.join(map(str, missing))}")
 
 
-def _rule_lead(out: dict, throw_out: dict, ruleset, order, lead: Play, units, hands: dict) -> tuple:
+def _lead_facts(cards: tuple, order) -> tuple:
+    """``(units, lead verdict, follow rule, trick shape)`` of a lead (or of what stands of it):
+    worked out once per order and multiset of cards, since every follow and the winner use them."""
+    def build():
+        units = decompose(cards, order)
+        return (units, check_lead(cards, order, units),
+                follow_rule(cards, order, units) if cards else None, TrickShape(cards, order, units))
+    return order.memo(("lead facts", multiset_key(cards)), build)
+
+
+def _rule_lead(out: dict, throw_out: dict, ruleset, order, lead: Play, units, verdict, hands: dict) -> tuple:
     """A lead: one suit (R-4.1) and, for a throw, the other hands (R-4.2, R-4.3).  Returns the cards
     that stand as the lead: the forced unit of a failed throw, else the lead itself."""
-    verdict = check_lead(lead.cards, order, units)
     if out["legal"]:
         out["rule"], out["reason"] = verdict.rule, verdict.reason
         if not verdict.ok:
@@ -128,12 +138,12 @@ def rule_counted_trick(ruleset, order, plays: list, hands: dict, counts: dict) -
     entry: dict = {"seat": lead.seat, "legal": True, "rule": "", "reason": ""}
     _check_hand(entry, lead, counts)
     throw: dict = {}
-    lead_units = decompose(lead.cards, order)
-    standing = _rule_lead(entry, throw, ruleset, order, lead, lead_units, hands)
+    lead_units, verdict, rule, shape = _lead_facts(lead.cards, order)
+    standing = _rule_lead(entry, throw, ruleset, order, lead, lead_units, verdict, hands)
     entries = [entry]
     counted = [Play(lead.seat, standing)]          # the plays that stand, for the winner and the points
-    standing_units = lead_units if standing is lead.cards else decompose(standing, order)
-    rule = follow_rule(standing, order, standing_units) if len(plays) > 1 else None
+    if standing is not lead.cards:
+        _units, _verdict, rule, shape = _lead_facts(standing, order)
     for play in plays[1:]:
         entry = {"seat": play.seat, "legal": True, "rule": "", "reason": ""}
         _check_hand(entry, play, counts)
@@ -148,7 +158,6 @@ def rule_counted_trick(ruleset, order, plays: list, hands: dict, counts: dict) -
     if throw:
         out["throw"] = throw
     out["plays"] = entries
-    shape = TrickShape(standing, order, standing_units)
     idx = winning_index([p.cards for p in counted], order, shape)
     out["winner"] = counted[idx].seat
     out["points"] = trick_points(counted)
