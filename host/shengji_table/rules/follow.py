@@ -161,14 +161,23 @@ def missing_from_hand(play, hand) -> list:
 
 def _held_groups(counts: list, suit: str, order) -> tuple:
     """``(cards held in suit, {group: count})`` from a hand's face counts (its suit's faces only)."""
+    pick = order._pick.get(suit)
+    if pick is None:
+        return 0, {}
+    indices, get = pick
+    ks = get(counts)
+    if len(indices) == 1:
+        ks = (ks,)
+    n = sum(ks)
+    if not n:
+        return 0, {}
+    if not order.ruleset.two_colour:        # every face is its own group
+        return n, {i: k for i, k in zip(indices, ks) if k}
     group = order._group
-    n = 0
     groups: dict = {}
-    for c in order.suit_members(suit):
-        k = counts[c.index]
+    for i, k in zip(indices, ks):
         if k:
-            n += k
-            g = group[c.index]
+            g = group[i]
             groups[g] = groups.get(g, 0) + k
     return n, groups
 
@@ -196,7 +205,7 @@ def check_follow(lead, play, hand, order, rule: FollowRule | None = None, counts
     suit_of = order._suit
     s = rule.suit
     held, held_groups = _held_groups(counts, s, order)
-    in_suit = sum(1 for c in play if suit_of[c.index] == s)
+    in_suit = [suit_of[c.index] for c in play].count(s)
     name = suit_name(s, order)
     if in_suit < min(n, held):
         if held >= n:
