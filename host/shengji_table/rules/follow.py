@@ -27,7 +27,7 @@ from .shapes import count_groups, iter_realizations, realizable
 from .units import decompose, shape_of
 from .verdict import Verdict
 
-__all__ = ["FollowRule", "check_follow", "legal_follows", "follow_rule", "missing_from_hand"]
+__all__ = ["FollowRule", "check_follow", "follow_verdict", "legal_follows", "follow_rule", "missing_from_hand"]
 
 _TWO_COLOUR_NAMES = {"T": "trumps", "S": "black", "H": "red"}
 
@@ -202,6 +202,13 @@ def check_follow(lead, play, hand, order, rule: FollowRule | None = None, counts
     if missing:
         return Verdict(False, "hand",
                        f"{' '.join(map(str, missing))} {'is' if len(missing) == 1 else 'are'} not in that hand")
+    return follow_verdict(play, counts, order, rule)
+
+
+def follow_verdict(play: tuple, counts: list, order, rule: FollowRule) -> Verdict:
+    """:func:`check_follow` for a play already known to have the lead's count and to be in the
+    hand whose :func:`face_counts` are ``counts``: suit (R-4.4) and shape (R-4.5 – R-4.8)."""
+    n = rule.count
     suit_of = order._suit
     s = rule.suit
     held, held_groups = _held_groups(counts, s, order)

@@ -44,7 +44,7 @@ class TrickShape:
         lead = tuple(lead)
         self.order = order
         self.lead = lead
-        self._lead_key = None
+        self._lead_key: tuple | None = None     # the lead's own key, () when it has none
         self.count = len(lead)
         self.suit = order._suit[lead[0].index] if lead else None
         self.units = decompose(lead, order) if units is None else units

@@ -18,7 +18,7 @@ win the trick: the winner and the points are those of the plays that stand.
 from __future__ import annotations
 
 from .cards import multiset_key
-from .follow import check_follow, face_counts, follow_rule, missing_in_counts
+from .follow import face_counts, follow_rule, follow_verdict, missing_in_counts
 from .order import TrumpOrder
 from .ruleset import level_from_text
 from .throw import check_lead, check_throw
@@ -107,7 +107,8 @@ def _rule_follow(out: dict, order, lead: tuple, play: Play, hand, rule, counts) 
             _illegal(out, "R-4.4", f"{len(lead)} cards were led, so play exactly {len(lead)}, not {len(play.cards)}")
     elif out["legal"]:
         if hand is not None:
-            v = check_follow(lead, play.cards, hand, order, rule, counts)
+            # the count is right and _check_hand found the cards in the hand
+            v = follow_verdict(play.cards, counts, order, rule)
             out["legal"], out["rule"], out["reason"] = v.ok, v.rule, v.reason
         else:
             out["rule"] = "R-4.4"
@@ -141,7 +142,8 @@ def rule_counted_trick(ruleset, order, plays: list, hands: dict, counts: dict) -
     lead_units, verdict, rule, shape = _lead_facts(lead.cards, order)
     standing = _rule_lead(entry, throw, ruleset, order, lead, lead_units, verdict, hands)
     entries = [entry]
-    counted = [Play(lead.seat, standing)]          # the plays that stand, for the winner and the points
+    counted = [standing]            # the plays that stand, for the winner and the points
+    seats = [lead.seat]
     if standing is not lead.cards:
         _units, _verdict, rule, shape = _lead_facts(standing, order)
     for play in plays[1:]:
@@ -150,7 +152,8 @@ def rule_counted_trick(ruleset, order, plays: list, hands: dict, counts: dict) -
         _rule_follow(entry, order, standing, play, hands.get(play.seat), rule, counts.get(play.seat))
         entries.append(entry)
         if entry["legal"]:
-            counted.append(play)
+            counted.append(play.cards)
+            seats.append(play.seat)
     last = entries[-1]
     units = lead_units if len(plays) == 1 else decompose(plays[-1].cards, order)
     out: dict = {"legal": last["legal"], "rule": last["rule"], "reason": last["reason"],
@@ -158,8 +161,7 @@ def rule_counted_trick(ruleset, order, plays: list, hands: dict, counts: dict) -
     if throw:
         out["throw"] = throw
     out["plays"] = entries
-    idx = winning_index([p.cards for p in counted], order, shape)
-    out["winner"] = counted[idx].seat
+    out["winner"] = seats[winning_index(counted, order, shape)]
     out["points"] = trick_points(counted)
     if "unchecked" in last:
         out["unchecked"] = list(last["unchecked"])
