@@ -33,9 +33,14 @@ def _reject_constant(name):
     raise ValueError(f"{name} is not a number JSON allows")
 
 
-# Built once: ``json.loads``/``json.dumps`` with options build a new codec on every call.
+# Built once: ``json.loads``/``json.dumps`` with options build a new codec on every call.  A
+# ruling holds no cycles, so the encoder need not look for them.
 _DECODER = json.JSONDecoder(parse_constant=_reject_constant)
-_ENCODER = json.JSONEncoder(ensure_ascii=False)
+_ENCODER = json.JSONEncoder(ensure_ascii=False, check_circular=False)
+
+
+def _decode(text: str):
+    return json.loads(text) if text.startswith("\ufeff") else _DECODER.decode(text)
 
 
 def _too_deep(text: str) -> bool:
@@ -73,7 +78,7 @@ def rule_text(text: str) -> tuple:
         return {"error": f"bad JSON: nested more than {MAX_DEPTH} deep (a situation is a few levels deep)"}, \
             EXIT_MALFORMED
     try:
-        situation = json.loads(text) if text.startswith("\ufeff") else _DECODER.decode(text)
+        situation = _decode(text)
     except (ValueError, RecursionError) as exc:
         return {"error": f"bad JSON: {exc}"}, EXIT_MALFORMED
     try:

@@ -27,7 +27,7 @@ from .shapes import count_groups, iter_realizations, realizable
 from .units import decompose, shape_of
 from .verdict import Verdict
 
-__all__ = ["FollowRule", "check_follow", "legal_follows", "follow_rule", "missing_from_hand"]
+__all__ = ["FollowRule", "check_follow", "follow_verdict", "legal_follows", "follow_rule", "missing_from_hand"]
 
 _TWO_COLOUR_NAMES = {"T": "trumps", "S": "black", "H": "red"}
 
@@ -161,14 +161,23 @@ def missing_from_hand(play, hand) -> list:
 
 def _held_groups(counts: list, suit: str, order) -> tuple:
     """``(cards held in suit, {group: count})`` from a hand's face counts (its suit's faces only)."""
+    pick = order._pick.get(suit)
+    if pick is None:
+        return 0, {}
+    indices, get = pick
+    ks = get(counts)
+    if len(indices) == 1:
+        ks = (ks,)
+    n = sum(ks)
+    if not n:
+        return 0, {}
+    if not order.ruleset.two_colour:        # every face is its own group
+        return n, {i: k for i, k in zip(indices, ks) if k}
     group = order._group
-    n = 0
     groups: dict = {}
-    for c in order.suit_members(suit):
-        k = counts[c.index]
+    for i, k in zip(indices, ks):
         if k:
-            n += k
-            g = group[c.index]
+            g = group[i]
             groups[g] = groups.get(g, 0) + k
     return n, groups
 
@@ -195,10 +204,17 @@ def check_follow(lead, play, hand, order, rule: FollowRule | None = None, counts
     if missing:
         return Verdict(False, "hand",
                        f"{' '.join(map(str, missing))} {'is' if len(missing) == 1 else 'are'} not in that hand")
+    return follow_verdict(play, counts, order, rule)
+
+
+def follow_verdict(play: tuple, counts: list, order, rule: FollowRule) -> Verdict:
+    """:func:`check_follow` for a play already known to have the lead's count and to be in the
+    hand whose :func:`face_counts` are ``counts``: suit (R-4.4) and shape (R-4.5 – R-4.8)."""
+    n = rule.count
     suit_of = order._suit
     s = rule.suit
     held, held_groups = _held_groups(counts, s, order)
-    in_suit = sum(1 for c in play if suit_of[c.index] == s)
+    in_suit = [suit_of[c.index] for c in play].count(s)
     name = suit_name(s, order)
     if in_suit < min(n, held):
         if held >= n:

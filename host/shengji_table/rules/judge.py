@@ -27,14 +27,14 @@ from __future__ import annotations
 from typing import Any
 from collections.abc import Mapping
 
-from .cards import CardError, level_text, trump_text
+from .cards import CardError, faces_of, level_text, trump_text
 from .declare import Declaration, default_trump, run_declarations
 from .kitty import rule_kitty
 from .order import TrumpOrder
 from .follow import face_counts, missing_in_counts
 from .judge_match import KEYS as _MORE_KEYS, QUERIES as _MORE_QUERIES
 from .judge_steal import judge_steals
-from .judge_read import (SituationError, _cards, _check_copies, _int, _level, _object, _ruleset, _seat,
+from .judge_read import (MAX_CARDS, SituationError, _cards, _check_copies, _int, _level, _object, _ruleset, _seat,
                          _seat_cards, _trump)
 from .trick_ruling import rule_counted_trick
 from .ruleset import Ruleset, RulesetError
@@ -94,38 +94,14 @@ def _judge_trick(sit: Mapping, ruleset: Ruleset) -> dict:
         raise SituationError("'trick' is a non-empty list of plays {\"seat\": …, \"cards\": […]}, lead first")
     if len(raw_trick) > ruleset.players:
         raise SituationError(f"a trick has at most {ruleset.players} plays, not {len(raw_trick)}")
-    plays: list = []
-    seen: set = set()
-    for i, p in enumerate(raw_trick):
-        where = f"trick[{i}]"
-        p = _seat_cards(p, where)
-        seat = _seat(p["seat"], f"{where}.seat", ruleset)
-        if seat in seen:
-            raise SituationError(f"{where}: seat {seat} plays twice in one trick")
-        if plays and seat != (plays[-1].seat + 1) % ruleset.players:
-            raise SituationError(f"{where}: seat {seat} plays out of turn — seats are numbered in playing "
-                                 f"order, so seat {(plays[-1].seat + 1) % ruleset.players} plays after "
-                                 f"seat {plays[-1].seat}")
-        seen.add(seat)
-        cards = _cards(p["cards"], f"{where}.cards")
-        if not cards:
-            raise SituationError(f"{where}: a play has at least one card")
-        plays.append(Play(seat, cards))
-    hands = None
-    if sit.get("hands") is not None:
-        raw_hands = _object(sit["hands"], "'hands'")
-        hands = {}
-        for key, value in raw_hands.items():
-            seat = _seat(key, f"hands key {key!r}", ruleset)
-            if seat in hands:
-                raise SituationError(f"hands: seat {seat} is given twice")
-            hands[seat] = list(_cards(value, f"hands[{key!r}]"))
+    plays = _read_plays(raw_trick, ruleset)
+    hands = _read_hands(sit, ruleset)
     # Each seat's physical cards: its hand before the trick, which should contain its play; a card
     # played but missing from the hand is a ruling ('hand'), yet it still exists on the table.
-    hands = hands or {}
-    counts = {p.seat: face_counts(hands[p.seat]) for p in plays if p.seat in hands}
+    counts = {seat: face_counts(cards) for seat, cards in hands.items()}
     per_seat = [p.cards if p.seat not in hands else missing_in_counts(p.cards, counts[p.seat]) for p in plays]
-    _check_copies(ruleset, list(hands.values()) + per_seat, "the hands and the trick")
+    if not _copies_fit(ruleset, counts, per_seat):
+        _check_copies(ruleset, list(hands.values()) + per_seat, "the hands and the trick")
     try:
         order = TrumpOrder.of(ruleset, level, trump)
         ruling = rule_counted_trick(ruleset, order, plays, hands, counts)
@@ -141,6 +117,60 @@ def _judge_trick(sit: Mapping, ruleset: Ruleset) -> dict:
                              "reason": f"{pen.points} points go to the other side of the leader "
                                        f"({ruleset.throw_penalty} penalty)."}
     return ruling
+
+
+def _read_plays(raw_trick: list, ruleset: Ruleset) -> list:
+    """The trick's plays, lead first, each checked (the usual spellings by table look-ups; the
+    readers of judge_read give the messages)."""
+    players = ruleset.players
+    plays: list = []
+    seen: set = set()
+    for i, p in enumerate(raw_trick):
+        if type(p) is not dict or len(p) != 2 or "seat" not in p or "cards" not in p:
+            p = _seat_cards(p, f"trick[{i}]")
+        seat = p["seat"]
+        if type(seat) is not int or not 0 <= seat < players:
+            seat = _seat(seat, f"trick[{i}].seat", ruleset)
+        if seat in seen:
+            raise SituationError(f"trick[{i}]: seat {seat} plays twice in one trick")
+        if plays and seat != (plays[-1].seat + 1) % players:
+            raise SituationError(f"trick[{i}]: seat {seat} plays out of turn — seats are numbered in playing "
+                                 f"order, so seat {(plays[-1].seat + 1) % players} plays after "
+                                 f"seat {plays[-1].seat}")
+        seen.add(seat)
+        raw = p["cards"]
+        cards = faces_of(raw) if type(raw) is list and len(raw) <= MAX_CARDS else None
+        if cards is None:
+            cards = _cards(raw, f"trick[{i}].cards")
+        if not cards:
+            raise SituationError(f"trick[{i}]: a play has at least one card")
+        plays.append(Play(seat, cards))
+    return plays
+
+
+def _read_hands(sit: Mapping, ruleset: Ruleset) -> dict:
+    """``{seat: cards}`` of the hands given (none: an empty dict)."""
+    hands: dict = {}
+    if sit.get("hands") is None:
+        return hands
+    for key, value in _object(sit["hands"], "'hands'").items():
+        seat = _seat(key, f"hands key {key!r}", ruleset)
+        if seat in hands:
+            raise SituationError(f"hands: seat {seat} is given twice")
+        cards = faces_of(value) if type(value) is list and len(value) <= MAX_CARDS else None
+        hands[seat] = list(cards if cards is not None else _cards(value, f"hands[{key!r}]"))
+    return hands
+
+
+def _copies_fit(ruleset: Ruleset, counts: dict, extra: list) -> bool:
+    """Whether the hands (their face counts) and the cards in ``extra`` hold no face more often
+    than the decks do (R-1.1); when not, ``_check_copies`` names the face."""
+    lists = list(counts.values())
+    total = lists[0].copy() if len(lists) == 1 else list(map(sum, zip(*lists))) if lists else [0] * 54
+    for cards in extra:
+        for c in cards:
+            total[c.index] += 1
+    return max(total) <= ruleset.decks
 
 
 def _judge_declare(sit: Mapping, ruleset: Ruleset) -> dict:

@@ -15,6 +15,7 @@ no-trump), three questions about every card face, all precomputed into tables in
 """
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any, ClassVar
 
 from .cards import ALL_FACES, JOKER, SMALL_JOKER_RANK, SUITS, Card
@@ -41,7 +42,8 @@ class TrumpOrder:
     """
 
     __slots__ = ("ruleset", "level", "trump", "decks", "_suit", "_rank", "_group", "_trump",
-                 "_sort", "_display", "_top_rank", "_members", "_suits", "_memo", "_singles")
+                 "_sort", "_display", "_top_rank", "_members", "_suits", "_memo", "_singles",
+                 "_pick")
     ruleset: Any
     level: int
     trump: str | None
@@ -58,6 +60,7 @@ class TrumpOrder:
     _suits: tuple
     _memo: dict
     _singles: tuple | None       # every face as a single unit, filled by rules.units on first use
+    _pick: dict                  # effective suit → (its face indices, an itemgetter of them)
 
     def __init__(self, ruleset, level: int, trump: str | None):
         if not isinstance(level, int) or not 2 <= level <= 14:
@@ -104,6 +107,9 @@ class TrumpOrder:
         object.__setattr__(self, "_members", {k: tuple(sorted(members[k], key=lambda c: sort[c.index]))
                                                for k in sorted(members, key=lambda k: _DISPLAY_SUIT[k])})
         object.__setattr__(self, "_suits", tuple(self._members))
+        # A hand's counts of one suit's faces in one C call (rules.follow reads a suit per check).
+        object.__setattr__(self, "_pick", {k: (tuple(c.index for c in m), itemgetter(*(c.index for c in m)))
+                                           for k, m in self._members.items()})
 
     _CACHE: ClassVar[dict] = {}
     _CACHE_LIMIT: ClassVar[int] = 1024

@@ -137,6 +137,10 @@ def _cheap_bounds_fail(counts: dict, components, order) -> bool:
 
 def realizable(counts: dict, components, order) -> bool:
     """Whether ``components`` (``(width, length)`` pairs; singles ignored) fit in ``counts`` at once."""
+    if len(components) == 1:
+        w, length = components[0]
+        if length == 1 and w >= 2:          # one pair, triple or quad: any group that wide
+            return any(n >= w for n in counts.values())
     if _cheap_bounds_fail(counts, components, order):
         return False
     runs, groups = _split(components)

@@ -105,17 +105,20 @@ def _playing_order(seats, leader: int | None, players: int) -> list:
     return sorted(seats, key=lambda s: (s - leader) % players)
 
 
-def check_throw(lead, others: dict, order, leader: int | None = None) -> ThrowCheck:
+def check_throw(lead, others: dict, order, leader: int | None = None, units: tuple | None = None) -> ThrowCheck:
     """Check a lead against the other players' hands (``{seat: cards}``, R-4.2/R-4.3).
 
     A lead of one unit is always ok.  A lead mixing suits fails with rule R-4.1 and nothing forced.
     ``leader``: the seat that threw; the seat named in ``beaten_by`` is the first in playing order
     after it that can beat the forced unit (without a leader: the lowest seat number).
+    ``units``: the lead's :func:`.units.decompose` when the caller has it and knows the lead is of
+    one suit.
     """
     lead = tuple(lead)
-    if _mixed(lead, order):
-        return ThrowCheck(False, (), (), None, "R-4.1", check_lead(lead, order).reason)
-    units = decompose(lead, order)
+    if units is None:
+        if _mixed(lead, order):
+            return ThrowCheck(False, (), (), None, "R-4.1", check_lead(lead, order).reason)
+        units = decompose(lead, order)
     if len(units) <= 1:
         return ThrowCheck(True, (), (), None, "R-4.1", "a single unit is not a throw")
     if order.ruleset.throws == "none":

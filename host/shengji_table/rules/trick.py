@@ -40,11 +40,13 @@ def _largest(components) -> tuple:
 class TrickShape:
     """The lead of a trick, analysed once: compares any later play with it (R-5)."""
 
-    __slots__ = ("order", "suit", "count", "units", "components", "main", "rest", "single")
+    __slots__ = ("order", "suit", "count", "units", "components", "main", "rest", "single", "lead", "_lead_key")
 
     def __init__(self, lead, order, units: tuple | None = None):
         lead = tuple(lead)
         self.order = order
+        self.lead = lead
+        self._lead_key: tuple | None = None     # the lead's own key, () when it has none
         self.count = len(lead)
         self.suit = order._suit[lead[0].index] if lead else None
         self.units = decompose(lead, order) if units is None else units
@@ -61,10 +63,19 @@ class TrickShape:
         if len(cards) != self.count:
             return None
         order = self.order
+        u = self.single
+        if u is not None and u.width == 1:
+            return (1, order._rank[cards[0].index])
+        if cards == self.lead:          # the lead itself: worked out once (a throw's costs a search)
+            if self._lead_key is None:
+                self._lead_key = self._key(cards) or ()
+            return self._lead_key or None
+        return self._key(cards)
+
+    def _key(self, cards) -> tuple | None:
+        order = self.order
         if self.single is not None:
             u = self.single
-            if u.width == 1:
-                return (1, order._rank[cards[0].index])
             units = decompose(cards, order)
             if len(units) != 1:
                 return None
@@ -85,7 +96,7 @@ def winning_index(plays, order, shape: TrickShape | None = None) -> int:
 
     Plays with the wrong number of cards, or mixing suits, never win.
     """
-    plays = [p.cards if isinstance(p, Play) else tuple(p) for p in plays]
+    plays = [p if type(p) is tuple else p.cards if isinstance(p, Play) else tuple(p) for p in plays]
     if not plays:
         raise ValueError("a trick has at least a lead")
     if shape is None:
@@ -100,7 +111,7 @@ def winning_index(plays, order, shape: TrickShape | None = None) -> int:
         if len(cards) != shape.count or not cards:
             continue
         s = suit_of[cards[0].index]
-        if any(suit_of[c.index] != s for c in cards):
+        if len(cards) > 1 and any(suit_of[c.index] != s for c in cards):
             continue
         if s == lead_suit:
             if best_ruff:

@@ -17,7 +17,8 @@ win the trick: the winner and the points are those of the plays that stand.
 """
 from __future__ import annotations
 
-from .follow import check_follow, face_counts, follow_rule, missing_in_counts
+from .cards import multiset_key
+from .follow import face_counts, follow_rule, follow_verdict, missing_in_counts
 from .order import TrumpOrder
 from .ruleset import level_from_text
 from .throw import check_lead, check_throw
@@ -54,10 +55,19 @@ def _check_hand(out: dict, play: Play, counts: dict) -> None:
         _illegal(out, "hand", f"seat {play.seat} does not hold {' '.join(map(str, missing))}")
 
 
-def _rule_lead(out: dict, throw_out: dict, ruleset, order, lead: Play, units, hands: dict) -> tuple:
+def _lead_facts(cards: tuple, order) -> tuple:
+    """``(units, lead verdict, follow rule, trick shape)`` of a lead (or of what stands of it):
+    worked out once per order and multiset of cards, since every follow and the winner use them."""
+    def build():
+        units = decompose(cards, order)
+        return (units, check_lead(cards, order, units),
+                follow_rule(cards, order, units) if cards else None, TrickShape(cards, order, units))
+    return order.memo(("lead facts", multiset_key(cards)), build)
+
+
+def _rule_lead(out: dict, throw_out: dict, ruleset, order, lead: Play, units, verdict, hands: dict) -> tuple:
     """A lead: one suit (R-4.1) and, for a throw, the other hands (R-4.2, R-4.3).  Returns the cards
     that stand as the lead: the forced unit of a failed throw, else the lead itself."""
-    verdict = check_lead(lead.cards, order, units)
     if out["legal"]:
         out["rule"], out["reason"] = verdict.rule, verdict.reason
         if not verdict.ok:
@@ -72,7 +82,7 @@ def _rule_lead(out: dict, throw_out: dict, ruleset, order, lead: Play, units, ha
         if out["legal"]:
             out["reason"] = f"a throw of {len(units)} units; without the other hands it cannot be checked"
         return lead.cards
-    tc = check_throw(lead.cards, others, order, leader=lead.seat)
+    tc = check_throw(lead.cards, others, order, leader=lead.seat, units=units)     # one suit: verdict.ok
     throw_out.update(ok=tc.ok, forced=[str(c) for c in tc.forced],
                      beaten_by=None if tc.beaten_by is None else
                      {"seat": tc.beaten_by[0], "cards": [str(c) for c in tc.beaten_by[1]]})
@@ -97,7 +107,8 @@ def _rule_follow(out: dict, order, lead: tuple, play: Play, hand, rule, counts) 
             _illegal(out, "R-4.4", f"{len(lead)} cards were led, so play exactly {len(lead)}, not {len(play.cards)}")
     elif out["legal"]:
         if hand is not None:
-            v = check_follow(lead, play.cards, hand, order, rule, counts)
+            # the count is right and _check_hand found the cards in the hand
+            v = follow_verdict(play.cards, counts, order, rule)
             out["legal"], out["rule"], out["reason"] = v.ok, v.rule, v.reason
         else:
             out["rule"] = "R-4.4"
@@ -128,19 +139,21 @@ def rule_counted_trick(ruleset, order, plays: list, hands: dict, counts: dict) -
     entry: dict = {"seat": lead.seat, "legal": True, "rule": "", "reason": ""}
     _check_hand(entry, lead, counts)
     throw: dict = {}
-    lead_units = decompose(lead.cards, order)
-    standing = _rule_lead(entry, throw, ruleset, order, lead, lead_units, hands)
+    lead_units, verdict, rule, shape = _lead_facts(lead.cards, order)
+    standing = _rule_lead(entry, throw, ruleset, order, lead, lead_units, verdict, hands)
     entries = [entry]
-    counted = [Play(lead.seat, standing)]          # the plays that stand, for the winner and the points
-    standing_units = lead_units if standing is lead.cards else decompose(standing, order)
-    rule = follow_rule(standing, order, standing_units) if len(plays) > 1 else None
+    counted = [standing]            # the plays that stand, for the winner and the points
+    seats = [lead.seat]
+    if standing is not lead.cards:
+        _units, _verdict, rule, shape = _lead_facts(standing, order)
     for play in plays[1:]:
         entry = {"seat": play.seat, "legal": True, "rule": "", "reason": ""}
         _check_hand(entry, play, counts)
         _rule_follow(entry, order, standing, play, hands.get(play.seat), rule, counts.get(play.seat))
         entries.append(entry)
         if entry["legal"]:
-            counted.append(play)
+            counted.append(play.cards)
+            seats.append(play.seat)
     last = entries[-1]
     units = lead_units if len(plays) == 1 else decompose(plays[-1].cards, order)
     out: dict = {"legal": last["legal"], "rule": last["rule"], "reason": last["reason"],
@@ -148,9 +161,7 @@ def rule_counted_trick(ruleset, order, plays: list, hands: dict, counts: dict) -
     if throw:
         out["throw"] = throw
     out["plays"] = entries
-    shape = TrickShape(standing, order, standing_units)
-    idx = winning_index([p.cards for p in counted], order, shape)
-    out["winner"] = counted[idx].seat
+    out["winner"] = seats[winning_index(counted, order, shape)]
     out["points"] = trick_points(counted)
     if "unchecked" in last:
         out["unchecked"] = list(last["unchecked"])

@@ -205,6 +205,14 @@ def decompose(cards, order) -> tuple:
 
 
 def _decompose(cards, order) -> tuple:
+    group = order._group
+    indices = [c.index for c in cards]
+    if len({group[i] for i in indices}) == len(indices):
+        # No two identical cards (the commonest play): singles in display order, which is trumps
+        # first, then ♠ ♥ ♣ ♦, each high → low — the canonical order of singles.
+        singles = _singles(order)
+        indices.sort(key=order._display.__getitem__)
+        return tuple([singles[i] for i in indices])
     suit_of = order._suit
     by_suit: dict = {}
     for c in cards:
