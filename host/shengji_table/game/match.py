@@ -33,6 +33,9 @@ from .effects import Announce, Refusal
 from .hand import MODES, Hand
 from .phase import Phase
 
+# the events the match rules on itself; every other goes to the hand in play
+_MATCH_EVENTS = frozenset(cls.type for cls in (ev.Deal, ev.PassLevels, ev.RefuseLevels))
+
 __all__ = ["Match", "HandSummary", "TRANSFER_RULE"]
 
 
@@ -75,6 +78,20 @@ class Match:
     # ------------------------------------------------------------------
     def apply(self, event) -> list:
         """Apply one event; return its effects (a single :class:`Refusal` when refused)."""
+        hand = self.hand
+        if self.over or hand is None or event.type in _MATCH_EVENTS:
+            return self._apply_own(event)
+        # the common case, first: an event of the hand in play
+        out = hand.apply(event)
+        if out and isinstance(out[0], Refusal):
+            return out
+        self.events.append(event)
+        if hand.result is not None and len(self.summaries) < hand.number:
+            out = out + self._settle_hand(hand)
+        return out
+
+    def _apply_own(self, event) -> list:
+        """The match's own events (a deal, passing levels on) and what is refused before a hand."""
         if self.over:
             return [Refusal(getattr(event, "seat", None), event.type, "R-8.4", "the match is over")]
         if isinstance(event, (ev.PassLevels, ev.RefuseLevels)):
@@ -97,15 +114,8 @@ class Match:
             self.events.append(event)
             self.leftovers, self._transfer, self._dig = {}, None, None   # the deal closes the window
             return out
-        if self.hand is None:
-            return [Refusal(getattr(event, "seat", None), event.type, "table.phase", "no hand has been dealt yet")]
-        out = self.hand.apply(event)
-        if out and isinstance(out[0], Refusal):
-            return out
-        self.events.append(event)
-        if self.hand.result is not None and len(self.summaries) < self.hand.number:
-            out = out + self._settle_hand(self.hand)
-        return out
+        # apply() gives every other event to the hand in play: there is none yet
+        return [Refusal(getattr(event, "seat", None), event.type, "table.phase", "no hand has been dealt yet")]
 
     def apply_all(self, events: Iterable) -> Match:
         for e in events:

@@ -253,12 +253,11 @@ class Hand:
         """Apply one event; return its effects.  A refused event changes nothing."""
         # the phase's own table first: the common case, without the full look-up's call
         handler = PHASE_RULES[self.phase].get(event.type) or handler_for(self.phase, event.type)
-        if handler is None:
-            return [Refusal(getattr(event, "seat", None), event.type, "table.event",
-                            f"a {event.type!r} event does not belong to a hand")]
-        if self.phase == _OVER and not isinstance(event, ev.RevealKitty):
-            return [Refusal(getattr(event, "seat", None), event.type, "table.over", "the hand is over")]
         seat = getattr(event, "seat", None)
+        if handler is None:
+            return [Refusal(seat, event.type, "table.event", f"a {event.type!r} event does not belong to a hand")]
+        if self.phase == _OVER and not isinstance(event, ev.RevealKitty):
+            return [Refusal(seat, event.type, "table.over", "the hand is over")]
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.players):
             return [Refusal(None, event.type, "table.seat", f"there is no seat {seat} at a table of {self.players}")]
         out = handler(self, event)

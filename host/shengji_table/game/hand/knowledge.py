@@ -78,7 +78,7 @@ class Knowledge:
         """A throw led: ``(the cards that stand, effects)``."""
         raise NotImplementedError
 
-    def refuse_follow(self, hand: Hand, seat: int, lead: list, faces: list):
+    def refuse_follow(self, hand: Hand, seat: int, lead: tuple, faces: list):
         """The verdict against a follow, when it can be judged now and is illegal (R-4.4–4.7)."""
         return None
 

@@ -121,8 +121,7 @@ def throw_failed(hand: Hand, seat: int, chk, withdrawn: int) -> list:
 
 def _commit_follow(hand: Hand, e: ev.Tap) -> list:
     faces = list(map(_FACE, hand.pending))
-    lead = list(hand.trick_plays()[0].cards)
-    v = hand.knowledge.refuse_follow(hand, e.seat, lead, faces)
+    v = hand.knowledge.refuse_follow(hand, e.seat, hand.trick_plays()[0].cards, faces)
     if v is not None:
         hand.pending.pop()
         return hand.refuse(e.seat, e, v.rule, v.reason)
