@@ -6,9 +6,20 @@ seconds of this process (``time.process_time``) so that other load on the machin
 wall-clock figures are printed beside them.  Target: ≥ 500 classic hands/s with random-legal bots
 on one core (aim: 1,000); that figure is the best of three passes, since other jobs' load on a
 shared machine inflates even CPU time (cache, a shared core).
+
+Because of that load, the change of one piece of the engine is compared by the instructions it
+runs, which do not depend on it: with valgrind installed, the classic random-legal hand's
+instructions (callgrind, ``PYTHONHASHSEED=0``; 40 hands less 10, so start-up does not count).
 """
 from __future__ import annotations
 
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
 import time
 
 from shengji_table.game.bots import make_bot
@@ -42,6 +53,27 @@ def best_of(passes: int, *args, **kw) -> tuple:
     return max(r[0] for r in runs), max(r[1] for r in runs)
 
 
+def _instructions(hands: int) -> int:
+    """Instructions one process runs playing ``hands`` classic hands with random-legal bots."""
+    code = (f"import sys; sys.path.insert(0, {str(pathlib.Path(__file__).parent)!r}); import bench_game; "
+            f"bench_game.hands_per_second('classic', 'random', {hands})")
+    with tempfile.TemporaryDirectory() as tmp:
+        done = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.out",
+                               sys.executable, "-c", code], capture_output=True, text=True,
+                              env={**os.environ, "PYTHONHASHSEED": "0"})
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if done.returncode != 0 or found is None:
+        raise RuntimeError(f"callgrind failed: {done.stderr[-300:]}")
+    return int(found.group(1))
+
+
+def instructions_per_hand() -> float | None:
+    """Instructions per classic hand (random-legal bots), or None without valgrind."""
+    if shutil.which("valgrind") is None:
+        return None
+    return (_instructions(40) - _instructions(10)) / 30
+
+
 def main(hands_random: int = 60, hands_heuristic: int = 20) -> None:
     print(f"{'preset':28s} {'random hands/s':>16s} {'heuristic hands/s':>18s}   (CPU time; wall in brackets)")
     classic = None
@@ -59,6 +91,9 @@ def main(hands_random: int = 60, hands_heuristic: int = 20) -> None:
     verdict = "meets" if classic >= TARGET else "MISSES"
     print(f"classic with random-legal bots (best of 3): {classic:.1f} hands/s — {verdict} the target of "
           f"≥ {TARGET:.0f} hands/s (aim {AIM:.0f})")
+    ins = instructions_per_hand()
+    print("instructions per classic hand (callgrind, load-independent): "
+          + (f"{ins / 1e6:.2f} M" if ins is not None else "valgrind is not installed"), flush=True)
 
 
 if __name__ == "__main__":
