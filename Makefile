@@ -60,13 +60,19 @@ mosquitto:
 demo: $(STAMP) espeak
 	$(BIN)/shengji-table demo --web 127.0.0.1:8765
 
+# The tests mostly wait (virtual tables play in real time, brokers, browsers, subprocesses), so
+# they run in several worker processes (pytest-xdist), more than there are cores; each test keeps
+# its own temporary folder, ports and broker.  TEST_WORKERS=0 runs them in this one process.
+TEST_WORKERS ?= 4
+PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist worksteal
+
 # The whole test suite, bounded for CI (slow soak/fuzz runs use their bounded profile).
 test: $(STAMP) espeak browser mosquitto
-	$(BIN)/python -m pytest -q -p no:cacheprovider
+	$(PYTEST)
 
 # Including the long soak/fuzz runs.
 test-all: $(STAMP) browser mosquitto
-	HYPOTHESIS_PROFILE=long $(BIN)/python -m pytest -q -p no:cacheprovider --run-slow
+	HYPOTHESIS_PROFILE=long $(PYTEST) --run-slow
 
 # Type checks: the host package (mypy.ini); the firmware is checked against the rp2 stubs in the tests.
 typecheck: $(STAMP)

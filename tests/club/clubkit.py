@@ -10,6 +10,24 @@ from shengji_table.club.server import ClubServer
 from shengji_table.club.soft_table import SoftTable
 from shengji_table.club.wire import EventMessage, encode_event, events_topic
 
+# What the kit opened, closed at the end of each test (tests/club/conftest.py): a test that stops
+# or closes its own early loses nothing, stop/close twice is harmless.
+_opened: list = []
+
+
+def close_all() -> None:
+    """Stop the servers and close the tables and logs the kit made since the last call."""
+    while _opened:
+        thing = _opened.pop()
+        (thing.stop if isinstance(thing, ClubServer) else thing.close)()
+
+
+def kept(thing):
+    """``thing`` (a server, a table, a log, a ClubDB), closed at the end of the test."""
+    _opened.append(thing)
+    return thing
+
+
 NAMES = {"T1": ("Li", "Wang", "Zhao", "Chen"), "T2": ("Liu", "Yang", "Huang", "Zhou"),
          "T3": ("Wu", "Xu", "Sun", "Ma")}
 
@@ -24,7 +42,7 @@ def need_mosquitto():
 
 def club(path, tables=("T1",), broker=None, **kw) -> ClubServer:
     """A club server with ``tables`` registered and their players known."""
-    server = ClubServer(path, broker, **kw)
+    server = kept(ClubServer(path, broker, **kw))
     with server.db.tx():
         for t in tables:
             server.db.add_table(t)
@@ -64,7 +82,8 @@ def feed_table(server: ClubServer, table: str, log) -> list:
 
 
 def soft(tmp: pathlib.Path, table: str, seed: int, hands: int = 2, **kw) -> SoftTable:
-    return SoftTable(tmp / f"{table}-{seed}.db", table=table, seed=seed, hands=hands, names=NAMES.get(table, ()), **kw)
+    return kept(SoftTable(tmp / f"{table}-{seed}.db", table=table, seed=seed, hands=hands,
+                          names=NAMES.get(table, ()), **kw))
 
 
 def relog(path, log, replace: dict):
@@ -72,7 +91,7 @@ def relog(path, log, replace: dict):
     given new payloads: a table whose log chains but whose play may not replay."""
     import json
     from shengji_table.store.log import EventLog
-    out = EventLog(path)
+    out = kept(EventLog(path))
     for rid, match, kind, payload, _at, _digest in rows(log):
         out.append(kind, replace.get(rid, json.loads(payload)), match=match)
     return out

@@ -8,7 +8,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parents[1] / "web"))
 from browser import assert_not_blank, browser  # noqa: E402
-from clubkit import club, feed, soft, wait_for  # noqa: E402
+from clubkit import club, feed, kept, soft, wait_for  # noqa: E402
 
 pytest.importorskip("uvicorn")
 
@@ -81,8 +81,8 @@ def test_duplicate_standings_page_updates_as_boards_are_played(chromium, tmp_pat
         for i, table in enumerate(plan.tables):
             t = plan.rnd.tables[i]
             a, b = plan.pairs[t.ns[0] - 1][2:], plan.pairs[t.ew[0] - 1][2:]
-            soft_table = SoftTable(tmp_path / f"{table}.db", table=table, seed=40 + i, bots="random",
-                                   names=(a[0], b[0], a[1], b[1]), board=boards[0], match="board-1")
+            soft_table = kept(SoftTable(tmp_path / f"{table}.db", table=table, seed=40 + i, bots="random",
+                                        names=(a[0], b[0], a[1], b[1]), board=boards[0], match="board-1"))
             soft_table.play()
             with server.lock:
                 feed(server, table, soft_table.log)

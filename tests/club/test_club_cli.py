@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from clubkit import club, feed, soft  # noqa: E402
+from clubkit import club, feed, kept, soft  # noqa: E402
 
 from shengji_table.club.db import MIGRATIONS, ClubDB, ClubDBError  # noqa: E402
 
@@ -29,16 +29,16 @@ def test_migrations_bring_an_old_file_up_and_refuse_a_newer_or_foreign_one(tmp_p
     assert db.version == len(MIGRATIONS) and db.player("Li") is not None and db.last_seq("T1") == 0
     db.close()
     newer = tmp_path / "newer.sqlite"
-    sqlite3.connect(newer).execute(f"PRAGMA user_version={len(MIGRATIONS) + 1}")
+    kept(sqlite3.connect(newer)).execute(f"PRAGMA user_version={len(MIGRATIONS) + 1}")
     with pytest.raises(ClubDBError, match="newer than this build"):
         ClubDB(newer)
     foreign = tmp_path / "foreign.sqlite"
-    con = sqlite3.connect(foreign)
+    con = kept(sqlite3.connect(foreign))
     con.execute("CREATE TABLE accounts (id)")
     con.commit()
     with pytest.raises(ClubDBError, match="something else"):
         ClubDB(foreign)
-    assert [r[0] for r in sqlite3.connect(foreign).execute("SELECT name FROM sqlite_master")] == ["accounts"]
+    assert [r[0] for r in kept(sqlite3.connect(foreign)).execute("SELECT name FROM sqlite_master")] == ["accounts"]
 
 
 def test_club_standings_prints_and_gives_json(tmp_path):
@@ -70,6 +70,7 @@ def test_club_commands_refuse_bad_input_with_exit_2(tmp_path, args, why):
     con = sqlite3.connect(tmp_path / "foreign.sqlite")
     con.execute("CREATE TABLE accounts (id)")
     con.commit()
+    con.close()
     ClubDB(tmp_path / "club.sqlite").close()
     before = sorted(p.name for p in tmp_path.iterdir())
     out = _run(*[a.format(tmp=tmp_path) for a in args])
@@ -95,4 +96,5 @@ def test_club_serve_serves_the_pages_and_stops_on_ctrl_c(tmp_path):
         p.send_signal(signal.SIGINT)
         _, err = p.communicate(timeout=20)
         assert p.returncode == 0, err
-    assert ClubDB(tmp_path / "club.sqlite").version == len(MIGRATIONS)
+    with ClubDB(tmp_path / "club.sqlite") as db:
+        assert db.version == len(MIGRATIONS)

@@ -10,7 +10,7 @@ import threading
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from clubkit import CutProxy, club, counted, feed, need_mosquitto, soft, wait_for  # noqa: E402
+from clubkit import CutProxy, club, counted, feed, kept, need_mosquitto, soft, wait_for  # noqa: E402
 
 TABLES = ("T1", "T2", "T3")
 SEEDS = {"T1": 21, "T2": 22, "T3": 23}
@@ -93,7 +93,7 @@ def test_no_row_lost_or_doubled_through_broker_kill_club_sigkill_and_a_cut(tmp_p
         server.wait(10)
         proxy.close()
         broker.stop()
-    db = ClubDB(db_path)
+    db = kept(ClubDB(db_path))
     for t in TABLES:
         seqs = [r[2] for r in counted(db, t)]
         assert seqs == list(range(1, tables[t].log.last_id() + 1)), f"table {t}: rows lost or doubled"

@@ -1,5 +1,6 @@
 """``serve --club … --table-id T`` and ``demo --club …``: the table's own commands report their log
 to a club server over a real mosquitto, and the club's database ends with every row of it."""
+import contextlib
 import json
 import pathlib
 import signal
@@ -30,7 +31,8 @@ def club_over_mosquitto(tmp_path):
 
 
 def _log_rows(path) -> int:
-    return sqlite3.connect(path).execute("SELECT MAX(id) FROM entries").fetchone()[0]
+    with contextlib.closing(sqlite3.connect(path)) as con:
+        return con.execute("SELECT MAX(id) FROM entries").fetchone()[0]
 
 
 def test_serve_reports_its_log_to_the_club(tmp_path, club_over_mosquitto):

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from clubkit import club, feed_table  # noqa: E402
+from clubkit import club, feed_table, kept  # noqa: E402
 
 from shengji_table.club.boards import boards_file_text, make_boards  # noqa: E402
 from shengji_table.club.rounds import add_partnerships, plan_round, start_planned  # noqa: E402
@@ -37,7 +37,7 @@ def test_demo_plays_the_board_and_the_club_scores_it_under_that_board(tmp_path, 
         pytest.skip(r.stderr.strip())
     assert r.returncode == 0, r.stderr
     board = BOARDS[1]
-    log = EventLog(tmp_path / "t1.db")
+    log = kept(EventLog(tmp_path / "t1.db"))
     start = next(e.payload["start"] for e in log.entries(kind="meta") if "start" in e.payload)
     assert start["duplicate"] == {"number": 2, "checksum": board.checksum, "dealer": 1, "level": board.level}
     deal = log.game_events("default")[0]
@@ -87,7 +87,7 @@ def test_serve_deals_the_board_names_it_in_the_log_and_resumes(tmp_path):
             p.send_signal(signal.SIGINT)
             _, err = p.communicate(timeout=20)
             assert p.returncode == 0, err
-    log = EventLog(tmp_path / "t.db")
+    log = kept(EventLog(tmp_path / "t.db"))
     start = next(e.payload["start"] for e in log.entries(kind="meta") if "start" in e.payload)
     assert start["duplicate"]["number"] == 3 and start["duplicate"]["checksum"] == BOARDS[2].checksum
     games = log.game_events("table")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from clubkit import club, feed, relog, rows  # noqa: E402
+from clubkit import club, feed, kept, relog, rows  # noqa: E402
 
 from shengji_table.club.boards import make_boards  # noqa: E402
 from shengji_table.club.duplicate import TableOutcome, score_board  # noqa: E402
@@ -40,8 +40,8 @@ def _seats(plan, table: str) -> tuple:
 
 def _play(tmp_path, server, plan, table: str, board, seed: int, **kw) -> SoftTable:
     names, _, _ = _seats(plan, table)
-    t = SoftTable(tmp_path / f"{table}.db", table=table, seed=seed, names=names, board=board,
-                  match=f"board-{board.number}", bots="random", **kw)
+    t = kept(SoftTable(tmp_path / f"{table}.db", table=table, seed=seed, names=names, board=board,
+                       match=f"board-{board.number}", bots="random", **kw))
     t.play()
     return t
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from clubkit import club, feed  # noqa: E402
+from clubkit import club, feed, kept  # noqa: E402
 
 from shengji_table.club.boards import boards_file_text, make_boards  # noqa: E402
 from shengji_table.club.db import ClubDB  # noqa: E402
@@ -148,7 +148,7 @@ def test_swiss_round_is_paired_by_the_standings_so_far(tmp_path):
     names = {" & ".join(p.split(",")): p.split(",") for p in six}
     for i, (table, (ns, ew, _)) in enumerate(sorted(first.items())):
         seats = (names[ns][0], names[ew][0], names[ns][1], names[ew][1])
-        t = SoftTable(tmp_path / f"{table}.db", table=table, seed=11 + i, hands=2, names=seats)
+        t = kept(SoftTable(tmp_path / f"{table}.db", table=table, seed=11 + i, hands=2, names=seats))
         t.play()
         feed(server, table, t.log)
         t.close()

@@ -81,11 +81,17 @@ class ClubDB:
         self.clock = clock
         try:
             self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=30)
+        except sqlite3.DatabaseError as exc:
+            raise ClubDBError(f"{self.path} is not a usable club database: {exc}") from None
+        try:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")       # an acked row survives a kill
             self.db.execute("PRAGMA foreign_keys=ON")
             self._migrate()
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, ClubDBError) as exc:
+            self.db.close()                                  # refused: nothing of the file stays open
+            if isinstance(exc, ClubDBError):
+                raise
             raise ClubDBError(f"{self.path} is not a usable club database: {exc}") from None
 
     def _migrate(self) -> None:
@@ -175,6 +181,12 @@ class ClubDB:
 
     def close(self) -> None:
         self.db.close()
+
+    def __enter__(self) -> ClubDB:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
 class _Tx:
