@@ -147,30 +147,79 @@ def swiss_round(partnerships: int, played: Sequence[Round], scores: Mapping[int,
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")            # its float-history warning: we pass the history
         pairs = generate_pairings("dutch", players, met, number, total_rounds)
-    return _round_from(_repair(pairs, partnerships, scores, colours, byes), number, boards_per_round, first_board)
+    return _round_from(_repair(pairs, partnerships, scores, colours, byes, met), number, boards_per_round,
+                       first_board)
 
 
 def _repair(pairs: list, partnerships: int, scores: Mapping[int, float], colours: Mapping[int, list],
-            byes_had: Mapping[int, int]) -> list:
-    """Pair the byes the library had to give (no pairing without a repeat left them over) with each
-    other, by score: a repeat is better than partnerships sitting out of an even field.  An odd
-    field keeps one out: the lowest scored that has sat out least.  Of a pair made here, the one
-    that sat north–south less often takes seats 0/2."""
+            byes_had: Mapping[int, int], met: set) -> list:
+    """Complete a round the library left with byes in it.  Its rules also keep the seats in
+    balance, so it can leave partnerships over where a pairing without a repeat still exists: the
+    round is then paired anew without a repeat (:func:`_repeat_free`, the library's pairs tried
+    first); only where none exists are the byes paired with each other by score — a repeat is
+    better than partnerships sitting out of an even field.  An odd field keeps one out: the lowest
+    scored that has sat out least.  Of a pair made here, the one that sat north–south less often
+    takes seats 0/2."""
     byes = sorted((p["white_id"] for p in pairs if p.get("black_id") is None), key=lambda i: (-scores[i], i))
     keep = 1 if partnerships % 2 else 0
     if len(byes) <= keep:
         return pairs
-    out = [p for p in pairs if p.get("black_id") is not None]
     rest = sorted(byes, key=lambda i: (byes_had[i], scores[i], -i))[:keep]
     byes = [i for i in byes if i not in rest]
 
     def lean(i: int) -> int:
         return colours[i].count("white") - colours[i].count("black")
 
-    for a, b in zip(byes[::2], byes[1::2]):
+    field = sorted((i for i in range(1, partnerships + 1) if i not in rest), key=lambda i: (-scores[i], i))
+    partner = {p["white_id"]: p["black_id"] for p in pairs if p.get("black_id") is not None}
+    partner.update({b: a for a, b in partner.items()})
+
+    def seatable(a: int, b: int) -> bool:       # one way round keeps both within two of balance
+        return max(abs(lean(a) + 1), abs(lean(b) - 1)) <= 2 or max(abs(lean(a) - 1), abs(lean(b) + 1)) <= 2
+    fresh = _repeat_free(field, met, partner, seatable)
+    if fresh is None:
+        fresh = _repeat_free(field, met, partner, lambda a, b: True)
+    if fresh is not None:
+        kept = [p for p in pairs
+                if p.get("black_id") is not None and _partner_of(fresh, p["white_id"]) == p["black_id"]]
+        made = [(a, b) for a, b in fresh if partner.get(a) != b]
+    else:
+        kept = [p for p in pairs if p.get("black_id") is not None]
+        made = list(zip(byes[::2], byes[1::2]))
+    out = [dict(p, table=k + 1) for k, p in enumerate(kept)]
+    for a, b in made:
         a, b = (a, b) if lean(a) <= lean(b) else (b, a)
         out.append({"white_id": a, "black_id": b, "table": len(out) + 1})
     return out + [{"white_id": a, "black_id": None, "table": len(out) + 1} for a in rest]
+
+
+def _partner_of(pairs: list, i: int) -> int | None:
+    return next((b if a == i else a for a, b in pairs if i in (a, b)), None)
+
+
+def _repeat_free(field: list, met: set, prefer: Mapping[int, int], allowed, budget: int = 100_000) -> list | None:
+    """A pairing of ``field`` (best score first) in which no two have met and every pair is
+    ``allowed``, or None: a depth-first search that pairs the best placed left first with, in turn,
+    its ``prefer``red opponent and then the nearest in the order; None also when ``budget`` steps
+    did not settle it."""
+    steps = [0]
+
+    def search(left: list) -> list | None:
+        if not left:
+            return []
+        steps[0] += 1
+        if steps[0] > budget:
+            return None
+        a, others = left[0], left[1:]
+        order = sorted(others, key=lambda b: (b != prefer.get(a), others.index(b)))
+        for b in order:
+            if (min(a, b), max(a, b)) in met or not allowed(a, b):
+                continue
+            rest = search([x for x in others if x != b])
+            if rest is not None:
+                return [(a, b)] + rest
+        return None
+    return search(list(field))
 
 
 def individual_round_robin(players: int, rounds: int | None = None, *, boards_per_round: int = 3,
