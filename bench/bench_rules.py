@@ -24,6 +24,9 @@ Then the throughput targets, µs per check beside the target:
   two-play trick with the follower's hand), as real processes: the CPU time of a run of N = 3,000
   less that of N = 1, divided by 2,999 (process start excluded); best of three.  Targets: ≤ 50 µs
   per 2-deck check, ≤ 80 µs per 4-deck check.
+* with valgrind installed, the same in instructions, which other jobs' load does not move (CPU time
+  on a shared machine moves by a third between identical runs): callgrind over N = 1,000 less
+  N = 1 lines, ``PYTHONHASHSEED=0``.
 * 3-unit throws checked against three 25-card hands (``check_throw``, the order's memo cleared
   before each call; the mean of a pass, best of three): ≤ 100 µs per check.
 """
@@ -33,7 +36,9 @@ import itertools
 import json
 import os
 import random
+import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -191,6 +196,26 @@ def _per_check_us(lines) -> tuple:
     return min(cpu), min(wall)
 
 
+def _instructions_per_check(lines) -> float | None:
+    """Instructions per check through ``judge --lines`` (callgrind; None without valgrind)."""
+    if shutil.which("valgrind") is None:
+        return None
+    counts = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in (1, 1000):
+            path = os.path.join(tmp, f"{n}.jsonl")
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write("\n".join(lines[:n]) + "\n")
+            done = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.out", sys.executable,
+                                   "-m", "shengji_table", "judge", "--lines", path], capture_output=True, text=True,
+                                  env={**os.environ, "PYTHONHASHSEED": "0"})
+            found = re.search(r"Collected : (\d+)", done.stderr)
+            if done.returncode != 0 or found is None:
+                raise RuntimeError(f"callgrind failed: {done.stderr[-300:]}")
+            counts.append(int(found.group(1)))
+    return (counts[1] - counts[0]) / 999
+
+
 def _throw_us(sits) -> tuple:
     """µs per 3-unit throw check against the three other 25-card hands, cold (memo cleared)."""
     throws = [s for s in sits if s[8] == 3]
@@ -212,6 +237,10 @@ def throughput(rng) -> None:
         target = TARGETS_US[preset]
         print(f"   {label} through judge --lines: {cpu:6.1f} µs CPU ({wall:6.1f} µs wall) per check, "
               f"N={len(lines)} less N=1 — target ≤ {target:.0f} µs: {_verdict(cpu, target)}", flush=True)
+        ins = _instructions_per_check(lines)
+        if ins is not None:
+            print(f"   {label} in instructions (callgrind, load-independent): {ins / 1e3:6.0f} k per check",
+                  flush=True)
     sits = _situations(rng, "classic", 1200)
     us, n = _throw_us(sits)
     print(f"   3-unit throw check vs three 25-card hands: {us:6.1f} µs per check (mean of {n}, cold, best of 3) — "
