@@ -1,6 +1,7 @@
 """Test helper (not a test): software tables fed to a club, straight or over a real mosquitto."""
 from __future__ import annotations
 
+import contextlib
 import pathlib
 import time
 
@@ -84,6 +85,24 @@ def feed_table(server: ClubServer, table: str, log) -> list:
 def soft(tmp: pathlib.Path, table: str, seed: int, hands: int = 2, **kw) -> SoftTable:
     return kept(SoftTable(tmp / f"{table}-{seed}.db", table=table, seed=seed, hands=hands,
                           names=NAMES.get(table, ()), **kw))
+
+
+@contextlib.contextmanager
+def reporting(tmp: pathlib.Path, club_broker, table_broker, *, tables=("T1",), seed: int = 2, hands: int = 2):
+    """A club server (``tables`` registered) and table T1 reporting to it through a real broker:
+    ``(server, table)`` once the table has played and its whole log is acknowledged."""
+    from shengji_table.club.publisher import TablePublisher
+    server = club(tmp / "club.sqlite", tables=tables, broker=club_broker).start()
+    t = soft(tmp, "T1", seed=seed, hands=hands)
+    pub = TablePublisher(t.log.path, "T1", table_broker).start()
+    t.listeners.append(pub.notify)
+    try:
+        t.play()
+        wait_for(pub.caught_up, 30)
+        yield server, t
+    finally:
+        pub.stop()
+        server.stop()
 
 
 def relog(path, log, replace: dict):

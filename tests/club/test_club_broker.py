@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from clubkit import club, counted, need_mosquitto, soft, wait_for  # noqa: E402
+from clubkit import club, counted, need_mosquitto, reporting, wait_for  # noqa: E402
 
 
 @pytest.fixture
@@ -95,22 +95,12 @@ def test_a_table_reads_only_its_own_ack(secure):
 
 
 def test_a_table_reports_through_the_broker_with_its_own_password(secure):
-    from shengji_table.club.publisher import TablePublisher
     from shengji_table.club.standings import standings
     from shengji_table.club.wire import BrokerURL
     broker, pw, tmp = secure
-    server = club(tmp / "club.sqlite", tables=("T1", "T2"),
-                  broker=BrokerURL("127.0.0.1", broker.port, "club", pw["club"])).start()
-    t = soft(tmp, "T1", seed=2, hands=2)
-    pub = TablePublisher(t.log.path, "T1", BrokerURL("127.0.0.1", broker.port, "T1", pw["T1"])).start()
-    t.listeners.append(pub.notify)
-    try:
-        t.play()
-        wait_for(pub.caught_up, 30)
+    with reporting(tmp, BrokerURL("127.0.0.1", broker.port, "club", pw["club"]),
+                   BrokerURL("127.0.0.1", broker.port, "T1", pw["T1"]), tables=("T1", "T2")) as (server, t):
         with server.lock:
             assert [r[2] for r in counted(server.db, "T1")] == list(range(1, t.log.last_id() + 1))
             assert server.db.one("SELECT COUNT(*) FROM hands") == 2 and len(standings(server.db)) == 2
         assert json.loads(server.db.q("SELECT payload FROM events WHERE seq=1")[0][0])["mode"] == "scanned"
-    finally:
-        pub.stop()
-        server.stop()

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from clubkit import club, counted, need_mosquitto, soft, wait_for  # noqa: E402
+from clubkit import counted, need_mosquitto, reporting, soft  # noqa: E402
 
 from shengji_table.club.wire import BrokerURL, WireError, parse_broker_url  # noqa: E402
 
@@ -52,21 +52,12 @@ def _url(broker, user, password, ca) -> BrokerURL:
 
 def test_a_table_reports_to_the_club_over_tls(tls_broker):
     """Every row of a played match reaches the club through the TLS listener, acknowledged."""
-    from shengji_table.club.publisher import TablePublisher
     broker, pw, ca, tmp = tls_broker
     assert broker.url.startswith("mqtts://")
-    server = club(tmp / "club.sqlite", tables=("T1",), broker=_url(broker, "club", pw["club"], ca)).start()
-    t = soft(tmp, "T1", seed=3, hands=1)
-    pub = TablePublisher(t.log.path, "T1", _url(broker, "T1", pw["T1"], ca)).start()
-    t.listeners.append(pub.notify)
-    try:
-        t.play()
-        wait_for(pub.caught_up, 30)
+    with reporting(tmp, _url(broker, "club", pw["club"], ca), _url(broker, "T1", pw["T1"], ca),
+                   seed=3, hands=1) as (server, t):
         with server.lock:
             assert [r[2] for r in counted(server.db, "T1")] == list(range(1, t.log.last_id() + 1))
-    finally:
-        pub.stop()
-        server.stop()
 
 
 def test_plain_mqtt_is_not_spoken_on_the_tls_port(tls_broker):
