@@ -38,15 +38,15 @@ def _start_round(server, ids: list, boards: int, seed: int) -> dict:
     from ..club.boards import make_boards
     from ..club.organiser import apply_action
     from ..club.rounds import add_partnerships, plan_round, start_planned
+    names = [_seat_names(i) for i in range(len(ids))]
     with server.lock:
         if not boards:
             body = {"session": SESSION, "round": 1,
-                    "tables": {t: {"02": [_seat_names(i)[0], _seat_names(i)[2]],
-                                   "13": [_seat_names(i)[1], _seat_names(i)[3]]} for i, t in enumerate(ids)}}
+                    "tables": {t: {"02": [n[0], n[2]], "13": [n[1], n[3]]} for t, n in zip(ids, names)}}
             apply_action(server.db, "start-round", body, "demo")
-            return {t: (_seat_names(i), ()) for i, t in enumerate(ids)}
-        pairs = [(n[0], n[2]) for i in range(len(ids)) for n in (_seat_names(i),)] + \
-                [(n[1], n[3]) for i in range(len(ids)) for n in (_seat_names(i),)]
+            return {t: (n, ()) for t, n in zip(ids, names)}
+        # every table's 0/2 pair, then every 1/3 pair: the movement seats them afresh
+        pairs = [(n[0], n[2]) for n in names] + [(n[1], n[3]) for n in names]
         with server.db.tx():
             add_partnerships(server.db, SESSION, pairs)
         dealt = make_boards(boards, "classic", seed)
