@@ -67,8 +67,8 @@ def _make(args) -> int:
     return 0
 
 
-def load_board(path, number: int):
-    """``(ruleset, board)`` number ``number`` of the board file at ``path``."""
+def load_boards(path) -> tuple:
+    """``(ruleset, boards)`` of the board file at ``path`` (:class:`BoardError` when unreadable)."""
     try:
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
@@ -76,7 +76,12 @@ def load_board(path, number: int):
         raise BoardError(f"cannot read {path}: {exc.strerror}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise BoardError(f"{path} is not JSON: {exc}") from None
-    rs, boards = boards_from_json(data)
+    return boards_from_json(data)
+
+
+def load_board(path, number: int):
+    """``(ruleset, board)`` number ``number`` of the board file at ``path``."""
+    rs, boards = load_boards(path)
     if not 1 <= number <= len(boards):
         raise BoardError(f"{path} holds boards 1..{len(boards)}, not {number}")
     return rs, boards[number - 1]

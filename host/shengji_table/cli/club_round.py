@@ -101,16 +101,10 @@ def _pin_ok(path: str) -> str | None:
 
 
 def _load_boards(path: str) -> tuple:
-    from ..club.boards import BoardError, boards_from_json
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except OSError as exc:
-        raise BoardError(f"cannot read {path}: {exc.strerror}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise BoardError(f"{path} is not JSON: {exc}") from None
-    _rs, boards = boards_from_json(data)
-    return data["preset"], boards
+    """``(preset, boards)`` of a board file."""
+    from .club_boards import load_boards
+    rs, boards = load_boards(path)
+    return rs.preset, boards
 
 
 def run_round(args) -> int:
