@@ -150,3 +150,29 @@ def test_cli_nesting_inside_strings_does_not_count():
     situation["note"] = "[" * 100 + '\\"' + "{" * 100
     code, out, _ = cli(stdin=json.dumps(situation))
     assert code == 2 and "unknown key 'note'" in one(out)["error"], out
+
+
+def test_cli_fast_reader_keeps_what_the_standard_reader_accepts_and_says():
+    """The judge reads lines with msgspec and falls back to the standard ``json`` reader for what
+    msgspec refuses, so a lone surrogate escape, a number out of range, a byte-order mark and NaN
+    get exactly the rulings and errors the standard reader gives; duplicate keys keep the last."""
+    from shengji_table.cli.judge import rule_text
+    base = json.loads((EXAMPLES / "trick.json").read_text(encoding="utf-8"))
+    good = json.dumps(base)
+    texts = [
+        good.replace('"preset": "classic"', '"preset": "\\ud800"'),       # lone surrogate: unknown preset
+        good[:-1] + ', "x": 1e400}',                                       # inf: an unknown key
+        "\ufeff" + good,                                                   # BOM: bad JSON
+        good[:-1] + ', "x": NaN}',                                         # NaN: bad JSON
+        good[:-1] + ', "level": "2", "level": "' + base["level"] + '"}',   # duplicate key: the last
+        '{"level": "10", "trump": "S", "trick": [{"seat": 123456789012345678901234567890, "cards": ["SA"]}]}',
+    ]
+    rulings = [rule_text(t) for t in texts]
+    assert "unknown preset '\\ud800'" in rulings[0][0]["error"]
+    assert "unknown key 'x'" in rulings[1][0]["error"]
+    assert rulings[2][0]["error"].startswith("bad JSON: Unexpected UTF-8 BOM")
+    assert rulings[3][0]["error"].startswith("bad JSON: NaN is not a number JSON allows")
+    assert rulings[4] == rule_text(good)
+    assert "123456789012345678901234567890" in rulings[5][0]["error"]
+    rc, out, _ = cli("--lines", stdin="\n".join(texts) + "\n")
+    assert rc == 2 and [json.loads(x) for x in out.splitlines()] == [r for r, _ in rulings]

@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 import sys
 
+import msgspec
+
 from ..rules.judge import SituationError, judge
 
 EXIT_OK, EXIT_MALFORMED, EXIT_INTERNAL = 0, 2, 3
@@ -33,14 +35,31 @@ def _reject_constant(name):
     raise ValueError(f"{name} is not a number JSON allows")
 
 
-# Built once: ``json.loads``/``json.dumps`` with options build a new codec on every call.  A
-# ruling holds no cycles, so the encoder need not look for them.
+# msgspec reads and writes a line in C, several times faster than the standard library (JSON was a
+# fifth of a line's time).  It refuses what the standard reader refuses or reads differently (NaN,
+# a BOM, out-of-range numbers, lone surrogates); the standard reader then reads the line, so what
+# is accepted and every error message stay those of ``json``.  Built once: a codec per call costs.
+_FAST_DECODER = msgspec.json.Decoder()
+_FAST_ENCODER = msgspec.json.Encoder()
 _DECODER = json.JSONDecoder(parse_constant=_reject_constant)
 _ENCODER = json.JSONEncoder(ensure_ascii=False, check_circular=False)
 
 
 def _decode(text: str):
-    return json.loads(text) if text.startswith("\ufeff") else _DECODER.decode(text)
+    try:
+        return _FAST_DECODER.decode(text)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        pass
+    return json.loads(text) if text.startswith("\ufeff") else \
+        _DECODER.decode(text)
+
+
+def _encode(obj) -> bytes:
+    """One ruling as compact UTF-8 JSON (the standard writer for what msgspec cannot write)."""
+    try:
+        return _FAST_ENCODER.encode(obj)
+    except (TypeError, UnicodeEncodeError, OverflowError):
+        return _ENCODER.encode(obj).encode("utf-8")
 
 
 def _too_deep(text: str) -> bool:
@@ -90,7 +109,12 @@ def rule_text(text: str) -> tuple:
 
 
 def _emit(obj, flush: bool = True) -> None:
-    sys.stdout.write(_ENCODER.encode(obj) + "\n")
+    line = _encode(obj) + b"\n"
+    out = getattr(sys.stdout, "buffer", None)
+    if out is None:                   # a text stream without bytes under it (a test's capture)
+        sys.stdout.write(line.decode("utf-8"))
+    else:
+        out.write(line)
     if flush:
         sys.stdout.flush()
 
