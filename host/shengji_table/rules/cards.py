@@ -145,10 +145,10 @@ class Card:
         return f"Card({self._text})"
 
     def __hash__(self) -> int:
-        return self.index
+        return self.index            # stable across processes (set order does not depend on addresses)
 
-    def __eq__(self, other) -> bool:
-        return self is other
+    # No __eq__: faces are interned, so equality is identity — object's own, compared in C.  A
+    # Python-level __eq__ cost a call for every unequal pair in `in`, `remove` and tuple compares.
 
     def __lt__(self, other: Card) -> bool:  # a stable display/sort order, not a rules order
         return self.index < other.index
@@ -332,7 +332,10 @@ def multiset_key(cards) -> int | tuple:
     """A hashable key equal for two plays exactly when they hold the same faces as many times each
     (order ignored): an integer built in C, or for 256 cards and more the sorted face indices."""
     if len(cards) < 256:
-        return sum(map(_FACE_BITS.__getitem__, [c.index for c in cards]))
+        key = 0
+        for c in cards:              # a plain loop: cheaper than map/sum chains for a play's few cards
+            key += _FACE_BITS[c.index]
+        return key
     return tuple(sorted(c.index for c in cards))
 
 

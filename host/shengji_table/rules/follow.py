@@ -164,21 +164,22 @@ def _held_groups(counts: list, suit: str, order) -> tuple:
     pick = order._pick.get(suit)
     if pick is None:
         return 0, {}
-    indices, get = pick
-    ks = get(counts)
-    if len(indices) == 1:
-        ks = (ks,)
-    n = sum(ks)
-    if not n:
-        return 0, {}
-    if not order.ruleset.two_colour:        # every face is its own group
-        return n, {i: k for i, k in zip(indices, ks) if k}
-    group = order._group
+    n = 0
     groups: dict = {}
-    for i, k in zip(indices, ks):
+    if not order.ruleset.two_colour:        # every face is its own group
+        for i in pick[0]:
+            k = counts[i]
+            if k:
+                groups[i] = k
+                n += k
+        return n, groups
+    group = order._group
+    for i in pick[0]:
+        k = counts[i]
         if k:
             g = group[i]
             groups[g] = groups.get(g, 0) + k
+            n += k
     return n, groups
 
 
@@ -213,8 +214,11 @@ def follow_verdict(play: tuple, counts: list, order, rule: FollowRule) -> Verdic
     n = rule.count
     suit_of = order._suit
     s = rule.suit
-    held, held_groups = _held_groups(counts, s, order)
-    in_suit = [suit_of[c.index] for c in play].count(s)
+    held, groups = _held_groups(counts, s, order)
+    in_suit = 0
+    for c in play:
+        if suit_of[c.index] == s:
+            in_suit += 1
     name = suit_name(s, order)
     if in_suit < min(n, held):
         if held >= n:
@@ -223,7 +227,9 @@ def follow_verdict(play: tuple, counts: list, order, rule: FollowRule) -> Verdic
     if held <= n:
         return Verdict(True, "R-4.4",
                        f"you play all your {name}" + (" and fill with other cards" if held < n else ""))
-    return _shape_verdict(rule, play, held_groups, name, order)
+    if rule.ladder == _NO_SHAPE and rule.rule != "R-4.8":
+        return Verdict(True, "R-4.4", f"you follow with {n} {name}")    # what _shape_verdict says: none owed
+    return _shape_verdict(rule, play, groups, name, order)
 
 
 def _shape_verdict(rule: FollowRule, play: tuple, held_groups: dict, name: str, order) -> Verdict:

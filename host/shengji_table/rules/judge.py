@@ -57,7 +57,12 @@ _KEYS = {
 }
 
 
+_KEY_SETS = {q: frozenset(keys) for q, keys in _KEYS.items()}
+
+
 def _check_keys(sit: Mapping, query: str) -> None:
+    if _KEY_SETS[query].issuperset(sit):
+        return                       # the usual case, checked in C
     unknown = [k for k in sit if k not in _KEYS[query]]
     if unknown:
         raise SituationError(f"unknown key {unknown[0]!r} in a {query} situation; valid keys: "
@@ -99,12 +104,13 @@ def _judge_trick(sit: Mapping, ruleset: Ruleset) -> dict:
     # Each seat's physical cards: its hand before the trick, which should contain its play; a card
     # played but missing from the hand is a ruling ('hand'), yet it still exists on the table.
     counts = {seat: face_counts(cards) for seat, cards in hands.items()}
-    per_seat = [p.cards if p.seat not in hands else missing_in_counts(p.cards, counts[p.seat]) for p in plays]
+    missing = {p.seat: missing_in_counts(p.cards, counts[p.seat]) for p in plays if p.seat in counts}
+    per_seat = [p.cards if p.seat not in counts else missing[p.seat] for p in plays]
     if not _copies_fit(ruleset, counts, per_seat):
         _check_copies(ruleset, list(hands.values()) + per_seat, "the hands and the trick")
     try:
         order = TrumpOrder.of(ruleset, level, trump)
-        ruling = rule_counted_trick(ruleset, order, plays, hands, counts)
+        ruling = rule_counted_trick(ruleset, order, plays, hands, counts, missing)
     except (RulesetError, CardError) as exc:
         raise SituationError(str(exc)) from None
     throw = ruling.get("throw")
@@ -153,13 +159,20 @@ def _read_hands(sit: Mapping, ruleset: Ruleset) -> dict:
     hands: dict = {}
     if sit.get("hands") is None:
         return hands
+    players = ruleset.players
     for key, value in _object(sit["hands"], "'hands'").items():
-        seat = _seat(key, f"hands key {key!r}", ruleset)
+        seat = _SEAT_KEYS.get(key) if type(key) is str else None
+        if seat is None or seat >= players:
+            seat = _seat(key, f"hands key {key!r}", ruleset)
         if seat in hands:
             raise SituationError(f"hands: seat {seat} is given twice")
         cards = faces_of(value) if type(value) is list and len(value) <= MAX_CARDS else None
         hands[seat] = list(cards if cards is not None else _cards(value, f"hands[{key!r}]"))
     return hands
+
+
+# The usual keys of 'hands' (seat numbers as JSON object keys): a table look-up.
+_SEAT_KEYS = {str(n): n for n in range(16)}
 
 
 def _copies_fit(ruleset: Ruleset, counts: dict, extra: list) -> bool:

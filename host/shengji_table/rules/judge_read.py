@@ -26,7 +26,11 @@ class SituationError(ValueError):
 
 def _ruleset(sit: Mapping) -> Ruleset:
     preset = sit.get("preset", "classic")
-    options = sit.get("options", {})
+    options = sit.get("options")
+    if (options is None or (type(options) is dict and not options)) and type(preset) is str:
+        ruleset = _PRESET_RULESETS.get(preset)
+        if ruleset is not None:
+            return ruleset           # the usual case: a preset as it is, built before
     if options is None:
         options = {}
     if not isinstance(preset, str):

@@ -167,6 +167,7 @@ _NAMES = {1: "single", 2: "pair", 3: "triple", 4: "quad"}
 _GROUP = {2: "pair", 3: "triple", 4: "quad"}
 
 
+@lru_cache(maxsize=512)
 def describe(alternative) -> str:
     """English for a structure: ``((2, 2), (2, 1))`` → ``"a tractor of 2 pairs and a pair"``."""
     if not alternative:

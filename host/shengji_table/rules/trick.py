@@ -96,7 +96,7 @@ def winning_index(plays, order, shape: TrickShape | None = None) -> int:
 
     Plays with the wrong number of cards, or mixing suits, never win.
     """
-    plays = [p if type(p) is tuple else p.cards if isinstance(p, Play) else tuple(p) for p in plays]
+    plays = [p if type(p) is tuple else p.cards if type(p) is Play else tuple(p) for p in plays]
     if not plays:
         raise ValueError("a trick has at least a lead")
     if shape is None:
@@ -111,7 +111,12 @@ def winning_index(plays, order, shape: TrickShape | None = None) -> int:
         if len(cards) != shape.count or not cards:
             continue
         s = suit_of[cards[0].index]
-        if len(cards) > 1 and any(suit_of[c.index] != s for c in cards):
+        mixed = False
+        for c in cards:              # a plain loop: cheaper than any() over a generator
+            if suit_of[c.index] != s:
+                mixed = True
+                break
+        if mixed:
             continue
         if s == lead_suit:
             if best_ruff:
@@ -182,7 +187,7 @@ def trick_points(plays) -> int:
     """Points in the cards of a trick (R-1.4, R-5.4)."""
     total = 0
     for p in plays:
-        for c in (p.cards if isinstance(p, Play) else p):
+        for c in (p.cards if type(p) is Play else p):
             total += c.points
     return total
 

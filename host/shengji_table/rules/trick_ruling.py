@@ -43,26 +43,31 @@ def _unchecked(out: dict, what: str) -> None:
     out.setdefault("unchecked", []).append(what)
 
 
-def _check_hand(out: dict, play: Play, counts: dict) -> None:
+def _check_hand(out: dict, play: Play, counts: dict, missing: dict | None = None) -> None:
     """The play's cards are in the seat's hand (else rule 'hand'); noted when the hand is not given.
-    ``counts``: :func:`.follow.face_counts` of the hands of the seats that play."""
-    held = counts.get(play.seat)
+    ``counts``: :func:`.follow.face_counts` of the hands of the seats that play; ``missing``: the
+    cards of each such seat's play its hand lacks, when the caller has worked them out."""
+    seat = play.seat
+    held = counts.get(seat)
     if held is None:
-        _unchecked(out, f"the hand of seat {play.seat}")
+        _unchecked(out, f"the hand of seat {seat}")
         return
-    missing = missing_in_counts(play.cards, held)
-    if missing:
-        _illegal(out, "hand", f"seat {play.seat} does not hold {' '.join(map(str, missing))}")
+    lacking = missing[seat] if missing is not None else missing_in_counts(play.cards, held)
+    if lacking:
+        _illegal(out, "hand", f"seat {seat} does not hold {' '.join(map(str, lacking))}")
 
 
 def _lead_facts(cards: tuple, order) -> tuple:
     """``(units, lead verdict, follow rule, trick shape)`` of a lead (or of what stands of it):
     worked out once per order and multiset of cards, since every follow and the winner use them."""
-    def build():
+    key = ("lead facts", multiset_key(cards))
+    facts = order._memo.get(key)
+    if facts is None:
         units = decompose(cards, order)
-        return (units, check_lead(cards, order, units),
-                follow_rule(cards, order, units) if cards else None, TrickShape(cards, order, units))
-    return order.memo(("lead facts", multiset_key(cards)), build)
+        facts = (units, check_lead(cards, order, units),
+                 follow_rule(cards, order, units) if cards else None, TrickShape(cards, order, units))
+        order.memo(key, lambda: facts)
+    return facts
 
 
 def _rule_lead(out: dict, throw_out: dict, ruleset, order, lead: Play, units, verdict, hands: dict) -> tuple:
@@ -132,12 +137,13 @@ def rule_trick(ruleset, level, trump, plays, hands: dict | None = None) -> dict:
     return rule_counted_trick(ruleset, order, plays, hands, counts)
 
 
-def rule_counted_trick(ruleset, order, plays: list, hands: dict, counts: dict) -> dict:
+def rule_counted_trick(ruleset, order, plays: list, hands: dict, counts: dict, missing: dict | None = None) -> dict:
     """:func:`rule_trick` for a caller that has the order, the :class:`Play` values and the
-    :func:`.follow.face_counts` of the hands of the seats that play (the judge counts them once)."""
+    :func:`.follow.face_counts` of the hands of the seats that play (the judge counts them once);
+    ``missing``: ``{seat: the cards of its play its hand lacks}`` for those seats, if known."""
     lead = plays[0]
     entry: dict = {"seat": lead.seat, "legal": True, "rule": "", "reason": ""}
-    _check_hand(entry, lead, counts)
+    _check_hand(entry, lead, counts, missing)
     throw: dict = {}
     lead_units, verdict, rule, shape = _lead_facts(lead.cards, order)
     standing = _rule_lead(entry, throw, ruleset, order, lead, lead_units, verdict, hands)
@@ -148,7 +154,7 @@ def rule_counted_trick(ruleset, order, plays: list, hands: dict, counts: dict) -
         _units, _verdict, rule, shape = _lead_facts(standing, order)
     for play in plays[1:]:
         entry = {"seat": play.seat, "legal": True, "rule": "", "reason": ""}
-        _check_hand(entry, play, counts)
+        _check_hand(entry, play, counts, missing)
         _rule_follow(entry, order, standing, play, hands.get(play.seat), rule, counts.get(play.seat))
         entries.append(entry)
         if entry["legal"]:

@@ -45,8 +45,10 @@ class Unit(NamedTuple):
 
     def as_json(self) -> dict:
         """The judge's form: ``{"kind", "width", "length", "cards"}``."""
-        return {"kind": self.kind, "width": self.width, "length": self.length,
-                "cards": [c._text for c in self.cards]}
+        texts = []
+        for c in self.cards:
+            texts.append(c._text)
+        return {"kind": self.kind, "width": self.width, "length": self.length, "cards": texts}
 
     def __str__(self) -> str:
         return " ".join(str(c) for c in self.cards)
@@ -206,8 +208,13 @@ def decompose(cards, order) -> tuple:
 
 def _decompose(cards, order) -> tuple:
     group = order._group
-    indices = [c.index for c in cards]
-    if len({group[i] for i in indices}) == len(indices):
+    indices = []
+    groups = set()
+    for c in cards:
+        i = c.index
+        indices.append(i)
+        groups.add(group[i])
+    if len(groups) == len(indices):
         # No two identical cards (the commonest play): singles in display order, which is trumps
         # first, then ♠ ♥ ♣ ♦, each high → low — the canonical order of singles.
         singles = _singles(order)
