@@ -103,9 +103,18 @@ def _judge_trick(sit: Mapping, ruleset: Ruleset) -> dict:
     hands = _read_hands(sit, ruleset)
     # Each seat's physical cards: its hand before the trick, which should contain its play; a card
     # played but missing from the hand is a ruling ('hand'), yet it still exists on the table.
-    counts = {seat: face_counts(cards) for seat, cards in hands.items()}
-    missing = {p.seat: missing_in_counts(p.cards, counts[p.seat]) for p in plays if p.seat in counts}
-    per_seat = [p.cards if p.seat not in counts else missing[p.seat] for p in plays]
+    counts = {}
+    for seat, cards in hands.items():
+        counts[seat] = face_counts(cards)
+    missing = {}
+    per_seat = []
+    for p in plays:
+        held = counts.get(p.seat)
+        if held is None:
+            per_seat.append(p.cards)
+        else:
+            per_seat.append(missing_in_counts(p.cards, held))
+            missing[p.seat] = per_seat[-1]
     if not _copies_fit(ruleset, counts, per_seat):
         _check_copies(ruleset, list(hands.values()) + per_seat, "the hands and the trick")
     try:
@@ -178,12 +187,19 @@ _SEAT_KEYS = {str(n): n for n in range(16)}
 def _copies_fit(ruleset: Ruleset, counts: dict, extra: list) -> bool:
     """Whether the hands (their face counts) and the cards in ``extra`` hold no face more often
     than the decks do (R-1.1); when not, ``_check_copies`` names the face."""
+    decks = ruleset.decks
     lists = list(counts.values())
-    total = lists[0].copy() if len(lists) == 1 else list(map(sum, zip(*lists))) if lists else [0] * 54
+    held = lists[0] if len(lists) == 1 else list(map(sum, zip(*lists))) if lists else None
+    if held is not None and max(held) > decks:
+        return False
+    extra_counts: dict = {}          # only the few faces on the table can push a count over
     for cards in extra:
         for c in cards:
-            total[c.index] += 1
-    return max(total) <= ruleset.decks
+            i = c.index
+            k = extra_counts[i] = extra_counts.get(i, 0) + 1
+            if k + (held[i] if held is not None else 0) > decks:
+                return False
+    return True
 
 
 def _judge_declare(sit: Mapping, ruleset: Ruleset) -> dict:

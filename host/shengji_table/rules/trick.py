@@ -50,7 +50,7 @@ class TrickShape:
         self.count = len(lead)
         self.suit = order._suit[lead[0].index] if lead else None
         self.units = decompose(lead, order) if units is None else units
-        self.components = tuple(u.component for u in self.units)
+        self.components = tuple([(u.width, u.length) for u in self.units])
         self.single = self.units[0] if len(self.units) == 1 else None
         main = _largest(self.components) if self.components else (1, 1)
         rest = list(self.components)

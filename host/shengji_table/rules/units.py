@@ -208,6 +208,15 @@ def decompose(cards, order) -> tuple:
 
 def _decompose(cards, order) -> tuple:
     group = order._group
+    n = len(cards)
+    g0 = group[cards[0].index]
+    if n <= 4:
+        for c in cards:
+            if group[c.index] != g0:
+                break
+        else:                        # one group (a pair, triple or quad): one unit, by counting
+            return (_unit((KINDS[n], n, 1, tuple(order.sorted(cards)) if order.ruleset.two_colour else tuple(cards),
+                           order._suit[cards[0].index], order._rank[g0])),)
     indices = []
     groups = set()
     for c in cards:
@@ -249,4 +258,7 @@ def is_single_unit(cards, order) -> bool:
 
 def shape_of(units) -> tuple:
     """The shape signature of a play: its units' ``(width, length)``, largest first."""
+    if len(units) == 1:
+        u = units[0]
+        return ((u.width, u.length),)
     return tuple(sorted((u.component for u in units), key=lambda c: (-(c[1] >= 2), -c[0] * c[1], -c[0])))
