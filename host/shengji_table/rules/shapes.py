@@ -156,6 +156,17 @@ def best_top(counts: dict, main, rest, order) -> int | None:
     that can be spared.  Used to compare plays of a throw's shape (R-5.3).
     """
     w, length = main
+    for cw, _n in rest:
+        if cw >= 2:
+            break
+    else:
+        return _best_top_beside_singles(counts, w, length, rest, order)
+    return _best_top_search(counts, main, rest, order)
+
+
+def _best_top_search(counts: dict, main, rest, order) -> int | None:
+    """:func:`best_top` by trying each placement of ``main``, highest first."""
+    w, length = main
     counts = dict(counts)
     bypos = _by_pos(counts, order)
     runs, groups = _split(rest)
@@ -172,6 +183,25 @@ def best_top(counts: dict, main, rest, order) -> int | None:
         if ok:
             return top
     return None
+
+
+def _best_top_beside_singles(counts: dict, w: int, length: int, rest, order) -> int | None:
+    """:func:`best_top` when ``rest`` holds only singles (the commonest throws: a unit and singles):
+    any cards fill singles, so the highest placement of ``main`` stands — for a lone single, if
+    enough cards are left beside it."""
+    if length == 1:
+        if w == 1 and sum(counts.values()) - 1 < len(rest):
+            return None
+        rank = order._rank
+        best = None
+        for g, n in counts.items():
+            if n >= w:
+                p = rank[g]
+                if best is None or p > best:
+                    best = p
+        return best
+    tops = [top for top, _gs in _placements(_by_pos(counts, order), counts, w, length)]
+    return max(tops) if tops else None
 
 
 def _singles_left(counts, rest) -> bool:

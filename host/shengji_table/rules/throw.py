@@ -14,7 +14,7 @@
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .follow import suit_name
 from .shapes import count_groups, lowest_beating
@@ -24,9 +24,8 @@ from .verdict import Verdict
 __all__ = ["ThrowCheck", "check_throw", "is_throw", "check_lead"]
 
 
-@dataclass(frozen=True, slots=True)
-class ThrowCheck:
-    """The outcome of a throw check.
+class ThrowCheck(NamedTuple):
+    """The outcome of a throw check (a named tuple: cheap to build, one per throw checked).
 
     ``ok``; ``forced`` — the unit the leader must play instead when it fails (empty when ok);
     ``withdrawn`` — the cards that go back to the hand; ``beaten_by`` — ``(seat, cards)`` of a
@@ -127,20 +126,26 @@ def check_throw(lead, others: dict, order, leader: int | None = None, units: tup
                      f"throws are not allowed in this variant: play {forced} and take back the rest")
     suit = units[0].suit
     suit_of = order._suit
-    name = suit_name(suit, order)
-    seats = _playing_order(others, leader, order.ruleset.players)
-    held = {seat: [c for c in others[seat] if suit_of[c.index] == suit] for seat in seats}
-    counts = {seat: count_groups(cards, order) for seat, cards in held.items()}
+    seats = list(others) if len(others) == 1 else _playing_order(others, leader, order.ruleset.players)
+    held = {}
+    counts = {}
+    for seat in seats:
+        cards = [c for c in others[seat] if suit_of[c.index] == suit]
+        held[seat] = cards
+        counts[seat] = count_groups(cards, order)
     # Beatable units, each with the first seat (in playing order) that beats it and how.
-    beatable = []
+    # Only the forced unit's beating cards are named, so they are picked out for it alone.
+    forced = None
     for u in units:
         for seat, cnt in counts.items():
-            hit = lowest_beating(cnt, u.component, u.top, order)
+            hit = lowest_beating(cnt, (u.width, u.length), u.top, order)
             if hit is not None:
-                beatable.append((u, seat, _cards_of(held[seat], hit[1], u.width, order)))
+                if forced is None or (u.top, u.width * u.length) < (forced[0].top, forced[0].size):
+                    forced = (u, seat, hit)          # the first of the lowest (top, size), as min() picks
                 break
-    if beatable:
-        u, seat, cards = min(beatable, key=lambda t: _forced_key(t[0]))
+    if forced is not None:
+        u, seat, hit = forced
+        cards = _cards_of(held[seat], hit[1], u.width, order)
         return _fail(units, u, lead, (seat, cards), "R-4.3",
                      f"the throw fails: seat {seat} can beat {u} with {' '.join(map(str, cards))}, "
                      f"so {u} is played and the rest goes back to the hand")
@@ -150,5 +155,5 @@ def check_throw(lead, others: dict, order, leader: int | None = None, units: tup
         return _fail(units, forced, lead, None, "R-4.2",
                      f"with four decks you may not throw a suit nobody else holds: play {forced} "
                      f"and take back the rest")
-    return ThrowCheck(True, (), (), None, "R-4.2",
-                      f"the throw stands: nobody else holds a higher unit of the same kind in {name}")
+    return ThrowCheck(True, (), (), None, "R-4.2", f"the throw stands: nobody else holds a higher unit of the "
+                                                   f"same kind in {suit_name(suit, order)}")

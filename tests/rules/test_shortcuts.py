@@ -1,0 +1,106 @@
+"""The engine's counting shortcuts give exactly what the general paths give (docs/rules-engine.md,
+"Speed"): each is compared with the search it stands in for, on random deals of every kind of
+order (two, three and four decks, two colours, permanent twos).
+
+* a pair, triple or quad split by counting (R-3.1) is the general split's one unit;
+* R-5.3: the strength of a throw-shaped play whose other units are singles is the general search's;
+* R-4.3: a failed throw forces the unit the general rule picks (the lowest beatable one, on equal
+  rank the one with fewest cards, the first listed) and names the first seat that beats it.
+"""
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from shengji_table.rules import units as U
+from shengji_table.rules.cards import ALL_FACES, SUITS
+from shengji_table.rules.order import TrumpOrder
+from shengji_table.rules.ruleset import Ruleset
+from shengji_table.rules.shapes import _best_top_search, best_top, count_groups, lowest_beating
+from shengji_table.rules.throw import check_throw
+from shengji_table.rules.trick import lead_candidates
+
+PRESETS = ["classic", "three-decks", "four-decks", "one-deck-two-colour", "tournament"]
+
+
+def _order(rng, preset):
+    rs = Ruleset.from_preset(preset)
+    return rs, TrumpOrder(rs, rng.randint(2, 14), rng.choice([*SUITS, None]))
+
+
+def _hand(rng, rs, n):
+    deck = list(ALL_FACES) * rs.decks
+    rng.shuffle(deck)
+    return deck[:n]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_R3_1_one_group_counted_is_the_general_split(preset, seed):
+    rng = random.Random(seed)
+    rs, order = _order(rng, preset)
+    for cards in lead_candidates(_hand(rng, rs, 40), order):
+        if 2 <= len(cards) <= 4 and len({order.group_of(c) for c in cards}) == 1:
+            suit = order.suit_of(cards[0])
+            assert U._decompose(cards, order) == tuple(U._decompose_suit(list(cards), suit, order)), cards
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_R5_3_strength_beside_singles_is_the_general_search(preset, seed):
+    rng = random.Random(seed)
+    rs, order = _order(rng, preset)
+    hand = _hand(rng, rs, 30)
+    suit = rng.choice(order.suits())
+    cards = [c for c in hand if order.suit_of(c) == suit]
+    if not cards:
+        return
+    counts = count_groups(cards, order)
+    unit = U.decompose(rng.choice(lead_candidates(cards, order)), order)[0]    # one unit of the suit
+    comp = (unit.width, unit.length)
+    for singles in range(0, len(cards) + 1):
+        rest = ((1, 1),) * singles
+        assert best_top(counts, comp, rest, order) == _best_top_search(counts, comp, rest, order), \
+            (cards, comp, singles)
+
+
+def _general_forced(units, hands: dict, order, leader):
+    """R-4.3 as the rule reads: of the units some other seat can beat, the lowest (rank, then
+    fewest cards; the first listed on a tie), and the first seat in playing order that beats it."""
+    seats = sorted(hands, key=lambda s: (s - leader) % order.ruleset.players)
+    beatable = []
+    for u in units:
+        for seat in seats:
+            held = count_groups([c for c in hands[seat] if order.suit_of(c) == u.suit], order)
+            if lowest_beating(held, u.component, u.top, order) is not None:
+                beatable.append((u, seat))
+                break
+    return min(beatable, key=lambda t: (t[0].top, t[0].size)) if beatable else None
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_R4_3_failed_throw_forces_the_lowest_beatable_unit(preset, seed):
+    rng = random.Random(seed)
+    rs, order = _order(rng, preset)
+    if rs.throws == "none":
+        return
+    deck = list(ALL_FACES) * rs.decks
+    rng.shuffle(deck)
+    n = rs.hand_size
+    hands = {s: deck[s * n:(s + 1) * n] for s in range(rs.players)}
+    suit = order.suit_of(rng.choice(hands[0]))
+    mine = [c for c in hands[0] if order.suit_of(c) == suit]
+    lead = tuple(rng.sample(mine, min(len(mine), rng.randint(2, 6))))
+    units = U.decompose(lead, order)
+    if len(units) < 2:
+        return
+    others = {s: h for s, h in hands.items() if s != 0}
+    got = check_throw(lead, others, order, leader=0)
+    want = _general_forced(units, others, order, leader=0)
+    if want is None:
+        assert got.ok or got.rule == "R-4.2"
+    else:
+        assert not got.ok and got.rule == "R-4.3"
+        assert (got.forced, got.beaten_by[0]) == (want[0].cards, want[1])
