@@ -140,7 +140,10 @@ def realizable(counts: dict, components, order) -> bool:
     if len(components) == 1:
         w, length = components[0]
         if length == 1 and w >= 2:          # one pair, triple or quad: any group that wide
-            return any(n >= w for n in counts.values())
+            for n in counts.values():
+                if n >= w:
+                    return True
+            return False
     if _cheap_bounds_fail(counts, components, order):
         return False
     runs, groups = _split(components)

@@ -113,23 +113,26 @@ def _decompose_suit(cards, suit: str, order) -> list:
     """The units of cards of one effective suit, in the canonical order (widest/longest first)."""
     rank, group, sort = order._rank, order._group, order._sort
     # high → low by display position (a C-level key: no Python call per card)
-    indices = sorted([c.index for c in cards], key=order._display.__getitem__)
-    cards = [ALL_FACES[i] for i in indices]
+    indices = []
+    for c in cards:
+        indices.append(c.index)
+    indices.sort(key=order._display.__getitem__)
     cards_of: dict = {}
-    for i, c in zip(indices, cards):
+    for i in indices:
         g = group[i]
-        if g in cards_of:
-            cards_of[g].append(c)
+        pool = cards_of.get(g)
+        if pool is None:
+            cards_of[g] = [ALL_FACES[i]]
         else:
-            cards_of[g] = [c]
+            pool.append(ALL_FACES[i])
     # The two commonest plays, by counting: all singles (already high → low, as the sort key of one
     # suit is its rank), or one group (a single, pair, triple or quad).
-    if len(cards_of) == len(cards):
+    if len(cards_of) == len(indices):
         singles = _singles(order)
         return [singles[i] for i in indices]
     if len(cards_of) == 1:
-        g, n = group[indices[0]], len(cards)
-        return [_unit((KINDS[n], n, 1, tuple(cards), suit, rank[g]))]
+        g, n = group[indices[0]], len(indices)
+        return [_unit((KINDS[n], n, 1, tuple(cards_of[g]), suit, rank[g]))]
     counts = {g: len(v) for g, v in cards_of.items()}
     plain = _without_runs(counts, cards_of, suit, order)
     if plain is not None:
@@ -150,11 +153,11 @@ def _decompose_suit(cards, suit: str, order) -> list:
             for g in gs:
                 counts[g] -= w
         # Then the plain groups of width w, highest first.
-        for g in sorted((g for g, n in counts.items() if n >= w), key=lambda g: -rank[g]):
+        for g in sorted([g for g, n in counts.items() if n >= w], key=rank.__getitem__, reverse=True):
             while counts[g] >= w:
                 units.append(_make_unit(w, [g], cards_of, suit, rank[g], order))
                 counts[g] -= w
-    for g in sorted((g for g, n in counts.items() if n), key=lambda g: -rank[g]):
+    for g in sorted([g for g, n in counts.items() if n], key=rank.__getitem__, reverse=True):
         for _ in range(counts[g]):
             units.append(_make_unit(1, [g], cards_of, suit, rank[g], order))
     units.sort(key=_unit_order)
@@ -172,11 +175,13 @@ def _without_runs(counts: dict, cards_of: dict, suit: str, order) -> list | None
     for a, b in zip(positions, positions[1:]):
         if b - a == 1:
             return None
-    wide.sort(key=lambda g: (-counts[g], -rank[g]))
+    # widest first, then highest; equal keys keep their order (a stable sort, reverse included)
+    wide.sort(key=rank.__getitem__, reverse=True)
+    wide.sort(key=counts.__getitem__, reverse=True)
     units = [_unit((KINDS[counts[g]], counts[g], 1, tuple(cards_of[g]), suit, rank[g])) for g in wide]
     singles = _singles(order)
-    units += [singles[cards_of[g][0].index] for g in sorted((g for g, n in counts.items() if n == 1),
-                                                               key=lambda g: -rank[g])]
+    units += [singles[cards_of[g][0].index] for g in sorted([g for g, n in counts.items() if n == 1],
+                                                               key=rank.__getitem__, reverse=True)]
     return units
 
 
