@@ -167,7 +167,7 @@ def rule_counted_trick(ruleset, order, plays: list, hands: dict, counts: dict, m
     if throw:
         out["throw"] = throw
     out["plays"] = entries
-    out["winner"] = seats[winning_index(counted, order, shape)]
+    out["winner"] = seats[winning_index(counted, order, shape)] if len(counted) > 1 else seats[0]
     out["points"] = trick_points(counted)
     if "unchecked" in last:
         out["unchecked"] = list(last["unchecked"])
