@@ -90,7 +90,8 @@ def _too_deep(text: str) -> bool:
 
 def rule_text(text: str) -> tuple:
     """Rule on one situation given as JSON text: ``(ruling or error object, exit status)``."""
-    size = len(text.encode("utf-8", "surrogatepass"))
+    # A character is at most 4 bytes of UTF-8: only a long line needs encoding to be measured.
+    size = len(text.encode("utf-8", "surrogatepass")) if len(text) > MAX_SITUATION_BYTES // 4 else 0
     if size > MAX_SITUATION_BYTES:
         return {"error": f"a situation is at most {MAX_SITUATION_BYTES} bytes (1 MiB); this one has {size}"}, \
             EXIT_MALFORMED
@@ -156,11 +157,16 @@ def _run(args) -> int:
     # ruling): collect rarely, and leave the modules' objects out of the collector's scans.
     gc.freeze()
     gc.set_threshold(20_000, 50, 100)
+    out = getattr(sys.stdout, "buffer", None)
     for line in text.splitlines():
-        if not line.strip():
+        if not line or line.isspace():
             continue
         ruling, status = rule_text(line)
-        _emit(ruling, flush=False)       # the input is read whole, so nothing waits for a line
-        worst = max(worst, status)
+        if out is not None:              # the input is read whole, so nothing waits for a line
+            out.write(_encode(ruling) + b"\n")
+        else:
+            _emit(ruling, flush=False)
+        if status > worst:
+            worst = status
     sys.stdout.flush()
     return worst
