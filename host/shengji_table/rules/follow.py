@@ -44,7 +44,7 @@ class FollowRule(NamedTuple):
     than a frozen dataclass.)"""
 
     suit: str
-    count: int
+    count: int  # type: ignore[assignment]   # the lead's card count (it hides tuple.count, unused here)
     shape: tuple
     ladder: tuple
     rule: str

@@ -179,8 +179,9 @@ class TrumpOrder:
 
     def sorted(self, cards) -> list:
         """``cards`` sorted for display, high → low."""
-        d = self._display                     # one int per face: cheaper to compare than the sort tuples
-        return sorted(cards, key=lambda c: d[c.index])
+        # one int per face, looked up in C (identical faces are the same object, so order among
+        # them does not matter)
+        return [ALL_FACES[i] for i in sorted([c.index for c in cards], key=self._display.__getitem__)]
 
     def top_rank(self, suit: str) -> int:
         """The highest position in an effective suit."""

@@ -130,9 +130,9 @@ def check_throw(lead, others: dict, order, leader: int | None = None, units: tup
     held = {}
     counts = {}
     for seat in seats:
-        cards = [c for c in others[seat] if suit_of[c.index] == suit]
-        held[seat] = cards
-        counts[seat] = count_groups(cards, order)
+        in_suit = [c for c in others[seat] if suit_of[c.index] == suit]
+        held[seat] = in_suit
+        counts[seat] = count_groups(in_suit, order)
     # Beatable units, each with the first seat (in playing order) that beats it and how.
     # Only the forced unit's beating cards are named, so they are picked out for it alone.
     forced = None
@@ -147,7 +147,7 @@ def check_throw(lead, others: dict, order, leader: int | None = None, units: tup
         u, seat, hit = forced
         cards = _cards_of(held[seat], hit[1], u.width, order)
         return _fail(units, u, lead, (seat, cards), "R-4.3",
-                     f"the throw fails: seat {seat} can beat {u} with {' '.join(map(str, cards))}, "
+                     f"the throw fails: seat {seat} can beat {u} with {' '.join([c._text for c in cards])}, "
                      f"so {u} is played and the rest goes back to the hand")
     if order.decks == 4 and others and all(not cards for cards in held.values()):
         # 四副牌 (seed 000): 當其他三方沒有自己所拿花色情況下，不能進行甩牌.

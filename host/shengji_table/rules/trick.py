@@ -34,7 +34,15 @@ class Play:
 
 
 def _largest(components) -> tuple:
-    return max(components, key=lambda c: (c[1] >= 2, c[0] * c[1], c[0]))
+    """The lead's largest kind (R-5.3): tractors first, then the most cards, then the widest; the
+    first of equals (as max() keeps it)."""
+    best = components[0]
+    best_key = (best[1] >= 2, best[0] * best[1], best[0])
+    for c in components:
+        key = (c[1] >= 2, c[0] * c[1], c[0])
+        if key > best_key:
+            best, best_key = c, key
+    return best
 
 
 class TrickShape:

@@ -51,7 +51,7 @@ class Unit(NamedTuple):
         return {"kind": self.kind, "width": self.width, "length": self.length, "cards": texts}
 
     def __str__(self) -> str:
-        return " ".join(str(c) for c in self.cards)
+        return " ".join([c._text for c in self.cards])
 
 
 # Builds a Unit from its field tuple in C (Unit(...) goes through a Python-level __new__).
@@ -266,4 +266,6 @@ def shape_of(units) -> tuple:
     if len(units) == 1:
         u = units[0]
         return ((u.width, u.length),)
-    return tuple(sorted((u.component for u in units), key=lambda c: (-(c[1] >= 2), -c[0] * c[1], -c[0])))
+    # sorted by tuples built once (equal keys are equal components, so the order is the same)
+    keyed = sorted([(-(u.length >= 2), -u.width * u.length, -u.width, u.width, u.length) for u in units])
+    return tuple([(k[3], k[4]) for k in keyed])
