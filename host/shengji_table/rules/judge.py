@@ -40,7 +40,7 @@ from .trick_ruling import rule_counted_trick
 from .ruleset import Ruleset, RulesetError
 from .penalties import throw_penalty
 from .settle import dig_drop, next_dealer, settle, share_levels
-from .trick import Play
+from .trick import new_play
 from .units import decompose
 
 __all__ = ["judge", "SituationError", "QUERIES"]
@@ -139,27 +139,28 @@ def _read_plays(raw_trick: list, ruleset: Ruleset) -> list:
     readers of judge_read give the messages)."""
     players = ruleset.players
     plays: list = []
-    seen: set = set()
+    prev = -1
     for i, p in enumerate(raw_trick):
         if type(p) is not dict or len(p) != 2 or "seat" not in p or "cards" not in p:
             p = _seat_cards(p, f"trick[{i}]")
         seat = p["seat"]
         if type(seat) is not int or not 0 <= seat < players:
             seat = _seat(seat, f"trick[{i}].seat", ruleset)
-        if seat in seen:
-            raise SituationError(f"trick[{i}]: seat {seat} plays twice in one trick")
-        if plays and seat != (plays[-1].seat + 1) % players:
+        # Seats play in turn, at most one play each (the trick is no longer than the table), so a
+        # seat can only play twice where the turn is broken.
+        if prev >= 0 and seat != (prev + 1) % players:
+            if any(q.seat == seat for q in plays):
+                raise SituationError(f"trick[{i}]: seat {seat} plays twice in one trick")
             raise SituationError(f"trick[{i}]: seat {seat} plays out of turn — seats are numbered in playing "
-                                 f"order, so seat {(plays[-1].seat + 1) % players} plays after "
-                                 f"seat {plays[-1].seat}")
-        seen.add(seat)
+                                 f"order, so seat {(prev + 1) % players} plays after seat {prev}")
+        prev = seat
         raw = p["cards"]
         cards = faces_of(raw) if type(raw) is list and len(raw) <= MAX_CARDS else None
         if cards is None:
             cards = _cards(raw, f"trick[{i}].cards")
         if not cards:
             raise SituationError(f"trick[{i}]: a play has at least one card")
-        plays.append(Play(seat, cards))
+        plays.append(new_play(seat, cards))
     return plays
 
 
