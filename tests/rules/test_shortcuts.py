@@ -104,3 +104,33 @@ def test_R4_3_failed_throw_forces_the_lowest_beatable_unit(preset, seed):
     else:
         assert not got.ok and got.rule == "R-4.3"
         assert (got.forced, got.beaten_by[0]) == (want[0].cards, want[1])
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_R4_5_group_leads_counted_give_the_general_verdicts(preset, monkeypatch):
+    """A pair, triple or quad lead whose ladder is single groups is followed by counting the widest
+    group held and played; every verdict (legality, rule id, reason) is the general ladder
+    search's, on random hands and random same-count plays (R-4.5, R-4.6)."""
+    from shengji_table.rules import follow as F
+    from shengji_table.rules.follow import check_follow, follow_rule
+    rng = random.Random(preset)
+    counted_any = False
+    for _ in range(300):
+        rs, order = _order(rng, preset)
+        hand = _hand(rng, rs, 30)
+        groups = [c for c in lead_candidates(_hand(rng, rs, 30), order) if 2 <= len(c) <= 4
+                  and len({order.group_of(x) for x in c}) == 1]
+        if not groups:
+            continue
+        lead = rng.choice(groups)
+        suit = order.suit_of(lead[0])
+        mine = [c for c in hand if order.suit_of(c) == suit]
+        play = tuple(rng.sample(mine if len(mine) >= len(lead) and rng.random() < 0.8 else hand, len(lead)))
+        fast_rule = follow_rule(lead, order)
+        counted_any |= fast_rule.widths is not None
+        fast = check_follow(lead, play, hand, order, rule=fast_rule)
+        with monkeypatch.context() as m:
+            m.setattr(F, "_group_widths", lambda ladder: None)     # the general ladder search
+            general = check_follow(lead, play, hand, order, rule=F._follow_rule(lead, order))
+        assert fast == general, (lead, play, hand)
+    assert counted_any

@@ -49,14 +49,25 @@ class FollowRule(NamedTuple):
     ladder: tuple
     rule: str
     protect: bool = False       # R-4.8 longer-tuples: a group supplies only components of its width
+    widths: tuple | None = None  # a ladder of single groups (a pair, triple or quad lead): each rung's
+    #                              width, 0 for "any cards" (:func:`_group_widths`); else None
 
     def rung_index(self, counts: dict, order, stop: int | None = None) -> int:
         """The first rung the cards in ``counts`` can supply (the last rung is always possible).
 
         ``stop``: give up after this rung (return ``stop + 1``) — enough to compare with a hand.
         """
-        fits = protected_realizable if self.protect else realizable
         last = len(self.ladder) - 1 if stop is None else min(stop, len(self.ladder) - 1)
+        widths = self.widths
+        if widths is not None:       # single groups: the widest group held decides, by counting
+            top = max(counts.values()) if counts else 0
+            for i, w in enumerate(widths):
+                if i > last:
+                    return i
+                if top >= w:         # w == 0: any cards
+                    return i
+            return len(widths) - 1
+        fits = protected_realizable if self.protect else realizable
         for i, rung in enumerate(self.ladder):
             if i > last:
                 return i
@@ -131,7 +142,23 @@ def _follow_rule(lead, order, units: tuple | None = None) -> FollowRule:
         changed = _policy_ladder(ladder, shape, policy)
         rule = "R-4.8" if changed != ladder else rule
         return FollowRule(suit, len(lead), shape, changed, rule, policy.startswith("longer-tuples"))
-    return FollowRule(suit, len(lead), shape, ladder, rule)
+    return FollowRule(suit, len(lead), shape, ladder, rule, False, _group_widths(ladder))
+
+
+@lru_cache(maxsize=256)
+def _group_widths(ladder: tuple) -> tuple | None:
+    """Each rung's width when every rung is one single group (``((w, 1),)``) or "any cards" (0) —
+    then a hand or play meets rung *i* exactly when its widest group has ``w`` cards (R-4.5: a
+    pair from a triple counts) — else None."""
+    widths = []
+    for rung in ladder:
+        if rung == ((),):
+            widths.append(0)
+        elif len(rung) == 1 and len(rung[0]) == 1 and rung[0][0][1] == 1 and rung[0][0][0] >= 2:
+            widths.append(rung[0][0][0])
+        else:
+            return None
+    return tuple(widths)
 
 
 def face_counts(cards) -> list:
