@@ -18,7 +18,7 @@ from ...rules.order import TrumpOrder
 from ...rules.ruleset import Ruleset
 from ...rules.trick import Play
 from .. import events as ev
-from ..effects import Refusal, Ring
+from ..effects import Refusal, ring
 from ..friend import FriendSearch
 from ..phase import SCANNED, Phase
 from ..view import Expect, SeatView, TrickView
@@ -33,7 +33,7 @@ from .trick import SeatPlay, TrickTaken
 __all__ = ["Hand"]
 
 _FACE = attrgetter("card")          # a copy's face, read in C (views are built for every decision)
-_OVER = Phase.OVER
+_OVER, _PLAYING = Phase.OVER, Phase.PLAYING
 _HOLDS_KITTY = (Phase.BURYING, Phase.FRIEND, Phase.PLAYING, Phase.OVER)   # the dealer sees the kitty
 # what play waits for, built once (an Expect is immutable): nothing, a lead, a follow of n cards
 _NONE, _LEAD = Expect("none"), Expect("lead")
@@ -125,6 +125,7 @@ class Hand:
         self._declarer_key: tuple | None = None          # (dealer, friend search, friends found)
         self._declarer_set: frozenset = frozenset()
         self._points: tuple = (None, None, (), 0)          # (trick views, declarers, points, attackers')
+        self._view_bases: list = [(None, None)] * n        # per seat, in play: (declarers, the fields a play keeps)
 
     # ------------------------------------------------------------------ queries
     @property
@@ -270,7 +271,7 @@ class Hand:
         """The effects of refusing ``event``: the refusal, and ``seat``'s ring (when a seat is named)."""
         out: list = [Refusal(seat, event.type, rule, reason)]
         if seat is not None:
-            out.append(Ring(seat, "refused", len(self.pending) if seat == self.turn else 0))
+            out.append(ring(seat, "refused", len(self.pending) if seat == self.turn else 0))
         return out
 
     def rebuild(self, events) -> None:
@@ -313,27 +314,48 @@ class Hand:
 
     def view(self, seat: int, expect: Expect | None = None) -> SeatView:
         """The read-only view of seat ``seat`` (see ``view.py``).  Built for every decision, from
-        parts kept until they change (the seat's sorted hand, the trick's faces, the declarers)."""
-        ph, dealer, standing = self.phase, self.dealer, self.standing
+        parts kept until they change (the seat's sorted hand, the trick's faces, the declarers; in
+        play, every field but those a play changes)."""
+        ph = self.phase
+        declarers = self.declarer_set()
+        points, attackers_points = self._points_view(declarers)
+        base = self._view_bases[seat]
+        if ph is not _PLAYING or base[0] is not declarers:
+            # from the play on only the friends found change what is not a play's (the referee's
+            # undo rebuilds the hand, and so these too)
+            base = (declarers, self._view_base(seat, ph, declarers))
+            if ph is _PLAYING:
+                self._view_bases[seat] = base
+        fields = base[1].copy()
+        fields["hand"] = self.hands[seat].faces()
+        fields["trick"] = self.trick_plays()
+        fields["leader"] = self.leader
+        fields["tricks"] = self.trick_views
+        fields["points"] = points
+        fields["attackers_points"] = attackers_points
+        fields["expect"] = expect if expect is not None else self.expect(seat)
+        return SeatView.adopt(fields)
+
+    def _view_base(self, seat: int, ph: Phase, declarers: frozenset) -> dict:
+        """The fields of ``seat``'s view that a play does not change."""
+        dealer, standing = self.dealer, self.standing
         holder = dealer if self.kitty_holder is None else self.kitty_holder      # 炒地皮: who took it last
         holds_kitty = seat == holder and ph in _HOLDS_KITTY
         public_standing = standing is not None and not self.ruleset.hidden_declarations
         order = self.order
-        declarers = self.declarer_set()
-        points, attackers_points = self._points_view(declarers)
-        return SeatView.adopt({
+        return {
             "ruleset": self.ruleset, "seat": seat, "players": self.players, "phase": ph, "level": self.level,
             "levels": self.levels,
             "trump": self.trump if order is not None else (standing.trump if public_standing else None),  # type: ignore[union-attr]
-            "order": order, "hand": self.hands[seat].faces(), "trick": self.trick_plays(), "leader": self.leader,
-            "tricks": self.trick_views, "points": points, "attackers_points": attackers_points,
+            "order": order, "hand": None, "trick": None, "leader": None, "tricks": None, "points": None,
+            "attackers_points": None,
             "dealer": dealer, "declarers": declarers, "friend_calls": self.friend_calls,
             "kitty": tuple(c.card for c in (self.buried if ph != Phase.BURYING else self.kitty))
             if holds_kitty else None,
             "shown_kitty": tuple(c.card for c in self.shown) if self.shown else (),
-            "standing_bid": self.bid, "expect": expect if expect is not None else self.expect(seat),
+            "standing_bid": self.bid, "expect": None,
             "standing_seat": standing.seat if public_standing else None,  # type: ignore[union-attr]
-        })
+        }
 
     def add_trick_view(self, plays: tuple, winner: int, points: int) -> None:
         self.trick_views += (TrickView(plays, winner, points),)

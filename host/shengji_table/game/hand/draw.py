@@ -17,7 +17,7 @@ from ...rules.declare import (
     run_declarations,
 )
 from .. import events as ev
-from ..effects import Announce, Ring
+from ..effects import Announce, ring
 from ..phase import Phase
 from .counter import may_counter
 from .kitty import holder, start_kitty
@@ -73,7 +73,7 @@ def draw(hand: Hand, e: ev.Draw) -> list:
     hand.dealt[e.seat].append(e.copy)
     hand.counts[e.seat] += 1
     hand.drawn += 1
-    return [Ring(e.seat, "accepted", hand.counts[e.seat])]
+    return [ring(e.seat, "accepted", hand.counts[e.seat])]
 
 
 def declare(hand: Hand, e: ev.Declare) -> list:
@@ -98,7 +98,7 @@ def declare(hand: Hand, e: ev.Declare) -> list:
     hand.declarations.append((decl, e.cards))
     hand.standing = res.standing
     return [Announce("declare", f"Seat {e.seat} shows {format_cards(faces)}: {res.reason}", res.rule),
-            Ring(e.seat, "declarer")]
+            ring(e.seat, "declarer")]
 
 
 def close_declarations(hand: Hand, e: ev.CloseDeclarations) -> list:

@@ -13,7 +13,7 @@ from ...rules.cards import format_cards, level_text, suit_word
 from ...rules.declare import STEAL_RULE, Declaration, check_steal
 from ...rules.order import TrumpOrder
 from .. import events as ev
-from ..effects import Announce, Ring
+from ..effects import Announce, ring
 from ..phase import Phase
 from .friend_call import after_burial
 from .shown import refuse_shown
@@ -52,7 +52,7 @@ def take_kitty(hand: Hand, e: ev.TakeKitty) -> list:
     hand.counts[e.seat] += hand.ruleset.kitty_size
     hand.phase = Phase.BURYING
     return [Announce("kitty", f"Seat {e.seat} takes the kitty and buries {hand.ruleset.kitty_size} cards.", "R-7.2"),
-            Ring(e.seat, "turn")]
+            ring(e.seat, "turn")]
 
 
 def _not_burier(hand: Hand, e) -> list | None:
@@ -70,13 +70,13 @@ def bury(hand: Hand, e: ev.BuryCard) -> list:
         return bad
     if e.copy in hand.buried:                     # tapped again: take it back
         hand.buried.remove(e.copy)
-        return [Ring(e.seat, "pending", len(hand.buried))]
+        return [ring(e.seat, "pending", len(hand.buried))]
     if hand.knowledge.missing(hand, e.seat, (e.copy,)) is not None:
         return hand.refuse(e.seat, e, "table.not-in-hand", f"{e.copy} is not in seat {e.seat}'s hand")
     if len(hand.buried) >= hand.ruleset.kitty_size:
         return hand.refuse(e.seat, e, "R-7.2", f"the kitty already holds {hand.ruleset.kitty_size} cards")
     hand.buried.append(e.copy)
-    return [Ring(e.seat, "pending", len(hand.buried))]
+    return [ring(e.seat, "pending", len(hand.buried))]
 
 
 def bury_tap(hand: Hand, e: ev.Tap) -> list:
@@ -133,7 +133,7 @@ def steal(hand: Hand, e: ev.Declare) -> list:
     return [Announce("declare", f"Seat {e.seat} counters with {format_cards(faces)} (炒地皮): trump is "
                                 f"{suit_word(hand.trump)}; seat {e.seat} takes the kitty and buries anew.",
                      STEAL_RULE),
-            Ring(e.seat, "turn")]
+            ring(e.seat, "turn")]
 
 
 def close_steals(hand: Hand, e: ev.CloseDeclarations) -> list:
