@@ -104,7 +104,9 @@ class Driver:
 
     def view(self, seat: int, expect=None):
         """The view bots get: the engine's, with the seat's own cards filled in in open play."""
-        hand = self._hand()
+        hand = self.match.hand
+        if hand is None:
+            raise DriverError("no hand has been dealt yet")
         v = hand.view(seat, expect)
         if not self._open:
             return v

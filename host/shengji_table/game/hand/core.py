@@ -121,7 +121,7 @@ class Hand:
         self._deal_context = (dealer, first_seat)          # how the hand began, for rebuild()
         # views are built for every decision: the parts that change less often, kept until they do
         self._trick_src: tuple = (None, 0, ())            # (trick list, its length, its face plays)
-        self._lead_rule: tuple = ((), None)               # (the lead's faces, their follow rule)
+        self._lead_rule: tuple = ((), None)               # (the lead's copies, their follow rule)
         self._declarer_key: tuple | None = None          # (dealer, friend search, friends found)
         self._declarer_set: frozenset = frozenset()
         self._points: tuple = (None, None, (), 0)          # (trick views, declarers, points, attackers')
@@ -205,10 +205,10 @@ class Hand:
     def lead_rule(self) -> FollowRule:
         """The follow rule of the trick's lead (R-4.4 – R-4.7), analysed once per trick: every
         follower's play is checked against it."""
-        lead = self.trick_plays()[0].cards
+        lead = self.trick[0].cards
         src, rule = self._lead_rule
-        if src is not lead:                     # the trick's face plays keep one lead tuple
-            rule = follow_rule(lead, self.trump_order())
+        if src is not lead:                     # each lead laid is a tuple of its own
+            rule = follow_rule(self.trick_plays()[0].cards, self.trump_order())
             self._lead_rule = (lead, rule)
         return rule
 
@@ -230,7 +230,10 @@ class Hand:
     # the next draw and the bots' options live with their phases
     def next_draw(self):
         """``(seat, copy)`` of the next draw when the stack is known; ``None`` when the draw is done."""
-        return draw.next_draw(self)
+        n = self.drawn                          # draw.next_draw, without the call (100 a hand)
+        if n >= self.deal_size or self.phase != Phase.DRAWING:
+            return None
+        return (self.first_seat + n) % self.players, (self.stack[n] if self.stack is not None else None)
 
     def declaration_options(self, seat: int, held=None) -> tuple:
         """Every declaration (tuple of faces) seat ``seat`` could validly make now (for bots).
@@ -333,7 +336,13 @@ class Hand:
         fields["tricks"] = self.trick_views
         fields["points"] = points
         fields["attackers_points"] = attackers_points
-        fields["expect"] = expect if expect is not None else self.expect(seat)
+        if expect is None:
+            if ph is _PLAYING:                    # self.expect's first case, at almost every view
+                trick = self.trick
+                expect = _NONE if seat != self.turn else _follow(len(trick[0].cards)) if trick else _LEAD
+            else:
+                expect = self.expect(seat)
+        fields["expect"] = expect
         return SeatView.adopt(fields)
 
     def _view_base(self, seat: int, ph: Phase, declarers: frozenset) -> dict:

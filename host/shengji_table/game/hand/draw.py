@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from ...rules.cards import JOKER, all_copies, format_cards, level_text, suit_word
+from ...rules.cards import BIG_JOKER, JOKER, SMALL_JOKER, SUITS, Card, all_copies, format_cards, level_text, suit_word
 from ...rules.declare import (
     Declaration,
     check_declaration,
@@ -144,6 +144,17 @@ def _start_bidding(hand: Hand) -> list:
                             f"Seat {hand.turn} bids first.", "R-9 bidding")]
 
 
+def _declaring_faces(level: int) -> tuple:
+    """The faces that may declare at ``level``: its four level cards and the two jokers."""
+    faces = _DECLARING.get(level)
+    if faces is None:
+        faces = _DECLARING[level] = tuple(Card(s, level) for s in SUITS) + (SMALL_JOKER, BIG_JOKER)
+    return faces
+
+
+_DECLARING: dict = {}
+
+
 def declaration_options(hand: Hand, seat: int, held=None) -> tuple:
     """Every declaration (tuple of faces) seat ``seat`` could validly make now (for bots)."""
     stealing = hand.phase == Phase.STEAL
@@ -151,11 +162,19 @@ def declaration_options(hand: Hand, seat: int, held=None) -> tuple:
             and not stealing:
         return ()
     groups: dict = {}
-    for c in (hand.hands[seat] if held is None else held):
-        f = c.card
-        if f.rank == hand.level or f.suit == JOKER:
-            groups.setdefault(f, 0)
-            groups[f] += 1
+    if held is None and not hand.ruleset.two_colour:
+        # the scanned hand's face counts, read for the few faces that declare (the order of
+        # ``groups`` only matters for two colours' same-colour pairs below)
+        counts = hand.hands[seat].counts()
+        for f in _declaring_faces(hand.level):
+            if counts[f.index]:
+                groups[f] = counts[f.index]
+    else:
+        for c in (hand.hands[seat] if held is None else held):
+            f = c.card
+            if f.rank == hand.level or f.suit == JOKER:
+                groups.setdefault(f, 0)
+                groups[f] += 1
     out = [(f,) * n for f, k in sorted(groups.items(), key=lambda kv: kv[0].index) for n in range(1, k + 1)]
     if hand.ruleset.mixed_joker_nt:  # R-6.7: a small and a big joker together declare no trump
         jokers = sorted((f for f in groups if f.suit == JOKER), key=lambda f: f.index)

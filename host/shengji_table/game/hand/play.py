@@ -24,6 +24,17 @@ __all__ = ["start_play", "tap", "take_back", "confirm", "throw_failed", "pick"]
 _FACE = attrgetter("card")                                  # a copy's face, read in C
 _GLYPH = {f.index: f.unicode() for f in ALL_FACES}          # the trick announcements' ♠10, 大王
 _POINTS = tuple(f.points for f in ALL_FACES)                # by face index (R-1.4)
+_new_tuple = tuple.__new__          # a named tuple from its fields, without its Python ``__new__``
+_set = object.__setattr__
+
+
+def _play(seat: int, faces: tuple) -> Play:
+    """``Play(seat, faces)`` for faces already a tuple, without the dataclass's ``__init__`` and
+    ``__post_init__`` (one per play)."""
+    p = object.__new__(Play)
+    _set(p, "seat", seat)
+    _set(p, "cards", faces)
+    return p
 
 
 def start_play(hand: Hand) -> list:
@@ -97,18 +108,18 @@ def confirm(hand: Hand, e: ev.Confirm) -> list:
 
 def _commit_lead(hand: Hand, e: ev.Confirm) -> list:
     order = hand.trump_order()
-    faces = [c.card for c in hand.pending]
-    if len({order.suit_of(f) for f in faces}) != 1:
+    faces = list(map(_FACE, hand.pending))
+    if len(faces) > 1 and len({order._suit[f.index] for f in faces}) != 1:
         return hand.refuse(e.seat, e, "R-4.1", "a lead is one unit or a throw of one effective suit")
     out: list = []
     cards = tuple(hand.pending)
-    throwing = is_throw(faces, order)
+    throwing = len(faces) > 1 and is_throw(faces, order)      # one card is one unit
     hand.throw_window = False
     if throwing and hand.ruleset.throws == "none":
         return hand.refuse(e.seat, e, "R-4.1", "throws are not allowed with this ruleset: lead one unit")
     if throwing:
         cards, out = hand.knowledge.lead_throw(hand, e.seat, faces, cards)
-    _commit(hand, e.seat, cards)
+    _commit(hand, e.seat, cards, None if throwing else tuple(faces))
     out += _after_commit(hand, e.seat, cards)
     if hand.knowledge.plays_are_evidence:
         out += hand.knowledge.after_play(hand, e.seat)       # a lead is evidence too
@@ -128,28 +139,31 @@ def throw_failed(hand: Hand, seat: int, chk, withdrawn: int) -> list:
 def _commit_follow(hand: Hand, e: ev.Tap) -> list:
     seat, knowledge = e.seat, hand.knowledge
     faces = tuple(map(_FACE, hand.pending))
-    v = knowledge.refuse_follow(hand, seat, hand.trick_plays()[0].cards, faces)
+    plays = hand.trick_plays()
+    v = knowledge.refuse_follow(hand, seat, plays[0].cards, faces)
     if v is not None:
         hand.pending.pop()
         return hand.refuse(seat, e, v.rule, v.reason)
     cards = tuple(hand.pending)
     hand.throw_window = False
-    _commit(hand, seat, cards, faces)
+    _commit(hand, seat, cards, faces, plays)
     out = _after_commit(hand, seat, cards)
     if knowledge.plays_are_evidence:
         out += knowledge.after_play(hand, seat)
     return out
 
 
-def _commit(hand: Hand, seat: int, cards: tuple, faces: tuple | None = None) -> None:
-    """Lay ``cards`` (whose faces are ``faces``) as ``seat``'s play: into the trick, out of the hand."""
+def _commit(hand: Hand, seat: int, cards: tuple, faces: tuple | None = None, plays: tuple | None = None) -> None:
+    """Lay ``cards`` (whose faces are ``faces``) as ``seat``'s play: into the trick, out of the hand.
+    ``plays``: the trick's face plays so far, when the caller has them."""
     if faces is None:
         faces = tuple(map(_FACE, cards))
     hand.play_start = hand.entry_start
     trick = hand.trick
-    plays = hand.trick_plays()               # the trick's faces before this play, kept for the views
-    trick.append(SeatPlay(seat, cards))
-    hand._trick_src = (trick, len(trick), plays + (Play(seat, faces),))
+    if plays is None:
+        plays = hand.trick_plays()           # the trick's faces before this play, kept for the views
+    trick.append(_new_tuple(SeatPlay, (seat, cards)))
+    hand._trick_src = (trick, len(trick), plays + (_play(seat, faces),))
     hand.pending = []
     add, held = hand.played.add, hand.hands[seat]
     for c in cards:
