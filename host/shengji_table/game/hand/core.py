@@ -82,6 +82,7 @@ class Hand:
         self.dealt: list[list[CardCopy]] = [[] for _ in range(n)]   # cards drawn per seat, in order (scanned)
         self.declarations: list = []                     # (Declaration, copies) in time order
         self.standing: Standing | None = None
+        self.declarable: tuple = (None, None, None)      # (standing, level, {(seat, cards): valid}) for offers
         # the kitty
         self.kitty: list = []                            # the kitty as dealt (copies), scanned
         self.dealt_kitty: tuple = ()                     # the kitty as dealt (scanned), before any swap

@@ -155,6 +155,20 @@ def _declaring_faces(level: int) -> tuple:
 _DECLARING: dict = {}
 
 
+def _valid_now(hand: Hand, seat: int, cards: tuple) -> bool:
+    """Whether ``seat`` may declare ``cards`` now (``check_declaration``), remembered while the
+    standing call and the level stay: a seat is offered the same calls again at each level card it draws."""
+    standing, level, known = hand.declarable
+    if standing is not hand.standing or level != hand.level or known is None:
+        known = {}
+        hand.declarable = (hand.standing, hand.level, known)
+    key = (seat, cards)
+    ok = known.get(key)
+    if ok is None:
+        ok = known[key] = check_declaration(hand.ruleset, hand.level, hand.standing, Declaration(seat, cards)).valid
+    return ok
+
+
 def declaration_options(hand: Hand, seat: int, held=None) -> tuple:
     """Every declaration (tuple of faces) seat ``seat`` could validly make now (for bots)."""
     stealing = hand.phase == Phase.STEAL
@@ -189,8 +203,7 @@ def declaration_options(hand: Hand, seat: int, held=None) -> tuple:
         return tuple(cards for cards in out if check_steal(hand.ruleset, hand.level, hand.standing,
                                                            holder(hand), Declaration(seat, cards)).valid)
     if not hand.ruleset.hidden_declarations:
-        return tuple(cards for cards in out
-                     if check_declaration(hand.ruleset, hand.level, hand.standing, Declaration(seat, cards)).valid)
+        return tuple(cards for cards in out if _valid_now(hand, seat, cards))
     mine = [d for d, _ in hand.declarations if d.seat == seat]
     valid = []
     for cards in out:
