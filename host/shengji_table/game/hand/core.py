@@ -123,6 +123,7 @@ class Hand:
         # views are built for every decision: the parts that change less often, kept until they do
         self._trick_src: tuple = (None, 0, ())            # (trick list, its length, its face plays)
         self._lead_rule: tuple = ((), None)               # (the lead's copies, their follow rule)
+        self._single_rules: dict = {}                     # effective suit -> the follow rule of a single
         self._declarer_key: tuple | None = None          # (dealer, friend search, friends found)
         self._declarer_set: frozenset = frozenset()
         self._points: tuple = (None, None, (), 0)          # (trick views, declarers, points, attackers')
@@ -209,7 +210,15 @@ class Hand:
         lead = self.trick[0].cards
         src, rule = self._lead_rule
         if src is not lead:                     # each lead laid is a tuple of its own
-            rule = follow_rule(self.trick_plays()[0].cards, self.trump_order())
+            faces = self.trick_plays()[0].cards
+            if len(faces) == 1:                 # a single's rule is its suit's: one per suit a hand
+                order = self.trump_order()
+                suit = order._suit[faces[0].index]
+                rule = self._single_rules.get(suit)
+                if rule is None:
+                    rule = self._single_rules[suit] = follow_rule(faces, order)
+            else:
+                rule = follow_rule(faces, self.trump_order())
             self._lead_rule = (lead, rule)
         return rule
 

@@ -198,16 +198,30 @@ def friend_check(hand: Hand, seat: int, cards: tuple) -> list:
     return hand.friend_search.observe(seat, cards) if hand.friend_search is not None else []
 
 
+def _shown(seat: int, faces: tuple) -> str:
+    """``seat 2 ♠10 ♠10``: one play as the trick's announcement shows it (a single's text kept)."""
+    if len(faces) == 1:
+        key = (seat, faces[0].index)
+        text = _SHOWN.get(key)
+        if text is None:
+            text = _SHOWN[key] = f"seat {seat} {_GLYPH[faces[0].index]}"
+        return text
+    return f"seat {seat} " + " ".join([_GLYPH[c.index] for c in faces])
+
+
+_SHOWN: dict = {}
+
+
 def _finish_trick(hand: Hand) -> list:
     plays = hand.trick_plays()                  # the faces the views already hold
     winner = plays[winning_index(plays, hand.trump_order())].seat
     pts = sum([_POINTS[c.index] for p in plays for c in p.cards])
-    hand.tricks.append(TrickTaken(tuple(hand.trick), winner, pts))
+    hand.tricks.append(_new_tuple(TrickTaken, (tuple(hand.trick), winner, pts)))
     hand.add_trick_view(plays, winner, pts)
     hand.won[winner] += pts
     hand.trick = []
     hand.leader = hand.turn = winner
-    shown = " · ".join([f"seat {p.seat} " + " ".join([_GLYPH[c.index] for c in p.cards]) for p in plays])
+    shown = " · ".join([_shown(p.seat, p.cards) for p in plays])
     out = [ring(winner, "won"), Announce("trick", f"Trick {len(hand.tricks)} to seat {winner}"
                                                    + (f", {pts} points" if pts else "") + f": {shown}.", "R-5")]
     if hand.knowledge.all_played(hand):
