@@ -69,7 +69,7 @@ class Driver:
         self.scan_burial = scan_burial
         self._open = match.mode == OPEN
         # the events the driver sends most, one instance each (events are immutable): a tap or a
-        # draw of a copy at a seat, a seat's button
+        # draw of a copy (by its key) at a seat, a seat's button
         self._taps: list = [{} for _ in range(match.players)]
         self._draws: list = [{} for _ in range(match.players)]
         self._confirms = tuple(ev.Confirm(s) for s in range(match.players))
@@ -169,9 +169,9 @@ class Driver:
             if nxt is None:
                 break
             seat, copy = nxt
-            e = draws[seat].get(copy)
+            e = draws[seat].get(copy.key)          # keyed by the copy's number: hashed in C
             if e is None:
-                e = draws[seat][copy] = ev.Draw(seat, copy)
+                e = draws[seat][copy.key] = ev.Draw(seat, copy)
             self.send(e)
             if not bidding and (copy.card.rank == hand.level or copy.card.suit == JOKER):
                 self._offer_declaration(seat)
@@ -360,9 +360,9 @@ class Driver:
             raise DriverError(f"seat {seat} answered {d!r} to a play question")
         taps, send = self._taps[seat], self.send
         for c in self._copies(seat, d.cards):
-            e = taps.get(c)
+            e = taps.get(c.key)
             if e is None:
-                e = taps[c] = ev.Tap(seat, c)
+                e = taps[c.key] = ev.Tap(seat, c)
             send(e)
         if leading:
             send(self._confirms[seat])

@@ -67,7 +67,7 @@ def counter(hand: Hand, e: ev.Declare) -> list:
     hand.declarations.append((Declaration(e.seat, faces), e.cards))
     hand.standing = standing
     hand.trump = standing.trump
-    hand.order = TrumpOrder(hand.ruleset, hand.level, hand.trump)
+    hand.order = TrumpOrder.of(hand.ruleset, hand.level, hand.trump)   # shared: built once per (level, trump)
     if e.seat == hand.dealer:
         return [Announce("declare", f"The dealer, seat {e.seat}, answers with {format_cards(faces)}: trump is "
                                     f"{suit_word(hand.trump)}. {res.reason}", COUNTER_RULE),

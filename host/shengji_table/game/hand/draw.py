@@ -58,18 +58,21 @@ def next_draw(hand: Hand):
 
 
 def draw(hand: Hand, e: ev.Draw) -> list:
-    nxt = next_draw(hand)
-    if nxt is None:
+    n = hand.drawn                       # next_draw, without the call: this is the phase's event
+    if n >= hand.deal_size:
         return hand.refuse(e.seat, e, "R-7.1", "every seat already holds its full hand; the rest is the kitty")
-    seat, expected = nxt
+    seat = (hand.first_seat + n) % hand.players
+    expected = hand.stack[n] if hand.stack is not None else None
     if e.seat != seat:
         return hand.refuse(e.seat, e, "table.draw-order", f"it is seat {seat}'s turn to draw, not seat {e.seat}'s")
-    if expected is not None and e.copy != expected:
+    if expected is not None and e.copy is not expected and e.copy != expected:
         return hand.refuse(e.seat, e, "table.draw-card", f"the next card on the stack is {expected}, not {e.copy}")
-    # a known stack holds each copy once and is drawn in order, so its next card is not drawn yet
-    if expected is None and any(e.copy in h for h in hand.hands):
-        return hand.refuse(e.seat, e, "table.twice", f"{e.copy} was already drawn")
-    hand.hands[e.seat][e.copy] = None
+    if expected is None:
+        if any(e.copy in h for h in hand.hands):
+            return hand.refuse(e.seat, e, "table.twice", f"{e.copy} was already drawn")
+        hand.hands[e.seat][e.copy] = None
+    else:       # a known stack holds each copy once and is drawn in order: its next card is new
+        hand.hands[e.seat].add_new(e.copy)
     hand.dealt[e.seat].append(e.copy)
     hand.counts[e.seat] += 1
     hand.drawn += 1

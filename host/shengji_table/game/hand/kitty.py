@@ -33,7 +33,7 @@ def holder(hand: Hand) -> int:
 
 def start_kitty(hand: Hand) -> list:
     """Trump is fixed: the order is set and the dealer is to take the kitty (if there is one)."""
-    hand.order = TrumpOrder(hand.ruleset, hand.level, hand.trump)
+    hand.order = TrumpOrder.of(hand.ruleset, hand.level, hand.trump)   # shared: built once per (level, trump)
     out = [Announce("trump", f"Trump: {suit_word(hand.trump)}, level {level_text(hand.level)}; "
                              f"seat {hand.dealer} deals.")]
     if hand.ruleset.kitty_size:
@@ -122,7 +122,7 @@ def steal(hand: Hand, e: ev.Declare) -> list:
     hand.declarations.append((Declaration(e.seat, faces), e.cards))
     hand.standing = res.standing
     hand.trump = res.standing.trump
-    hand.order = TrumpOrder(hand.ruleset, hand.level, hand.trump)
+    hand.order = TrumpOrder.of(hand.ruleset, hand.level, hand.trump)   # shared: built once per (level, trump)
     hand.kitty_holder = e.seat
     for c in hand.buried:                       # the buried cards go to the new holder's hand
         hand.hands[e.seat][c] = None

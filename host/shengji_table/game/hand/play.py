@@ -168,8 +168,8 @@ def _commit(hand: Hand, seat: int, cards: tuple, faces: tuple | None = None, pla
     add, held = hand.played.add, hand.hands[seat]
     for c in cards:
         add(c)
-        if c in held:
-            held.pop(c)
+        if held:                               # open play knows no hands
+            held.pop(c, None)
     mine = hand.seat_plays[seat]
     mine.append(faces)
     hand.played_count[seat] += len(cards)
