@@ -33,7 +33,7 @@ from .trick import SeatPlay, TrickTaken
 __all__ = ["Hand"]
 
 _FACE = attrgetter("card")          # a copy's face, read in C (views are built for every decision)
-_OVER, _PLAYING = Phase.OVER, Phase.PLAYING
+_OVER, _PLAYING, _DRAWING = Phase.OVER, Phase.PLAYING, Phase.DRAWING
 _HOLDS_KITTY = (Phase.BURYING, Phase.FRIEND, Phase.PLAYING, Phase.OVER)   # the dealer sees the kitty
 # what play waits for, built once (an Expect is immutable): nothing, a lead, a follow of n cards
 _NONE, _LEAD = Expect("none"), Expect("lead")
@@ -127,7 +127,8 @@ class Hand:
         self._declarer_key: tuple | None = None          # (dealer, friend search, friends found)
         self._declarer_set: frozenset = frozenset()
         self._points: tuple = (None, None, (), 0)          # (trick views, declarers, points, attackers')
-        self._view_bases: list = [(None, None)] * n        # per seat, in play: (declarers, the fields a play keeps)
+        # per seat, in the draw and the play: (phase, declarers, standing call, the fields a draw or play keeps)
+        self._view_bases: list = [(None, None, None, None)] * n
 
     # ------------------------------------------------------------------ queries
     @property
@@ -333,15 +334,17 @@ class Hand:
         declarers = self.declarer_set()
         points, attackers_points = self._points_view(declarers)
         base = self._view_bases[seat]
-        if ph is not _PLAYING or base[0] is not declarers:
-            # from the play on only the friends found change what is not a play's (the referee's
-            # undo rebuilds the hand, and so these too)
-            base = (declarers, self._view_base(seat, ph, declarers))
-            if ph is _PLAYING:
+        if base[0] is not ph or base[1] is not declarers or base[2] is not self.standing:
+            # in the draw only a call changes what is not a draw's, in the play only a friend found
+            # (the referee's undo rebuilds the hand, and so these too); other phases build it anew
+            base = (ph, declarers, self.standing, self._view_base(seat, ph, declarers))
+            if ph is _PLAYING or ph is _DRAWING:
                 self._view_bases[seat] = base
-        fields = base[1].copy()
-        fields["hand"] = self.hands[seat].faces()
-        fields["trick"] = self.trick_plays()
+        fields = base[3].copy()
+        held = self.hands[seat]
+        fields["hand"] = held._faces or held.faces()
+        src = self._trick_src            # trick_plays() when it is current: the commonest case inline
+        fields["trick"] = src[2] if src[0] is self.trick and src[1] == len(src[0]) else self.trick_plays()
         fields["leader"] = self.leader
         fields["tricks"] = self.trick_views
         fields["points"] = points

@@ -4,6 +4,7 @@ Closing the draw fixes trump and, in the first hand, the dealer (R-6.4, R-6.6)."
 from __future__ import annotations
 
 import random
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from ...rules.cards import BIG_JOKER, JOKER, SMALL_JOKER, SUITS, Card, all_copies, format_cards, level_text, suit_word
@@ -156,6 +157,7 @@ def _declaring_faces(level: int) -> tuple:
 
 
 _DECLARING: dict = {}
+_INDEX = attrgetter("index")
 
 
 def _valid_now(hand: Hand, seat: int, cards: tuple) -> bool:
@@ -165,7 +167,7 @@ def _valid_now(hand: Hand, seat: int, cards: tuple) -> bool:
     if standing is not hand.standing or level != hand.level or known is None:
         known = {}
         hand.declarable = (hand.standing, hand.level, known)
-    key = (seat, cards)
+    key = (seat, *map(_INDEX, cards))            # face numbers: hashed in C
     ok = known.get(key)
     if ok is None:
         ok = known[key] = check_declaration(hand.ruleset, hand.level, hand.standing, Declaration(seat, cards)).valid
