@@ -355,7 +355,7 @@ class Driver:
     def _on_playing(self, hand):
         seat = hand.turn
         leading = not hand.trick
-        d = self.bots[seat].choose(self.view(seat))
+        d = self.bots[seat].choose(self.view(seat) if self._open else hand.view(seat))
         if not isinstance(d, dd.PlayCards):
             raise DriverError(f"seat {seat} answered {d!r} to a play question")
         taps, send = self._taps[seat], self.send

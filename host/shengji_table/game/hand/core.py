@@ -161,6 +161,9 @@ class Hand:
     def declarer_set(self) -> frozenset:
         """``declarers()`` as a set, kept until the dealer or the friends found change."""
         fs = self.friend_search
+        kept = self._declarer_key
+        if fs is None and kept is not None and kept[1] is None and kept[0] == self.dealer:
+            return self._declarer_set          # no friends to find: the dealer alone decides
         key = (self.dealer, fs, len(fs.friends) if fs is not None else 0)
         if key != self._declarer_key:
             self._declarer_key, self._declarer_set = key, frozenset(self.declarers())
@@ -332,7 +335,11 @@ class Hand:
         play, every field but those a play changes)."""
         ph = self.phase
         declarers = self.declarer_set()
-        points, attackers_points = self._points_view(declarers)
+        kept = self._points                      # _points_view's answer when it is current: inline
+        if kept[0] is self.trick_views and kept[1] is declarers:
+            points, attackers_points = kept[2], kept[3]
+        else:
+            points, attackers_points = self._points_view(declarers)
         base = self._view_bases[seat]
         if base[0] is not ph or base[1] is not declarers or base[2] is not self.standing:
             # in the draw only a call changes what is not a draw's, in the play only a friend found

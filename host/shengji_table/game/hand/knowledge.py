@@ -168,14 +168,13 @@ class ScannedHands(Knowledge):
         return forced, throw_failed(hand, seat, chk, len(faces) - len(forced))
 
     def refuse_follow(self, hand, seat, lead, faces):
-        held, order, rule = hand.hands[seat], hand.trump_order(), hand.lead_rule()
-        counts = held.counts()
+        held, order, rule = hand.hands[seat], hand.order, hand.lead_rule()
         if len(faces) == 1 and rule.count == 1 and rule.ladder == _NO_SHAPE and rule.rule != "R-4.8":
             # the commonest follow: one held card to a one-card lead is legal unless it leaves the
             # led suit while the hand holds some; the verdict is only worked out to refuse
-            if order._suit[faces[0].index] == rule.suit or not suit_count(counts, rule.suit, order):
+            if order._suit[faces[0].index] == rule.suit or not suit_count(held.counts(), rule.suit, order):
                 return None
-        v = check_follow(lead, faces, held.faces(), order, rule, counts)
+        v = check_follow(lead, faces, held.faces(), order, rule, held.counts())
         return None if v.ok else v
 
     def all_played(self, hand):
