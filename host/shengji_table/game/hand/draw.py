@@ -158,6 +158,7 @@ def _declaring_faces(level: int) -> tuple:
 
 _DECLARING: dict = {}
 _INDEX = attrgetter("index")
+_CALLS: dict = {}               # see _shows_a_call
 
 
 def _valid_now(hand: Hand, seat: int, cards: tuple) -> bool:
@@ -167,11 +168,31 @@ def _valid_now(hand: Hand, seat: int, cards: tuple) -> bool:
     if standing is not hand.standing or level != hand.level or known is None:
         known = {}
         hand.declarable = (hand.standing, hand.level, known)
-    key = (seat, *map(_INDEX, cards))            # face numbers: hashed in C
+    faces = tuple(map(_INDEX, cards))            # face numbers: hashed in C
+    key = (seat, faces)
     ok = known.get(key)
     if ok is None:
-        ok = known[key] = check_declaration(hand.ruleset, hand.level, hand.standing, Declaration(seat, cards)).valid
+        ok = known[key] = _shows_a_call(hand.ruleset, hand.level, faces, cards) and check_declaration(
+            hand.ruleset, hand.level, hand.standing, Declaration(seat, cards)).valid
     return ok
+
+
+def _shows_a_call(rs, level: int, faces: tuple, cards: tuple) -> bool:
+    """Whether ``cards`` are a declaration at all at ``level`` (``declaration_strength`` does not
+    refuse them, whoever stands), remembered for every hand: a lone joker is offered at every
+    draw after it, and refused by an exception each time."""
+    key = (id(rs), level, faces)      # the ruleset by identity: the entry keeps it alive
+    hit = _CALLS.get(key)
+    if hit is None or hit[0] is not rs:
+        try:
+            declaration_strength(rs, level, cards)
+            hit = (rs, True)
+        except ValueError:
+            hit = (rs, False)
+        if len(_CALLS) >= 10_000:
+            _CALLS.clear()
+        _CALLS[key] = hit
+    return hit[1]
 
 
 def declaration_options(hand: Hand, seat: int, held=None) -> tuple:
