@@ -195,26 +195,33 @@ def _shows_a_call(rs, level: int, faces: tuple, cards: tuple) -> bool:
     return hit[1]
 
 
+def _declaring_groups(hand: Hand, seat: int, held) -> dict:
+    """``{face: copies held}`` of the seat's level cards and jokers (``held``: its copies, when the
+    engine does not know them)."""
+    groups: dict = {}
+    if held is None and not hand.ruleset.two_colour:
+        # the scanned hand's face counts, read for the few faces that declare (the order of
+        # ``groups`` only matters for two colours' same-colour pairs)
+        counts = hand.hands[seat].counts()
+        for f in _declaring_faces(hand.level):
+            if counts[f.index]:
+                groups[f] = counts[f.index]
+        return groups
+    for c in (hand.hands[seat] if held is None else held):
+        f = c.card
+        if f.rank == hand.level or f.suit == JOKER:
+            groups.setdefault(f, 0)
+            groups[f] += 1
+    return groups
+
+
 def declaration_options(hand: Hand, seat: int, held=None) -> tuple:
     """Every declaration (tuple of faces) seat ``seat`` could validly make now (for bots)."""
     stealing = hand.phase == Phase.STEAL
     if not (hand.phase == Phase.DRAWING and not hand.ruleset.bidding) and not may_counter(hand, seat) \
             and not stealing:
         return ()
-    groups: dict = {}
-    if held is None and not hand.ruleset.two_colour:
-        # the scanned hand's face counts, read for the few faces that declare (the order of
-        # ``groups`` only matters for two colours' same-colour pairs below)
-        counts = hand.hands[seat].counts()
-        for f in _declaring_faces(hand.level):
-            if counts[f.index]:
-                groups[f] = counts[f.index]
-    else:
-        for c in (hand.hands[seat] if held is None else held):
-            f = c.card
-            if f.rank == hand.level or f.suit == JOKER:
-                groups.setdefault(f, 0)
-                groups[f] += 1
+    groups = _declaring_groups(hand, seat, held)
     out = [(f,) * n for f, k in sorted(groups.items(), key=lambda kv: kv[0].index) for n in range(1, k + 1)]
     if hand.ruleset.mixed_joker_nt:  # R-6.7: a small and a big joker together declare no trump
         jokers = sorted((f for f in groups if f.suit == JOKER), key=lambda f: f.index)

@@ -12,6 +12,7 @@ The phase rules ask ``hand.knowledge`` instead of testing the mode.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ...rules.cards import CardCopy, all_copies, format_cards
@@ -89,7 +90,7 @@ class Knowledge:
         """A throw led: ``(the cards that stand, effects)``."""
         raise NotImplementedError
 
-    def refuse_follow(self, hand: Hand, seat: int, lead: tuple, faces: list):
+    def refuse_follow(self, hand: Hand, seat: int, lead: tuple, faces: Sequence):
         """The verdict against a follow, when it can be judged now and is illegal (R-4.4–4.7)."""
         return None
 
