@@ -164,11 +164,13 @@ _CALLS: dict = {}               # see _shows_a_call
 def _valid_now(hand: Hand, seat: int, cards: tuple) -> bool:
     """Whether ``seat`` may declare ``cards`` now (``check_declaration``), remembered while the
     standing call and the level stay: a seat is offered the same calls again at each level card it draws."""
+    faces = tuple(map(_INDEX, cards))            # face numbers: hashed in C
+    if hand.standing is None:                    # the first call stands if it is a call at all (R-6.1)
+        return _shows_a_call(hand.ruleset, hand.level, faces, cards)
     standing, level, known = hand.declarable
     if standing is not hand.standing or level != hand.level or known is None:
         known = {}
         hand.declarable = (hand.standing, hand.level, known)
-    faces = tuple(map(_INDEX, cards))            # face numbers: hashed in C
     key = (seat, faces)
     ok = known.get(key)
     if ok is None:
@@ -197,11 +199,11 @@ def _shows_a_call(rs, level: int, faces: tuple, cards: tuple) -> bool:
 
 def _declaring_groups(hand: Hand, seat: int, held) -> dict:
     """``{face: copies held}`` of the seat's level cards and jokers (``held``: its copies, when the
-    engine does not know them)."""
+    engine does not know them); without two colours in face order."""
     groups: dict = {}
     if held is None and not hand.ruleset.two_colour:
-        # the scanned hand's face counts, read for the few faces that declare (the order of
-        # ``groups`` only matters for two colours' same-colour pairs)
+        # the scanned hand's face counts, read for the few faces that declare, in face order (the
+        # order of ``groups`` matters for two colours' same-colour pairs, which take the path below)
         counts = hand.hands[seat].counts()
         for f in _declaring_faces(hand.level):
             if counts[f.index]:
@@ -212,7 +214,9 @@ def _declaring_groups(hand: Hand, seat: int, held) -> dict:
         if f.rank == hand.level or f.suit == JOKER:
             groups.setdefault(f, 0)
             groups[f] += 1
-    return groups
+    if hand.ruleset.two_colour:
+        return groups                # the order the hand holds them: the same-colour pairs read it
+    return dict(sorted(groups.items(), key=lambda kv: kv[0].index))
 
 
 def declaration_options(hand: Hand, seat: int, held=None) -> tuple:
@@ -222,7 +226,8 @@ def declaration_options(hand: Hand, seat: int, held=None) -> tuple:
             and not stealing:
         return ()
     groups = _declaring_groups(hand, seat, held)
-    out = [(f,) * n for f, k in sorted(groups.items(), key=lambda kv: kv[0].index) for n in range(1, k + 1)]
+    items = sorted(groups.items(), key=lambda kv: kv[0].index) if hand.ruleset.two_colour else groups.items()
+    out = [(f,) * n for f, k in items for n in range(1, k + 1)]
     if hand.ruleset.mixed_joker_nt:  # R-6.7: a small and a big joker together declare no trump
         jokers = sorted((f for f in groups if f.suit == JOKER), key=lambda f: f.index)
         if len(jokers) == 2:
@@ -240,9 +245,7 @@ def declaration_options(hand: Hand, seat: int, held=None) -> tuple:
     mine = [d for d, _ in hand.declarations if d.seat == seat]
     valid = []
     for cards in out:
-        try:
-            declaration_strength(hand.ruleset, hand.level, cards)
-        except ValueError:
+        if not _shows_a_call(hand.ruleset, hand.level, tuple(map(_INDEX, cards)), cards):
             continue
         if mine and len(cards) <= len(mine[-1].cards):
             continue
