@@ -123,7 +123,9 @@ class Driver:
     def _copies(self, seat: int, faces, exclude=()) -> list:
         """Physical copies in ``seat``'s hand for these faces: for each face, the first copies of it
         in the hand's order (the order the seat received them)."""
-        held = self.hidden_hand(seat) if self._open else self._hand().hands[seat]
+        hand = self.match.hand
+        assert hand is not None, "copies are picked for a hand in play"
+        held = self.hidden_hand(seat) if self._open else hand.hands[seat]
         if len(faces) == 1 and not exclude:    # most plays: one card, the first copy of its face
             f = faces[0]
             for c in held:
