@@ -1,6 +1,15 @@
 """Declarations and overcalls during the draw, per ladder (R-6.1 – R-6.6)."""
+import random
+
+import pytest
+
 from shengji_table.game import events as ev
 from shengji_table.game.effects import Announce, Refusal
+from shengji_table.game.hand import Hand
+from shengji_table.game.hand import draw as hand_draw
+from shengji_table.rules.cards import BIG_JOKER, SMALL_JOKER, SUITS, Card
+from shengji_table.rules.declare import Declaration, check_declaration
+from shengji_table.rules.ruleset import Ruleset
 
 
 def refused(out):
@@ -123,3 +132,25 @@ def test_hand_close_before_draw_done_refused_r7_1(table):
     t.draw(10)
     out = t.send(ev.CloseDeclarations())
     assert refused(out) and "not finished" in out[0].reason
+
+
+@pytest.mark.parametrize("preset", ["classic", "one-deck", "three-decks", "four-decks", "one-deck-two-colour"])
+def test_offered_calls_are_the_rules_verdicts_R6_1_R6_2(preset):
+    """The offers' remembered verdicts (``draw._valid_now``: a first call stands if it is a call at
+    all, later ones are checked against the standing call) are ``check_declaration``'s."""
+    rs = Ruleset.from_preset(preset)
+    rng = random.Random(preset)
+    for _ in range(300):
+        level = rng.randint(2, 14)
+        hand = Hand(rs, levels=(level,) * rs.players)
+        faces = [Card(s, level) for s in SUITS] + [SMALL_JOKER, BIG_JOKER]
+        if rng.random() < 0.6:
+            first = rng.choice(faces)
+            call = Declaration(rng.randrange(rs.players), (first,) * rng.randint(1, 2))
+            hand.standing = check_declaration(rs, level, None, call).standing
+        seat = rng.randrange(rs.players)
+        f = rng.choice(faces)
+        cards = (f,) * rng.randint(1, rs.decks) if rng.random() < 0.8 else (SMALL_JOKER, BIG_JOKER)
+        want = check_declaration(rs, level, hand.standing, Declaration(seat, cards)).valid
+        assert hand_draw._valid_now(hand, seat, cards) == want
+        assert hand_draw._valid_now(hand, seat, cards) == want          # and once remembered

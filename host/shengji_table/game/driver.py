@@ -67,11 +67,17 @@ class Driver:
         self._countered = False        # three players: the counter-declaration round has been offered
         self.counter_declarations = counter_declarations
         self.scan_burial = scan_burial
+        self._open = match.mode == OPEN
+        # the events the driver sends most, one instance each (events are immutable): a tap or a
+        # draw of a copy (by its key) at a seat, a seat's button
+        self._taps: list = [{} for _ in range(match.players)]
+        self._draws: list = [{} for _ in range(match.players)]
+        self._confirms = tuple(ev.Confirm(s) for s in range(match.players))
 
     # ------------------------------------------------------------------
     def send(self, event):
         effects = self.match.apply(event)
-        if effects and isinstance(effects[0], Refusal):
+        if effects and type(effects[0]) is Refusal:
             r = effects[0]
             raise DriverError(f"{event.type} by seat {r.seat} refused: {r.rule}: {r.reason}")
         if self.on_event is not None:
@@ -89,7 +95,7 @@ class Driver:
     @property
     def open(self) -> bool:
         """Whether the match is in open play (the driver keeps the hands)."""
-        return self.match.mode == OPEN
+        return self._open
 
     def hidden_hand(self, seat: int) -> list:
         """Open play: the copies ``seat`` physically holds now (pending cards included)."""
@@ -98,9 +104,11 @@ class Driver:
 
     def view(self, seat: int, expect=None):
         """The view bots get: the engine's, with the seat's own cards filled in in open play."""
-        hand = self._hand()
+        hand = self.match.hand
+        if hand is None:
+            raise DriverError("no hand has been dealt yet")
         v = hand.view(seat, expect)
-        if not self.open:
+        if not self._open:
             return v
         kitty = v.kitty
         if kitty is not None:              # the dealer: the kitty picked up, then the cards buried
@@ -115,7 +123,9 @@ class Driver:
     def _copies(self, seat: int, faces, exclude=()) -> list:
         """Physical copies in ``seat``'s hand for these faces: for each face, the first copies of it
         in the hand's order (the order the seat received them)."""
-        held = self.hidden_hand(seat) if self.open else self._hand().hands[seat]
+        hand = self.match.hand
+        assert hand is not None, "copies are picked for a hand in play"
+        held = self.hidden_hand(seat) if self._open else hand.hands[seat]
         if len(faces) == 1 and not exclude:    # most plays: one card, the first copy of its face
             f = faces[0]
             for c in held:
@@ -150,17 +160,21 @@ class Driver:
         explicit stack instead of a shuffle (a duplicate board); ``seed`` still seeds the rest."""
         m = self.match
         self._rng = random.Random(seed ^ 0x5EED)   # the counter-declarer's random draw (three players)
-        if self.open:
+        if self._open:
             return self._play_open_hand(seed, order)
         self.send(ev.Deal(seed=seed) if order is None else ev.Deal(order=tuple(order)))
         hand = self._hand()
         bidding = m.ruleset.bidding
+        draws = self._draws
         while True:
             nxt = hand.next_draw()
             if nxt is None:
                 break
             seat, copy = nxt
-            self.send(ev.Draw(seat, copy))
+            e = draws[seat].get(copy.key)          # keyed by the copy's number: hashed in C
+            if e is None:
+                e = draws[seat][copy.key] = ev.Draw(seat, copy)
+            self.send(e)
             if not bidding and (copy.card.rank == hand.level or copy.card.suit == JOKER):
                 self._offer_declaration(seat)
         self.send(ev.CloseDeclarations())
@@ -189,7 +203,7 @@ class Driver:
 
     def _offer_declaration(self, seat: int) -> bool:
         hand = self._hand()
-        opts = hand.declaration_options(seat, held=self.hidden_hand(seat) if self.open else None)
+        opts = hand.declaration_options(seat, held=self.hidden_hand(seat) if self._open else None)
         if not opts:
             return False
         d = self._ask(seat, dv.Expect("declare", 0, opts))
@@ -238,7 +252,7 @@ class Driver:
         the table's own draw) and lays back the 6 its bot chooses."""
         hand = self._hand()
         if hand.exchange is not None and hand.exchange.drawn is None:
-            if self.open:
+            if self._open:
                 drawn = self._rng.sample(self.kitty, min(len(self.kitty), 6))
                 for c in drawn:
                     self.kitty.remove(c)
@@ -252,7 +266,7 @@ class Driver:
         cards = self._copies(seat, d.cards)
         for c in cards:
             self.send(ev.Tap(seat, c))
-        if self.open:
+        if self._open:
             for c in cards:
                 self.held[seat].remove(c)
             self.kitty.extend(cards)
@@ -268,7 +282,7 @@ class Driver:
             if step is None:
                 raise DriverError(_unknown(hand.phase))
             step(self, hand)
-        if self.open and hand.result is None:
+        if self._open and hand.result is None:
             self._reveal_kitty()
         return hand
 
@@ -299,7 +313,7 @@ class Driver:
             self._countered = True
             self._counter_round()
             return
-        if self.open:                     # the dealer picks the kitty up
+        if self._open:                     # the dealer picks the kitty up
             self._picked_up = tuple(self.kitty)
             self.held[hand.dealer].extend(self.kitty)
             self.kitty = []
@@ -312,7 +326,7 @@ class Driver:
         for k in range(1, n):
             seat = (who + k) % n
             if self._offer_declaration(seat):
-                if self.open:
+                if self._open:
                     self.held[seat].extend(self.kitty)
                     self.kitty = []
                 return
@@ -324,10 +338,10 @@ class Driver:
         if not isinstance(d, dd.Bury):
             raise DriverError(f"seat {seat} answered {d!r} to a bury question")
         cards = self._copies(seat, d.cards)
-        if self.scan_burial or not self.open:
+        if self.scan_burial or not self._open:
             for c in cards:
                 self.send(ev.Tap(seat, c))
-        if self.open:                     # laid face down: the kitty again
+        if self._open:                     # laid face down: the kitty again
             for c in cards:
                 self.held[seat].remove(c)
             self.kitty = list(cards)
@@ -343,14 +357,18 @@ class Driver:
     def _on_playing(self, hand):
         seat = hand.turn
         leading = not hand.trick
-        d = self._ask(seat)
+        d = self.bots[seat].choose(self.view(seat) if self._open else hand.view(seat))
         if not isinstance(d, dd.PlayCards):
             raise DriverError(f"seat {seat} answered {d!r} to a play question")
+        taps, send = self._taps[seat], self.send
         for c in self._copies(seat, d.cards):
-            self.send(ev.Tap(seat, c))
+            e = taps.get(c.key)
+            if e is None:
+                e = taps[c.key] = ev.Tap(seat, c)
+            send(e)
         if leading:
-            self.send(ev.Confirm(seat))
-            if self.open and hand.throw_window:
+            send(self._confirms[seat])
+            if self._open and hand.throw_window:
                 self._challenge()
 
     # the step of each phase finish_hand plays (the draw is play_hand's)

@@ -15,7 +15,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-__all__ = ["Effect", "Ring", "Announce", "Refusal", "effect_from_json", "RING_STATES"]
+__all__ = ["Effect", "Ring", "ring", "Announce", "Refusal", "effect_from_json", "RING_STATES"]
 
 RING_STATES = ("idle", "turn", "pending", "accepted", "refused", "won", "declarer")
 
@@ -43,6 +43,18 @@ class Ring(Effect):
 
 
 Ring.type = "ring"
+
+_RINGS: dict = {}     # (seat, state, cards) -> its Ring
+
+
+def ring(seat: int, state: str, cards: int = 0) -> Ring:
+    """``Ring(seat, state, cards)``, one shared instance per value: a ring is immutable and every
+    event makes one or two, and a frozen dataclass costs several times a look-up to build."""
+    key = (seat, state, cards)
+    r = _RINGS.get(key)
+    if r is None:
+        r = _RINGS[key] = Ring(seat, state, cards)
+    return r
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from ...rules.order import TrumpOrder
 from ...rules.ruleset import Ruleset
 from ...rules.trick import Play
 from .. import events as ev
-from ..effects import Refusal, Ring
+from ..effects import Refusal, ring
 from ..friend import FriendSearch
 from ..phase import SCANNED, Phase
 from ..view import Expect, SeatView, TrickView
@@ -33,7 +33,7 @@ from .trick import SeatPlay, TrickTaken
 __all__ = ["Hand"]
 
 _FACE = attrgetter("card")          # a copy's face, read in C (views are built for every decision)
-_OVER = Phase.OVER
+_OVER, _PLAYING, _DRAWING = Phase.OVER, Phase.PLAYING, Phase.DRAWING
 _HOLDS_KITTY = (Phase.BURYING, Phase.FRIEND, Phase.PLAYING, Phase.OVER)   # the dealer sees the kitty
 # what play waits for, built once (an Expect is immutable): nothing, a lead, a follow of n cards
 _NONE, _LEAD = Expect("none"), Expect("lead")
@@ -82,6 +82,7 @@ class Hand:
         self.dealt: list[list[CardCopy]] = [[] for _ in range(n)]   # cards drawn per seat, in order (scanned)
         self.declarations: list = []                     # (Declaration, copies) in time order
         self.standing: Standing | None = None
+        self.declarable: tuple = (None, None, None)      # (standing, level, {(seat, cards): valid}) for offers
         # the kitty (R-7.2)
         self.kitty: list = []                            # the kitty as dealt (copies), scanned
         self.dealt_kitty: tuple = ()                     # the kitty as dealt (scanned), before any swap
@@ -121,10 +122,13 @@ class Hand:
         self._deal_context = (dealer, first_seat)          # how the hand began, for rebuild()
         # views are built for every decision: the parts that change less often, kept until they do
         self._trick_src: tuple = (None, 0, ())            # (trick list, its length, its face plays)
-        self._lead_rule: tuple = ((), None)               # (the lead's faces, their follow rule)
+        self._lead_rule: tuple = ((), None)               # (the lead's copies, their follow rule)
+        self._single_rules: dict = {}                     # effective suit -> the follow rule of a single
         self._declarer_key: tuple | None = None          # (dealer, friend search, friends found)
         self._declarer_set: frozenset = frozenset()
         self._points: tuple = (None, None, (), 0)          # (trick views, declarers, points, attackers')
+        # per seat, in the draw and the play: (phase, declarers, standing call, the fields a draw or play keeps)
+        self._view_bases: list = [(None, None, None, None)] * n
 
     # ------------------------------------------------------------------ queries
     @property
@@ -157,6 +161,9 @@ class Hand:
     def declarer_set(self) -> frozenset:
         """``declarers()`` as a set, kept until the dealer or the friends found change."""
         fs = self.friend_search
+        kept = self._declarer_key
+        if fs is None and kept is not None and kept[1] is None and kept[0] == self.dealer:
+            return self._declarer_set          # no friends to find: the dealer alone decides
         key = (self.dealer, fs, len(fs.friends) if fs is not None else 0)
         if key != self._declarer_key:
             self._declarer_key, self._declarer_set = key, frozenset(self.declarers())
@@ -204,10 +211,18 @@ class Hand:
     def lead_rule(self) -> FollowRule:
         """The follow rule of the trick's lead (R-4.4 – R-4.7), analysed once per trick: every
         follower's play is checked against it."""
-        lead = self.trick_plays()[0].cards
+        lead = self.trick[0].cards
         src, rule = self._lead_rule
-        if src is not lead:                     # the trick's face plays keep one lead tuple
-            rule = follow_rule(lead, self.trump_order())
+        if src is not lead:                     # each lead laid is a tuple of its own
+            faces = self.trick_plays()[0].cards
+            if len(faces) == 1:                 # a single's rule is its suit's: one per suit a hand
+                order = self.trump_order()
+                suit = order._suit[faces[0].index]
+                rule = self._single_rules.get(suit)
+                if rule is None:
+                    rule = self._single_rules[suit] = follow_rule(faces, order)
+            else:
+                rule = follow_rule(faces, self.trump_order())
             self._lead_rule = (lead, rule)
         return rule
 
@@ -229,7 +244,10 @@ class Hand:
     # the next draw and the bots' options live with their phases
     def next_draw(self):
         """``(seat, copy)`` of the next draw when the stack is known; ``None`` when the draw is done."""
-        return draw.next_draw(self)
+        n = self.drawn                          # draw.next_draw, without the call (100 a hand)
+        if n >= self.deal_size or self.phase != Phase.DRAWING:
+            return None
+        return (self.first_seat + n) % self.players, (self.stack[n] if self.stack is not None else None)
 
     def declaration_options(self, seat: int, held=None) -> tuple:
         """Every declaration (tuple of faces) seat ``seat`` could validly make now (for bots).
@@ -270,7 +288,7 @@ class Hand:
         """The effects of refusing ``event``: the refusal, and ``seat``'s ring (when a seat is named)."""
         out: list = [Refusal(seat, event.type, rule, reason)]
         if seat is not None:
-            out.append(Ring(seat, "refused", len(self.pending) if seat == self.turn else 0))
+            out.append(ring(seat, "refused", len(self.pending) if seat == self.turn else 0))
         return out
 
     def rebuild(self, events) -> None:
@@ -313,27 +331,60 @@ class Hand:
 
     def view(self, seat: int, expect: Expect | None = None) -> SeatView:
         """The read-only view of seat ``seat`` (see ``view.py``).  Built for every decision, from
-        parts kept until they change (the seat's sorted hand, the trick's faces, the declarers)."""
-        ph, dealer, standing = self.phase, self.dealer, self.standing
+        parts kept until they change (the seat's sorted hand, the trick's faces, the declarers; in
+        play, every field but those a play changes)."""
+        ph = self.phase
+        declarers = self.declarer_set()
+        kept = self._points                      # _points_view's answer when it is current: inline
+        if kept[0] is self.trick_views and kept[1] is declarers:
+            points, attackers_points = kept[2], kept[3]
+        else:
+            points, attackers_points = self._points_view(declarers)
+        base = self._view_bases[seat]
+        if base[0] is not ph or base[1] is not declarers or base[2] is not self.standing:
+            # in the draw only a call changes what is not a draw's, in the play only a friend found
+            # (the referee's undo rebuilds the hand, and so these too); other phases build it anew
+            base = (ph, declarers, self.standing, self._view_base(seat, ph, declarers))
+            if ph is _PLAYING or ph is _DRAWING:
+                self._view_bases[seat] = base
+        fields = base[3].copy()
+        held = self.hands[seat]
+        fields["hand"] = held._faces or held.faces()
+        src = self._trick_src            # trick_plays() when it is current: the commonest case inline
+        fields["trick"] = src[2] if src[0] is self.trick and src[1] == len(src[0]) else self.trick_plays()
+        fields["leader"] = self.leader
+        fields["tricks"] = self.trick_views
+        fields["points"] = points
+        fields["attackers_points"] = attackers_points
+        if expect is None:
+            if ph is _PLAYING:                    # self.expect's first case, at almost every view
+                trick = self.trick
+                expect = _NONE if seat != self.turn else _follow(len(trick[0].cards)) if trick else _LEAD
+            else:
+                expect = self.expect(seat)
+        fields["expect"] = expect
+        return SeatView.adopt(fields)
+
+    def _view_base(self, seat: int, ph: Phase, declarers: frozenset) -> dict:
+        """The fields of ``seat``'s view that a play does not change."""
+        dealer, standing = self.dealer, self.standing
         holder = dealer if self.kitty_holder is None else self.kitty_holder      # 炒地皮: who took it last
         holds_kitty = seat == holder and ph in _HOLDS_KITTY
         public_standing = standing is not None and not self.ruleset.hidden_declarations
         order = self.order
-        declarers = self.declarer_set()
-        points, attackers_points = self._points_view(declarers)
-        return SeatView.adopt({
+        return {
             "ruleset": self.ruleset, "seat": seat, "players": self.players, "phase": ph, "level": self.level,
             "levels": self.levels,
             "trump": self.trump if order is not None else (standing.trump if public_standing else None),  # type: ignore[union-attr]
-            "order": order, "hand": self.hands[seat].faces(), "trick": self.trick_plays(), "leader": self.leader,
-            "tricks": self.trick_views, "points": points, "attackers_points": attackers_points,
+            "order": order, "hand": None, "trick": None, "leader": None, "tricks": None, "points": None,
+            "attackers_points": None,
             "dealer": dealer, "declarers": declarers, "friend_calls": self.friend_calls,
             "kitty": tuple(c.card for c in (self.buried if ph != Phase.BURYING else self.kitty))
             if holds_kitty else None,
             "shown_kitty": tuple(c.card for c in self.shown) if self.shown else (),
-            "standing_bid": self.bid, "expect": expect if expect is not None else self.expect(seat),
+            "standing_bid": self.bid, "expect": None,
             "standing_seat": standing.seat if public_standing else None,  # type: ignore[union-attr]
-        })
+        }
 
     def add_trick_view(self, plays: tuple, winner: int, points: int) -> None:
         self.trick_views += (TrickView(plays, winner, points),)

@@ -15,7 +15,7 @@ from ...rules.cards import format_cards
 from ...rules.declare import Declaration, check_declaration
 from ...rules.order import TrumpOrder
 from .. import events as ev
-from ..effects import Announce, Ring
+from ..effects import Announce, ring
 from ..phase import Phase
 from .shown import refuse_shown
 from ...rules.cards import suit_word
@@ -67,11 +67,11 @@ def counter(hand: Hand, e: ev.Declare) -> list:
     hand.declarations.append((Declaration(e.seat, faces), e.cards))
     hand.standing = standing
     hand.trump = standing.trump
-    hand.order = TrumpOrder(hand.ruleset, hand.level, hand.trump)
+    hand.order = TrumpOrder.of(hand.ruleset, hand.level, hand.trump)   # shared: built once per (level, trump)
     if e.seat == hand.dealer:
         return [Announce("declare", f"The dealer, seat {e.seat}, answers with {format_cards(faces)}: trump is "
                                     f"{suit_word(hand.trump)}. {res.reason}", COUNTER_RULE),
-                Ring(e.seat, "declarer")]
+                ring(e.seat, "declarer")]
     hand.phase = Phase.EXCHANGE
     hand.turn = e.seat
     hand.exchange = Exchange(e.seat)
@@ -79,7 +79,7 @@ def counter(hand: Hand, e: ev.Declare) -> list:
     return [Announce("declare", f"Seat {e.seat} counter-declares with {format_cards(faces)}: trump is "
                                 f"{suit_word(hand.trump)}. {res.reason} Seat {e.seat} now swaps {swap} "
                                 f"cards drawn at random from the kitty.", COUNTER_RULE),
-            Ring(e.seat, "declarer")]
+            ring(e.seat, "declarer")]
 
 
 def counter_draw(hand: Hand, e: ev.CounterDraw) -> list:
@@ -99,7 +99,7 @@ def counter_draw(hand: Hand, e: ev.CounterDraw) -> list:
     x.drawn = drawn
     x.count = k
     return [Announce("kitty", f"Seat {e.seat} draws {k} cards from the kitty at random and lays {k} back.",
-                     COUNTER_RULE), Ring(e.seat, "turn")]
+                     COUNTER_RULE), ring(e.seat, "turn")]
 
 
 def _drawn(hand: Hand, e) -> tuple[Exchange | None, list]:
@@ -119,7 +119,7 @@ def exchange_tap(hand: Hand, e) -> list:
         return refused
     if e.copy in x.laid:                          # tapped again: take it back
         x.laid.remove(e.copy)
-        return [Ring(e.seat, "pending", len(x.laid))]
+        return [ring(e.seat, "pending", len(x.laid))]
     if isinstance(e, ev.TakeBack):
         return hand.refuse(e.seat, e, "table.take-back", f"{e.copy} is not among the cards laid back")
     if hand.knowledge.missing(hand, e.seat, (e.copy,)) is not None:
@@ -127,7 +127,7 @@ def exchange_tap(hand: Hand, e) -> list:
     if len(x.laid) >= x.count:
         return hand.refuse(e.seat, e, COUNTER_RULE, f"{x.count} cards go back to the kitty")
     x.laid.append(e.copy)
-    return [Ring(e.seat, "pending", len(x.laid))]
+    return [ring(e.seat, "pending", len(x.laid))]
 
 
 def exchange_confirm(hand: Hand, e: ev.Confirm) -> list:
@@ -145,4 +145,4 @@ def exchange_confirm(hand: Hand, e: ev.Confirm) -> list:
     hand.phase = Phase.KITTY
     hand.turn = hand.dealer
     return [Announce("kitty", f"Seat {e.seat} has laid {x.count} cards back in the kitty.", COUNTER_RULE),
-            Ring(hand.dealer_seat(), "turn")]
+            ring(hand.dealer_seat(), "turn")]

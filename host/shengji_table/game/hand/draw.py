@@ -4,9 +4,10 @@ Closing the draw fixes trump and, in the first hand, the dealer (R-6.4, R-6.6)."
 from __future__ import annotations
 
 import random
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
-from ...rules.cards import JOKER, all_copies, format_cards, level_text, suit_word
+from ...rules.cards import BIG_JOKER, JOKER, SMALL_JOKER, SUITS, Card, all_copies, format_cards, level_text, suit_word
 from ...rules.declare import (
     Declaration,
     check_declaration,
@@ -17,7 +18,7 @@ from ...rules.declare import (
     run_declarations,
 )
 from .. import events as ev
-from ..effects import Announce, Ring
+from ..effects import Announce, ring
 from ..phase import Phase
 from .counter import may_counter
 from .kitty import holder, start_kitty
@@ -58,22 +59,25 @@ def next_draw(hand: Hand):
 
 
 def draw(hand: Hand, e: ev.Draw) -> list:
-    nxt = next_draw(hand)
-    if nxt is None:
+    n = hand.drawn                       # next_draw, without the call: this is the phase's event
+    if n >= hand.deal_size:
         return hand.refuse(e.seat, e, "R-7.1", "every seat already holds its full hand; the rest is the kitty")
-    seat, expected = nxt
+    seat = (hand.first_seat + n) % hand.players
+    expected = hand.stack[n] if hand.stack is not None else None
     if e.seat != seat:
         return hand.refuse(e.seat, e, "table.draw-order", f"it is seat {seat}'s turn to draw, not seat {e.seat}'s")
-    if expected is not None and e.copy != expected:
+    if expected is not None and e.copy is not expected and e.copy != expected:
         return hand.refuse(e.seat, e, "table.draw-card", f"the next card on the stack is {expected}, not {e.copy}")
-    # a known stack holds each copy once and is drawn in order, so its next card is not drawn yet
-    if expected is None and any(e.copy in h for h in hand.hands):
-        return hand.refuse(e.seat, e, "table.twice", f"{e.copy} was already drawn")
-    hand.hands[e.seat][e.copy] = None
+    if expected is None:
+        if any(e.copy in h for h in hand.hands):
+            return hand.refuse(e.seat, e, "table.twice", f"{e.copy} was already drawn")
+        hand.hands[e.seat][e.copy] = None
+    else:       # a known stack holds each copy once and is drawn in order: its next card is new
+        hand.hands[e.seat].add_new(e.copy)
     hand.dealt[e.seat].append(e.copy)
     hand.counts[e.seat] += 1
     hand.drawn += 1
-    return [Ring(e.seat, "accepted", hand.counts[e.seat])]
+    return [ring(e.seat, "accepted", hand.counts[e.seat])]
 
 
 def declare(hand: Hand, e: ev.Declare) -> list:
@@ -98,7 +102,7 @@ def declare(hand: Hand, e: ev.Declare) -> list:
     hand.declarations.append((decl, e.cards))
     hand.standing = res.standing
     return [Announce("declare", f"Seat {e.seat} shows {format_cards(faces)}: {res.reason}", res.rule),
-            Ring(e.seat, "declarer")]
+            ring(e.seat, "declarer")]
 
 
 def close_declarations(hand: Hand, e: ev.CloseDeclarations) -> list:
@@ -144,19 +148,86 @@ def _start_bidding(hand: Hand) -> list:
                             f"Seat {hand.turn} bids first.", "R-9 bidding")]
 
 
+def _declaring_faces(level: int) -> tuple:
+    """The faces that may declare at ``level``: its four level cards and the two jokers."""
+    faces = _DECLARING.get(level)
+    if faces is None:
+        faces = _DECLARING[level] = tuple(Card(s, level) for s in SUITS) + (SMALL_JOKER, BIG_JOKER)
+    return faces
+
+
+_DECLARING: dict = {}
+_INDEX = attrgetter("index")
+_CALLS: dict = {}               # see _shows_a_call
+
+
+def _valid_now(hand: Hand, seat: int, cards: tuple) -> bool:
+    """Whether ``seat`` may declare ``cards`` now (``check_declaration``), remembered while the
+    standing call and the level stay: a seat is offered the same calls again at each level card it draws."""
+    faces = tuple(map(_INDEX, cards))            # face numbers: hashed in C
+    if hand.standing is None:                    # the first call stands if it is a call at all (R-6.1)
+        return _shows_a_call(hand.ruleset, hand.level, faces, cards)
+    standing, level, known = hand.declarable
+    if standing is not hand.standing or level != hand.level or known is None:
+        known = {}
+        hand.declarable = (hand.standing, hand.level, known)
+    key = (seat, faces)
+    ok = known.get(key)
+    if ok is None:
+        ok = known[key] = _shows_a_call(hand.ruleset, hand.level, faces, cards) and check_declaration(
+            hand.ruleset, hand.level, hand.standing, Declaration(seat, cards)).valid
+    return ok
+
+
+def _shows_a_call(rs, level: int, faces: tuple, cards: tuple) -> bool:
+    """Whether ``cards`` are a declaration at all at ``level`` (``declaration_strength`` does not
+    refuse them, whoever stands), remembered for every hand: a lone joker is offered at every
+    draw after it, and refused by an exception each time."""
+    key = (id(rs), level, faces)      # the ruleset by identity: the entry keeps it alive
+    hit = _CALLS.get(key)
+    if hit is None or hit[0] is not rs:
+        try:
+            declaration_strength(rs, level, cards)
+            hit = (rs, True)
+        except ValueError:
+            hit = (rs, False)
+        if len(_CALLS) >= 10_000:
+            _CALLS.clear()
+        _CALLS[key] = hit
+    return hit[1]
+
+
+def _declaring_groups(hand: Hand, seat: int, held) -> dict:
+    """``{face: copies held}`` of the seat's level cards and jokers (``held``: its copies, when the
+    engine does not know them); without two colours in face order."""
+    groups: dict = {}
+    if held is None and not hand.ruleset.two_colour:
+        # the scanned hand's face counts, read for the few faces that declare, in face order (the
+        # order of ``groups`` matters for two colours' same-colour pairs, which take the path below)
+        counts = hand.hands[seat].counts()
+        for f in _declaring_faces(hand.level):
+            if counts[f.index]:
+                groups[f] = counts[f.index]
+        return groups
+    for c in (hand.hands[seat] if held is None else held):
+        f = c.card
+        if f.rank == hand.level or f.suit == JOKER:
+            groups.setdefault(f, 0)
+            groups[f] += 1
+    if hand.ruleset.two_colour:
+        return groups                # the order the hand holds them: the same-colour pairs read it
+    return dict(sorted(groups.items(), key=lambda kv: kv[0].index))
+
+
 def declaration_options(hand: Hand, seat: int, held=None) -> tuple:
     """Every declaration (tuple of faces) seat ``seat`` could validly make now (for bots)."""
     stealing = hand.phase == Phase.STEAL
     if not (hand.phase == Phase.DRAWING and not hand.ruleset.bidding) and not may_counter(hand, seat) \
             and not stealing:
         return ()
-    groups: dict = {}
-    for c in (hand.hands[seat] if held is None else held):
-        f = c.card
-        if f.rank == hand.level or f.suit == JOKER:
-            groups.setdefault(f, 0)
-            groups[f] += 1
-    out = [(f,) * n for f, k in sorted(groups.items(), key=lambda kv: kv[0].index) for n in range(1, k + 1)]
+    groups = _declaring_groups(hand, seat, held)
+    items = sorted(groups.items(), key=lambda kv: kv[0].index) if hand.ruleset.two_colour else groups.items()
+    out = [(f,) * n for f, k in items for n in range(1, k + 1)]
     if hand.ruleset.mixed_joker_nt:  # R-6.7: a small and a big joker together declare no trump
         jokers = sorted((f for f in groups if f.suit == JOKER), key=lambda f: f.index)
         if len(jokers) == 2:
@@ -170,14 +241,11 @@ def declaration_options(hand: Hand, seat: int, held=None) -> tuple:
         return tuple(cards for cards in out if check_steal(hand.ruleset, hand.level, hand.standing,
                                                            holder(hand), Declaration(seat, cards)).valid)
     if not hand.ruleset.hidden_declarations:
-        return tuple(cards for cards in out
-                     if check_declaration(hand.ruleset, hand.level, hand.standing, Declaration(seat, cards)).valid)
+        return tuple(cards for cards in out if _valid_now(hand, seat, cards))
     mine = [d for d, _ in hand.declarations if d.seat == seat]
     valid = []
     for cards in out:
-        try:
-            declaration_strength(hand.ruleset, hand.level, cards)
-        except ValueError:
+        if not _shows_a_call(hand.ruleset, hand.level, tuple(map(_INDEX, cards)), cards):
             continue
         if mine and len(cards) <= len(mine[-1].cards):
             continue

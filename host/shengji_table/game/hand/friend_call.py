@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import events as ev
-from ..effects import Ring
+from ..effects import ring
 from ..friend import RULE as FRIEND_RULE, FriendSearch, check_calls
 from ..phase import Phase
 from .play import start_play
@@ -21,7 +21,7 @@ def after_burial(hand: Hand) -> list:
     if hand.ruleset.teams == "find-friend" and hand.ruleset.friend_calls:
         hand.phase = Phase.FRIEND
         hand.turn = hand.dealer
-        return [Ring(hand.dealer_seat(), "turn")]
+        return [ring(hand.dealer_seat(), "turn")]
     return start_play(hand)
 
 

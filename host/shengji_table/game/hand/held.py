@@ -1,5 +1,6 @@
 """A seat's cards as the engine knows them: an ordered set of copies (``{copy: None}``) that keeps
-its sorted faces — the view's ``hand`` — up to date as copies come and go.  Views are built for
+its sorted faces — the view's ``hand`` — and its count of each face (what the follow checks read)
+up to date as copies come and go.  Views are built for
 every decision and a seat's hand changes by one play between two of its decisions, so inserting or
 removing in place (a bisect on the sort keys) beats sorting the whole hand for every view."""
 from __future__ import annotations
@@ -23,6 +24,7 @@ class Held(dict):
     _keys: list                      # sorted COPY_KEYs of the copies held
     _sorted: list                    # the faces in that order
     _faces: tuple | None = None      # ``tuple(_sorted)``, kept until the next change
+    _counts: list | None = None      # copies held per face index (``rules.follow.face_counts``)
 
     def faces(self) -> tuple:
         """The faces held, sorted by face index then deck (the view's stable order)."""
@@ -35,13 +37,37 @@ class Held(dict):
             faces = self._faces = tuple(self._sorted)
         return faces
 
+    def counts(self) -> list:
+        """How many copies of each face are held, indexed by face index (kept up to date; the
+        caller must not change it)."""
+        counts = self._counts
+        if counts is None:
+            counts = self._counts = [0] * 54
+            for c in self:
+                counts[c.card.index] += 1
+        return counts
+
     def __setitem__(self, copy, value) -> None:
-        if self._sorted_ok and copy not in self:
+        if copy not in self:
+            if self._sorted_ok:
+                i = bisect_left(self._keys, copy.key)
+                self._keys.insert(i, copy.key)
+                self._sorted.insert(i, copy.card)
+            if self._counts is not None:
+                self._counts[copy.card.index] += 1
+        self._faces = None
+        dict.__setitem__(self, copy, value)
+
+    def add_new(self, copy) -> None:
+        """``self[copy] = None`` for a copy known not to be held yet (a known stack's next card)."""
+        if self._sorted_ok:
             i = bisect_left(self._keys, copy.key)
             self._keys.insert(i, copy.key)
             self._sorted.insert(i, copy.card)
+        if self._counts is not None:
+            self._counts[copy.card.index] += 1
         self._faces = None
-        dict.__setitem__(self, copy, value)
+        dict.__setitem__(self, copy, None)
 
     def pop(self, copy, *default):
         value = dict.pop(self, copy, _ABSENT)
@@ -52,11 +78,13 @@ class Held(dict):
         if self._sorted_ok:
             i = bisect_left(self._keys, copy.key)
             del self._keys[i], self._sorted[i]
+        if self._counts is not None:
+            self._counts[copy.card.index] -= 1
         self._faces = None
         return value
 
     def _forget(self) -> None:
-        self._sorted_ok, self._faces = False, None
+        self._sorted_ok, self._faces, self._counts = False, None, None
 
     def __delitem__(self, copy) -> None:
         self._forget()

@@ -13,7 +13,7 @@ from ...rules.cards import format_cards, level_text, suit_word
 from ...rules.declare import STEAL_RULE, Declaration, check_steal
 from ...rules.order import TrumpOrder
 from .. import events as ev
-from ..effects import Announce, Ring
+from ..effects import Announce, ring
 from ..phase import Phase
 from .friend_call import after_burial
 from .shown import refuse_shown
@@ -33,7 +33,7 @@ def holder(hand: Hand) -> int:
 
 def start_kitty(hand: Hand) -> list:
     """Trump is fixed: the order is set and the dealer is to take the kitty (if there is one)."""
-    hand.order = TrumpOrder(hand.ruleset, hand.level, hand.trump)
+    hand.order = TrumpOrder.of(hand.ruleset, hand.level, hand.trump)   # shared: built once per (level, trump)
     out = [Announce("trump", f"Trump: {suit_word(hand.trump)}, level {level_text(hand.level)}; "
                              f"seat {hand.dealer} deals.")]
     if hand.ruleset.kitty_size:
@@ -52,7 +52,7 @@ def take_kitty(hand: Hand, e: ev.TakeKitty) -> list:
     hand.counts[e.seat] += hand.ruleset.kitty_size
     hand.phase = Phase.BURYING
     return [Announce("kitty", f"Seat {e.seat} takes the kitty and buries {hand.ruleset.kitty_size} cards.", "R-7.2"),
-            Ring(e.seat, "turn")]
+            ring(e.seat, "turn")]
 
 
 def _not_burier(hand: Hand, e) -> list | None:
@@ -70,13 +70,13 @@ def bury(hand: Hand, e: ev.BuryCard) -> list:
         return bad
     if e.copy in hand.buried:                     # tapped again: take it back
         hand.buried.remove(e.copy)
-        return [Ring(e.seat, "pending", len(hand.buried))]
+        return [ring(e.seat, "pending", len(hand.buried))]
     if hand.knowledge.missing(hand, e.seat, (e.copy,)) is not None:
         return hand.refuse(e.seat, e, "table.not-in-hand", f"{e.copy} is not in seat {e.seat}'s hand")
     if len(hand.buried) >= hand.ruleset.kitty_size:
         return hand.refuse(e.seat, e, "R-7.2", f"the kitty already holds {hand.ruleset.kitty_size} cards")
     hand.buried.append(e.copy)
-    return [Ring(e.seat, "pending", len(hand.buried))]
+    return [ring(e.seat, "pending", len(hand.buried))]
 
 
 def bury_tap(hand: Hand, e: ev.Tap) -> list:
@@ -122,7 +122,7 @@ def steal(hand: Hand, e: ev.Declare) -> list:
     hand.declarations.append((Declaration(e.seat, faces), e.cards))
     hand.standing = res.standing
     hand.trump = res.standing.trump
-    hand.order = TrumpOrder(hand.ruleset, hand.level, hand.trump)
+    hand.order = TrumpOrder.of(hand.ruleset, hand.level, hand.trump)   # shared: built once per (level, trump)
     hand.kitty_holder = e.seat
     for c in hand.buried:                       # the buried cards go to the new holder's hand
         hand.hands[e.seat][c] = None
@@ -133,7 +133,7 @@ def steal(hand: Hand, e: ev.Declare) -> list:
     return [Announce("declare", f"Seat {e.seat} counters with {format_cards(faces)} (炒地皮): trump is "
                                 f"{suit_word(hand.trump)}; seat {e.seat} takes the kitty and buries anew.",
                      STEAL_RULE),
-            Ring(e.seat, "turn")]
+            ring(e.seat, "turn")]
 
 
 def close_steals(hand: Hand, e: ev.CloseDeclarations) -> list:

@@ -12,6 +12,7 @@ The phase rules ask ``hand.knowledge`` instead of testing the mode.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ...rules.cards import CardCopy, all_copies, format_cards
@@ -29,6 +30,16 @@ if TYPE_CHECKING:
 __all__ = ["Knowledge", "ScannedHands", "OpenHands", "KNOWLEDGE", "MODES", "COUNTER_SWAP"]
 
 MODES = (SCANNED, OPEN)
+_NO_SHAPE = (((),),)            # the follow ladder of a lead that owes no shape (one card, singles)
+
+
+def suit_count(counts: list, suit: str, order) -> int:
+    """How many cards of effective suit ``suit`` a hand with these face ``counts`` holds."""
+    pick = order._pick.get(suit)
+    if pick is None:
+        return 0
+    indices, get = pick
+    return get(counts) if len(indices) == 1 else sum(get(counts))
 # Three players (seed 000 三人打法): 反牌者只能從底牌中隨機換6張 — the counter-declarer swaps 6.
 COUNTER_SWAP = 6
 
@@ -39,6 +50,7 @@ class Knowledge:
 
     mode = ""
     scanned = False
+    plays_are_evidence = False   # whether a play is evidence to check (``after_play``, ``overplayed``)
 
     def missing(self, hand: Hand, seat: int, copies) -> CardCopy | None:
         """The first of ``copies`` that ``seat`` is known not to hold (None: none is)."""
@@ -78,7 +90,7 @@ class Knowledge:
         """A throw led: ``(the cards that stand, effects)``."""
         raise NotImplementedError
 
-    def refuse_follow(self, hand: Hand, seat: int, lead: tuple, faces: list):
+    def refuse_follow(self, hand: Hand, seat: int, lead: tuple, faces: Sequence):
         """The verdict against a follow, when it can be judged now and is illegal (R-4.4–4.7)."""
         return None
 
@@ -157,8 +169,13 @@ class ScannedHands(Knowledge):
         return forced, throw_failed(hand, seat, chk, len(faces) - len(forced))
 
     def refuse_follow(self, hand, seat, lead, faces):
-        # the sorted faces the seat's view already holds (a follow check counts faces, in any order)
-        v = check_follow(lead, faces, hand.hands[seat].faces(), hand.trump_order(), hand.lead_rule())
+        held, order, rule = hand.hands[seat], hand.order, hand.lead_rule()
+        if len(faces) == 1 and rule.count == 1 and rule.ladder == _NO_SHAPE and rule.rule != "R-4.8":
+            # the commonest follow: one held card to a one-card lead is legal unless it leaves the
+            # led suit while the hand holds some (R-4.4); the verdict is only worked out to refuse
+            if order._suit[faces[0].index] == rule.suit or not suit_count(held.counts(), rule.suit, order):
+                return None
+        v = check_follow(lead, faces, held.faces(), order, rule, held.counts())
         return None if v.ok else v
 
     def all_played(self, hand):
@@ -173,6 +190,7 @@ class ScannedHands(Knowledge):
 
 class OpenHands(Knowledge):
     mode = OPEN
+    plays_are_evidence = True
 
     def close_draw(self, hand):
         hand.counts = [hand.ruleset.hand_size] * hand.players

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 from ...rules.cards import ALL_FACES, format_cards
 from ...rules.penalties import throw_penalty
 from ...rules.throw import is_throw
-from ...rules.trick import Trick
+from ...rules.trick import Play, winning_index
 from .. import events as ev
-from ..effects import Announce, Ring
+from ..effects import Announce, ring
 from ..phase import Phase
 from .settle import end_by_ruling
 from .trick import SeatPlay, TrickTaken
@@ -23,6 +23,18 @@ __all__ = ["start_play", "tap", "take_back", "confirm", "throw_failed", "pick"]
 
 _FACE = attrgetter("card")                                  # a copy's face, read in C
 _GLYPH = {f.index: f.unicode() for f in ALL_FACES}          # the trick announcements' ♠10, 大王
+_POINTS = tuple(f.points for f in ALL_FACES)                # by face index (R-1.4)
+_new_tuple = tuple.__new__          # a named tuple from its fields, without its Python ``__new__``
+_set = object.__setattr__
+
+
+def _play(seat: int, faces: tuple) -> Play:
+    """``Play(seat, faces)`` for faces already a tuple, without the dataclass's ``__init__`` and
+    ``__post_init__`` (one per play)."""
+    p = object.__new__(Play)
+    _set(p, "seat", seat)
+    _set(p, "cards", faces)
+    return p
 
 
 def start_play(hand: Hand) -> list:
@@ -30,31 +42,34 @@ def start_play(hand: Hand) -> list:
     hand.leader = hand.turn = hand.dealer
     hand.trick = []
     hand.pending = []
-    return [Ring(hand.dealer_seat(), "turn")]
+    return [ring(hand.dealer_seat(), "turn")]
 
 
 def tap(hand: Hand, e: ev.Tap) -> list:
-    c = e.copy
-    if c in hand.pending and e.seat == hand.turn:
-        return _take_back(hand, e.seat, c)
+    c, seat, pending = e.copy, e.seat, hand.pending
+    if pending and c in pending and seat == hand.turn:
+        return _take_back(hand, seat, c)
     # A copy the engine knows the seat holds is neither played nor buried (both leave the hand), so
     # the usual case skips those checks; anything else goes through them in order.
-    if not (hand.knowledge.scanned and c in hand.hands[e.seat]):
+    knowledge = hand.knowledge
+    scanned = knowledge.scanned
+    if not (scanned and c in hand.hands[seat]):
         refused = _refuse_unheld(hand, e)
         if refused:
             return refused
-    if e.seat != hand.turn:
-        return hand.refuse(e.seat, e, "table.out-of-turn", f"it is seat {hand.turn}'s turn, not seat {e.seat}'s")
-    if hand.knowledge.overplayed(hand, e.seat):
+    if seat != hand.turn:
+        return hand.refuse(seat, e, "table.out-of-turn", f"it is seat {hand.turn}'s turn, not seat {seat}'s")
+    if knowledge.plays_are_evidence and knowledge.overplayed(hand, seat):
         # open play: one card more than the seat can hold proves a wrong count (R-10.3)
-        return end_by_ruling(hand, e.seat, "R-10.3", f"seat {e.seat} plays a card after its "
-                                                     f"{hand.counts[e.seat]} cards: a wrong card count")
-    if not hand.pending:
+        return end_by_ruling(hand, seat, "R-10.3", f"seat {seat} plays a card after its "
+                                                   f"{hand.counts[seat]} cards: a wrong card count")
+    if not pending:
         hand.entry_start = len(hand._events)       # not .events: that copies the list
-    hand.pending.append(c)
-    if hand.trick and len(hand.pending) == hand.lead_count():
+    pending.append(c)
+    trick = hand.trick
+    if trick and len(pending) == len(trick[0].cards):
         return _commit_follow(hand, e)
-    return [Ring(e.seat, "pending", len(hand.pending))]
+    return [ring(seat, "pending", len(pending))]
 
 
 def _refuse_unheld(hand: Hand, e: ev.Tap) -> list | None:
@@ -78,7 +93,7 @@ def take_back(hand: Hand, e: ev.TakeBack) -> list:
 
 def _take_back(hand: Hand, seat: int, c) -> list:
     hand.pending.remove(c)
-    return [Ring(seat, "pending", len(hand.pending))]
+    return [ring(seat, "pending", len(hand.pending))]
 
 
 def confirm(hand: Hand, e: ev.Confirm) -> list:
@@ -93,20 +108,22 @@ def confirm(hand: Hand, e: ev.Confirm) -> list:
 
 def _commit_lead(hand: Hand, e: ev.Confirm) -> list:
     order = hand.trump_order()
-    faces = [c.card for c in hand.pending]
-    if len({order.suit_of(f) for f in faces}) != 1:
+    faces = list(map(_FACE, hand.pending))
+    if len(faces) > 1 and len({order._suit[f.index] for f in faces}) != 1:
         return hand.refuse(e.seat, e, "R-4.1", "a lead is one unit or a throw of one effective suit")
     out: list = []
     cards = tuple(hand.pending)
-    throwing = is_throw(faces, order)
+    throwing = len(faces) > 1 and is_throw(faces, order)      # one card is one unit
     hand.throw_window = False
     if throwing and hand.ruleset.throws == "none":
         return hand.refuse(e.seat, e, "R-4.1", "throws are not allowed with this ruleset: lead one unit")
     if throwing:
         cards, out = hand.knowledge.lead_throw(hand, e.seat, faces, cards)
-    _commit(hand, e.seat, cards)
+    _commit(hand, e.seat, cards, None if throwing else tuple(faces))
     out += _after_commit(hand, e.seat, cards)
-    return out + hand.knowledge.after_play(hand, e.seat)       # a lead is evidence too
+    if hand.knowledge.plays_are_evidence:
+        out += hand.knowledge.after_play(hand, e.seat)       # a lead is evidence too
+    return out
 
 
 def throw_failed(hand: Hand, seat: int, chk, withdrawn: int) -> list:
@@ -120,35 +137,48 @@ def throw_failed(hand: Hand, seat: int, chk, withdrawn: int) -> list:
 
 
 def _commit_follow(hand: Hand, e: ev.Tap) -> list:
-    faces = list(map(_FACE, hand.pending))
-    v = hand.knowledge.refuse_follow(hand, e.seat, hand.trick_plays()[0].cards, faces)
+    seat, knowledge = e.seat, hand.knowledge
+    faces = tuple(map(_FACE, hand.pending))
+    plays = hand.trick_plays()
+    v = knowledge.refuse_follow(hand, seat, plays[0].cards, faces)
     if v is not None:
         hand.pending.pop()
-        return hand.refuse(e.seat, e, v.rule, v.reason)
+        return hand.refuse(seat, e, v.rule, v.reason)
     cards = tuple(hand.pending)
     hand.throw_window = False
-    _commit(hand, e.seat, cards)
-    out = _after_commit(hand, e.seat, cards)
-    return out + hand.knowledge.after_play(hand, e.seat)
+    _commit(hand, seat, cards, faces, plays)
+    out = _after_commit(hand, seat, cards)
+    if knowledge.plays_are_evidence:
+        out += knowledge.after_play(hand, seat)
+    return out
 
 
-def _commit(hand: Hand, seat: int, cards: tuple) -> None:
+def _commit(hand: Hand, seat: int, cards: tuple, faces: tuple | None = None, plays: tuple | None = None) -> None:
+    """Lay ``cards`` (whose faces are ``faces``) as ``seat``'s play: into the trick, out of the hand.
+    ``plays``: the trick's face plays so far, when the caller has them."""
+    if faces is None:
+        faces = tuple(map(_FACE, cards))
     hand.play_start = hand.entry_start
-    hand.trick.append(SeatPlay(seat, cards))
+    trick = hand.trick
+    if plays is None:
+        plays = hand.trick_plays()           # the trick's faces before this play, kept for the views
+    trick.append(_new_tuple(SeatPlay, (seat, cards)))
+    hand._trick_src = (trick, len(trick), plays + (_play(seat, faces),))
     hand.pending = []
+    add, held = hand.played.add, hand.hands[seat]
     for c in cards:
-        hand.played.add(c)
-        hand.hands[seat].pop(c, None)
-    faces = tuple(map(_FACE, cards))
-    hand.seat_plays[seat].append(faces)
+        add(c)
+        if held:                               # open play knows no hands
+            held.pop(c, None)
+    mine = hand.seat_plays[seat]
+    mine.append(faces)
     hand.played_count[seat] += len(cards)
-    if len(hand.trick) > 1:
-        hand.follows[seat].append((len(hand.tricks), hand.trick_plays()[0].cards, faces,
-                                   len(hand.seat_plays[seat]) - 1))
+    if plays:
+        hand.follows[seat].append((len(hand.tricks), plays[0].cards, faces, len(mine) - 1))
 
 
 def _after_commit(hand: Hand, seat: int, cards: tuple) -> list:
-    out: list = [Ring(seat, "accepted", len(cards))]
+    out: list = [ring(seat, "accepted", len(cards))]
     if hand.deferred_friend is not None:           # the challenge window has closed
         out += friend_check(hand, *hand.deferred_friend)
         hand.deferred_friend = None
@@ -157,32 +187,47 @@ def _after_commit(hand: Hand, seat: int, cards: tuple) -> list:
     elif hand.friend_search is not None:
         out += friend_check(hand, seat, cards)
     if len(hand.trick) < hand.players:
-        hand.turn = (seat + 1) % hand.players
-        out.append(Ring(hand.turn, "turn"))
+        turn = hand.turn = (seat + 1) % hand.players
+        out.append(ring(turn, "turn"))
         return out
-    return out + _finish_trick(hand)
+    out += _finish_trick(hand)
+    return out
 
 
 def friend_check(hand: Hand, seat: int, cards: tuple) -> list:
     return hand.friend_search.observe(seat, cards) if hand.friend_search is not None else []
 
 
+def _shown(seat: int, faces: tuple) -> str:
+    """``seat 2 ♠10 ♠10``: one play as the trick's announcement shows it (a single's text kept)."""
+    if len(faces) == 1:
+        key = (seat, faces[0].index)
+        text = _SHOWN.get(key)
+        if text is None:
+            text = _SHOWN[key] = f"seat {seat} {_GLYPH[faces[0].index]}"
+        return text
+    return f"seat {seat} " + " ".join([_GLYPH[c.index] for c in faces])
+
+
+_SHOWN: dict = {}
+
+
 def _finish_trick(hand: Hand) -> list:
-    trick = Trick(hand.trick_plays())           # the faces the views already hold
-    winner = trick.winner(hand.trump_order())
-    pts = trick.points()
-    hand.tricks.append(TrickTaken(tuple(hand.trick), winner, pts))
-    hand.add_trick_view(trick.plays, winner, pts)
+    plays = hand.trick_plays()                  # the faces the views already hold
+    winner = plays[winning_index(plays, hand.trump_order())].seat
+    pts = sum([_POINTS[c.index] for p in plays for c in p.cards])
+    hand.tricks.append(_new_tuple(TrickTaken, (tuple(hand.trick), winner, pts)))
+    hand.add_trick_view(plays, winner, pts)
     hand.won[winner] += pts
     hand.trick = []
     hand.leader = hand.turn = winner
-    shown = " · ".join(f"seat {p.seat} " + " ".join([_GLYPH[c.index] for c in p.cards]) for p in trick.plays)
-    out = [Ring(winner, "won"), Announce("trick", f"Trick {len(hand.tricks)} to seat {winner}"
+    shown = " · ".join([_shown(p.seat, p.cards) for p in plays])
+    out = [ring(winner, "won"), Announce("trick", f"Trick {len(hand.tricks)} to seat {winner}"
                                                    + (f", {pts} points" if pts else "") + f": {shown}.", "R-5")]
     if hand.knowledge.all_played(hand):
         hand.phase = Phase.OVER
         return out + hand.knowledge.end_of_play(hand)
-    out.append(Ring(winner, "turn"))
+    out.append(ring(winner, "turn"))
     return out
 
 

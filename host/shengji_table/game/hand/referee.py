@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from ...rules.cards import format_cards
 from ...rules.penalties import undo_policy
 from .. import events as ev
-from ..effects import Announce, Ring
+from ..effects import Announce, ring
 from ..phase import Phase
 from .settle import adjusted, end_by_ruling
 
@@ -80,4 +80,4 @@ def undo_last_play(hand: Hand, e: ev.RefereeUndo) -> list:
     hand.rebuild(keep)
     hand.undone = undone
     return [Announce("undo", f"Referee undid seat {seat}'s play of {format_cards(cards)}: {e.reason}", "R-10.4"),
-            Ring(hand.seat_on_turn(), "turn")]
+            ring(hand.seat_on_turn(), "turn")]
