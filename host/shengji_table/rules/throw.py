@@ -140,7 +140,7 @@ def check_throw(lead, others: dict, order, leader: int | None = None, units: tup
         for seat, cnt in counts.items():
             hit = lowest_beating(cnt, (u.width, u.length), u.top, order)
             if hit is not None:
-                if forced is None or (u.top, u.width * u.length) < (forced[0].top, forced[0].size):
+                if forced is None or (u.top, u.width * u.length) < (forced[0].top, forced[0].width * forced[0].length):
                     forced = (u, seat, hit)          # the first of the lowest (top, size), as min() picks
                 break
     if forced is not None:

@@ -186,7 +186,7 @@ def _without_runs(counts: dict, cards_of: dict, suit: str, order) -> list | None
 
 
 def _unit_order(u: Unit):
-    return (-(u.length >= 2), -u.size, -u.width, -u.top)
+    return (-(u.length >= 2), -u.width * u.length, -u.width, -u.top)
 
 
 def decompose(cards, order) -> tuple:
