@@ -134,3 +134,25 @@ def test_R4_5_group_leads_counted_give_the_general_verdicts(preset, monkeypatch)
             general = check_follow(lead, play, hand, order, rule=F._follow_rule(lead, order))
         assert fast == general, (lead, play, hand)
     assert counted_any
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_R4_4_a_one_card_follow_called_legal_by_counting_is_legal(preset):
+    """``one_card_follow_is_legal`` (what the game asks first, for every one-card follow) never
+    calls legal what the full check refuses, and calls legal every held card of the led suit."""
+    from shengji_table.rules.follow import check_follow, face_counts, follow_rule, one_card_follow_is_legal
+    rng = random.Random(preset)
+    said = 0
+    for _ in range(400):
+        rs, order = _order(rng, preset)
+        hand = _hand(rng, rs, rng.randint(1, 30))
+        lead = (_hand(rng, rs, 1)[0],)
+        play = rng.choice(hand)
+        rule = follow_rule(lead, order)
+        fast = one_card_follow_is_legal(play, rule, face_counts(hand), order)
+        full = check_follow(lead, (play,), hand, order, rule=rule)
+        assert not fast or full.ok, (lead, play, hand)
+        if order.suit_of(play) == order.suit_of(lead[0]) and rule.rule != "R-4.8":
+            assert fast
+        said += fast
+    assert said > 100

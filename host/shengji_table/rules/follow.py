@@ -26,7 +26,8 @@ from .shapes import count_groups, iter_realizations, realizable
 from .units import decompose, shape_of
 from .verdict import Verdict
 
-__all__ = ["FollowRule", "check_follow", "follow_verdict", "legal_follows", "follow_rule", "missing_from_hand"]
+__all__ = ["FollowRule", "check_follow", "follow_verdict", "one_card_follow_is_legal", "legal_follows", "follow_rule",
+           "missing_from_hand", "suit_count"]
 
 _TWO_COLOUR_NAMES = {"T": "trumps", "S": "black", "H": "red"}
 
@@ -293,6 +294,24 @@ def _shape_verdict(rule: FollowRule, play: tuple, held_groups: dict, name: str, 
 _NO_SHAPE = (((),),)            # the ladder of a lead that owes no shape (one card, singles)
 
 
+def suit_count(counts: list, suit: str, order) -> int:
+    """How many cards of effective suit ``suit`` a hand with these face ``counts`` holds."""
+    pick = order._pick.get(suit)
+    if pick is None:
+        return 0
+    indices, get = pick
+    return get(counts) if len(indices) == 1 else sum(get(counts))
+
+
+def one_card_follow_is_legal(card: Card, rule: FollowRule, counts: list, order) -> bool:
+    """Whether a card the hand holds (``counts``: its face counts) is, by counting alone, a legal
+    follow to a one-card lead that owes no shape (R-4.4): it is of the led suit, or the hand holds
+    none of it.  False is no verdict: :func:`check_follow` then says whether and why."""
+    if rule.count != 1 or rule.ladder != _NO_SHAPE or rule.rule == "R-4.8":
+        return False
+    return order._suit[card.index] == rule.suit or not suit_count(counts, rule.suit, order)
+
+
 def _check_one(c: Card, s: str, hand, counts: list | None, order) -> Verdict:
     """:func:`check_follow` of a one-card follow to a one-card lead of suit ``s``, by counting
     (the commonest check of a hand; same verdicts): the card is held, and of the led suit unless
@@ -304,7 +323,7 @@ def _check_one(c: Card, s: str, hand, counts: list | None, order) -> Verdict:
         held = [suit_of[i] for i in faces].count(s) if has else 0
     else:
         has = counts[c.index] > 0
-        held = _held_groups(counts, s, order)[0] if has else 0
+        held = suit_count(counts, s, order) if has else 0
     if not has:
         return Verdict(False, "hand", f"{c} is not in that hand")
     name = suit_name(s, order)

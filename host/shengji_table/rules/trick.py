@@ -11,7 +11,6 @@
 """
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 
 from .cards import ALL_FACES
@@ -217,18 +216,21 @@ def lead_candidates(hand, order) -> list:
     """Every single unit the hand could lead (singles, pairs, triples, quads, every tractor).
 
     Each is a tuple of cards, high → low; suits in display order.  A throw is not a single unit and
-    is not listed.
+    is not listed.  (A random bot draws from it at every lead.)
     """
-    rank, suit_of, display = order._rank, order._suit, order._display
+    if order.ruleset.two_colour:
+        return _candidates_by_group(hand, order)
+    return _candidates_by_face(hand, order)
+
+
+def _candidates_by_group(hand, order) -> list:
+    """:func:`lead_candidates` for any order: by identity groups (two colours: ♥K♦K is a pair)."""
+    rank, suit_of = order._rank, order._suit
     out: list = []
     by_group: dict = {}                  # the groups of two or more cards: where tractors come from
     by_suit_pos: dict = {}
     widest = 1
-    if order.ruleset.two_colour:
-        groups = _groups_by_display(hand, order)
-    else:                                # every face its own group: count them (in C), then sort the faces
-        counts = Counter([c.index for c in hand])
-        groups = {i: [ALL_FACES[i]] * k for i, k in ((i, counts[i]) for i in sorted(counts, key=display.__getitem__))}
+    groups = _groups_by_display(hand, order)
     for g, cards in groups.items():
         n = len(cards)
         if n == 1:
@@ -246,6 +248,52 @@ def lead_candidates(hand, order) -> list:
         by_suit_pos.setdefault(suit_of[g], {}).setdefault(rank[g], []).append(g)
     if by_suit_pos:
         _tractors(by_suit_pos, by_group, widest, out)
+    return out
+
+
+_SINGLE = tuple((f,) for f in ALL_FACES)      # each face as a one-card lead
+
+
+def _candidates_by_face(hand, order) -> list:
+    """:func:`lead_candidates` where every face is its own group (no two colours), the same list in
+    the same order from the hand's face numbers: only the faces held two or more times are walked."""
+    idx = sorted([c.index for c in hand])
+    distinct = sorted(set(idx), key=order._display.__getitem__)
+    if len(distinct) == len(idx):                 # no pair at all: every card a single
+        return [_SINGLE[i] for i in distinct]
+    count = dict.fromkeys(distinct, 1)
+    for a, b in zip(idx, idx[1:]):
+        if a == b:
+            count[a] += 1
+    rank, suit_of = order._rank, order._suit
+    out: list = []
+    by_suit_pos: dict = {}        # suit → {rank position: the faces there held two or more times}
+    widest = 1
+    for i in distinct:
+        out.append(_SINGLE[i])
+        k = count[i]
+        if k > 1:
+            f = ALL_FACES[i]
+            out.extend([(f,) * w for w in range(2, k + 1)])
+            widest = max(widest, k)
+            by_suit_pos.setdefault(suit_of[i], {}).setdefault(rank[i], []).append(i)
+    for bypos in by_suit_pos.values():
+        if len(bypos) < 2:
+            continue              # one position holds a tuple: no tractor in this suit
+        for w in range(2, widest + 1):
+            for start in bypos:   # every run of adjacent positions from here (off-suit level cards share one)
+                if start + 1 not in bypos:
+                    continue      # no neighbour above: no run starts here
+                runs: list = [()]
+                p = start
+                while True:
+                    here = [i for i in bypos.get(p, ()) if count[i] >= w]
+                    if not here:
+                        break
+                    runs = [(ALL_FACES[i],) * w + r for r in runs for i in here]   # high → low
+                    if p > start:
+                        out.extend(runs)
+                    p += 1
     return out
 
 

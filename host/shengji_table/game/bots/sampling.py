@@ -20,13 +20,13 @@ import itertools
 import random
 from collections.abc import Callable, Sequence
 
-from ...rules.cards import ALL_FACES, Card
+from ...rules.cards import Card
 from ...rules.follow import follow_rule, legal_follows
 from ...rules.shapes import count_groups, realizable
 from ...rules.trick import lead_candidates
 from ...rules.units import decompose
 
-__all__ = ["random_follow", "random_lead", "lead_units", "cheapest_follow", "shape_follow", "take_cards",
+__all__ = ["random_follow", "random_lead", "cheapest_follow", "shape_follow", "take_cards",
            "RandomChoices", "CheapestChoices"]
 
 # How many plays of legal_follows the fallback looks at (reservoir sampling): bounded work.
@@ -252,54 +252,4 @@ def random_lead(hand: Sequence[Card], order, rng: random.Random, throw_rate: flo
         if len(parts) >= 2:
             k = rng.randint(2, len(parts))
             return tuple(c for u in rng.sample(list(parts), k) for c in u.cards)
-    return tuple(rng.choice(lead_units(hand, order)))
-
-
-_SINGLE = tuple((f,) for f in ALL_FACES)      # each face as a one-card lead
-
-
-def lead_units(hand: Sequence[Card], order) -> list:
-    """``rules.trick.lead_candidates(hand, order)``, the same list in the same order, built from
-    the hand's face numbers: every face is its own group unless two colours make ♥K♦K a pair (then
-    the rules' own function).  A random lead draws from it at every lead, so it counts the faces
-    once in C and only walks the faces held two or more times."""
-    if order.ruleset.two_colour:
-        return lead_candidates(hand, order)
-    idx = sorted([c.index for c in hand])
-    distinct = sorted(set(idx), key=order._display.__getitem__)
-    if len(distinct) == len(idx):                 # no pair at all: every card a single
-        return [_SINGLE[i] for i in distinct]
-    count = dict.fromkeys(distinct, 1)
-    for a, b in zip(idx, idx[1:]):
-        if a == b:
-            count[a] += 1
-    rank, suit_of = order._rank, order._suit
-    out: list = []
-    by_suit_pos: dict = {}        # suit → {rank position: the faces there held two or more times}
-    widest = 1
-    for i in distinct:
-        out.append(_SINGLE[i])
-        k = count[i]
-        if k > 1:
-            f = ALL_FACES[i]
-            out.extend([(f,) * w for w in range(2, k + 1)])
-            widest = max(widest, k)
-            by_suit_pos.setdefault(suit_of[i], {}).setdefault(rank[i], []).append(i)
-    for bypos in by_suit_pos.values():
-        if len(bypos) < 2:
-            continue              # one position holds a tuple: no tractor in this suit
-        for w in range(2, widest + 1):
-            for start in bypos:   # every run of adjacent positions from here (off-suit level cards share one)
-                if start + 1 not in bypos:
-                    continue      # no neighbour above: no run starts here
-                runs: list = [()]
-                p = start
-                while True:
-                    here = [i for i in bypos.get(p, ()) if count[i] >= w]
-                    if not here:
-                        break
-                    runs = [(ALL_FACES[i],) * w + r for r in runs for i in here]   # high → low
-                    if p > start:
-                        out.extend(runs)
-                    p += 1
-    return out
+    return tuple(rng.choice(lead_candidates(hand, order)))

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ...rules.cards import CardCopy, all_copies, format_cards
-from ...rules.follow import check_follow
+from ...rules.follow import check_follow, one_card_follow_is_legal
 from ...rules.throw import check_throw
 from ..effects import Announce
 from ..phase import OPEN, SCANNED, Phase
@@ -30,16 +30,6 @@ if TYPE_CHECKING:
 __all__ = ["Knowledge", "ScannedHands", "OpenHands", "KNOWLEDGE", "MODES", "COUNTER_SWAP"]
 
 MODES = (SCANNED, OPEN)
-_NO_SHAPE = (((),),)            # the follow ladder of a lead that owes no shape (one card, singles)
-
-
-def suit_count(counts: list, suit: str, order) -> int:
-    """How many cards of effective suit ``suit`` a hand with these face ``counts`` holds."""
-    pick = order._pick.get(suit)
-    if pick is None:
-        return 0
-    indices, get = pick
-    return get(counts) if len(indices) == 1 else sum(get(counts))
 # Three players (seed 000 三人打法): 反牌者只能從底牌中隨機換6張 — the counter-declarer swaps 6.
 COUNTER_SWAP = 6
 
@@ -170,11 +160,8 @@ class ScannedHands(Knowledge):
 
     def refuse_follow(self, hand, seat, lead, faces):
         held, order, rule = hand.hands[seat], hand.order, hand.lead_rule()
-        if len(faces) == 1 and rule.count == 1 and rule.ladder == _NO_SHAPE and rule.rule != "R-4.8":
-            # the commonest follow: one held card to a one-card lead is legal unless it leaves the
-            # led suit while the hand holds some (R-4.4); the verdict is only worked out to refuse
-            if order._suit[faces[0].index] == rule.suit or not suit_count(held.counts(), rule.suit, order):
-                return None
+        if len(faces) == 1 and one_card_follow_is_legal(faces[0], rule, held.counts(), order):
+            return None                  # the commonest follow; a verdict is only worked out to refuse
         v = check_follow(lead, faces, held.faces(), order, rule, held.counts())
         return None if v.ok else v
 

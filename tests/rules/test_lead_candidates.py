@@ -1,20 +1,22 @@
-"""The random bot's lead list (``bots.sampling.lead_units``) is the rules' ``lead_candidates``:
-the same units (R-3: singles, tuples, tractors) in the same order, so a seeded bot leads the same."""
+"""``rules.trick.lead_candidates`` reads a hand by face numbers where every face is its own group;
+that list is the general one built by identity groups (R-3: singles, tuples, tractors), in the same
+order, so a seeded random bot leads the same."""
 from __future__ import annotations
 
 import random
 
 import pytest
 
-from shengji_table.game.bots.sampling import lead_units
 from shengji_table.rules.cards import all_copies
 from shengji_table.rules.order import TrumpOrder
 from shengji_table.rules.ruleset import PRESETS, Ruleset
-from shengji_table.rules.trick import lead_candidates
+from shengji_table.rules.trick import _candidates_by_face, _candidates_by_group, lead_candidates
+
+ONE_GROUP_A_FACE = [p for p in PRESETS if not Ruleset.from_preset(p).two_colour]
 
 
-@pytest.mark.parametrize("preset", PRESETS)
-def test_lead_units_are_the_rules_lead_candidates_R3(preset):
+@pytest.mark.parametrize("preset", ONE_GROUP_A_FACE)
+def test_lead_candidates_by_face_are_the_general_list_R3(preset):
     rs = Ruleset.from_preset(preset)
     rng = random.Random(preset)
     copies = list(all_copies(rs.decks))
@@ -24,13 +26,13 @@ def test_lead_units_are_the_rules_lead_candidates_R3(preset):
         hand = [c.card for c in rng.sample(copies, size)]
         if rng.random() < 0.5:
             hand.sort(key=lambda f: f.index)      # as views hold it; any order gives the same list
-        assert lead_units(hand, order) == lead_candidates(hand, order)
+        assert lead_candidates(hand, order) == _candidates_by_face(hand, order) == _candidates_by_group(hand, order)
 
 
-def test_lead_units_of_a_hand_full_of_tractors_R3():
+def test_lead_candidates_of_a_hand_full_of_tractors_R3():
     rs = Ruleset.from_preset("four-decks")
     order = TrumpOrder(rs, 5, "S")
     hand = [c.card for c in all_copies(4) if c.card.suit == "H" and c.card.rank in (6, 7, 8, 9)]
-    units = lead_units(hand, order)
-    assert units == lead_candidates(hand, order)
+    units = lead_candidates(hand, order)
+    assert units == _candidates_by_group(hand, order)
     assert max(len(u) for u in units) == 16        # four quads in a row: one tractor of 16 cards
