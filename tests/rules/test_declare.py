@@ -254,3 +254,27 @@ def test_r6_invalid_call_leaves_standing_unchanged():
     _, _, before = run(CLASSIC, 10, (0, "H10"))
     r = check_declaration(CLASSIC, 10, before, Declaration(1, ["S9"]))
     assert not r.valid and r.standing is before
+
+
+def test_R6_is_call_is_what_declaration_strength_accepts():
+    """``is_call`` (remembered) answers as ``declaration_strength`` does: a call at this level or
+    not, for every one-, two- and three-card show of level cards and jokers, in every preset."""
+    import itertools
+
+    from shengji_table.rules.cards import BIG_JOKER, SMALL_JOKER, SUITS, Card
+    from shengji_table.rules.declare import declaration_strength, is_call
+    from shengji_table.rules.ruleset import PRESETS
+    both = set()
+    for preset in PRESETS:
+        rs = Ruleset.from_preset(preset)
+        faces = [Card(s, 7) for s in SUITS] + [SMALL_JOKER, BIG_JOKER, Card("S", 8)]
+        for n in (1, 2, 3):
+            for cards in itertools.combinations_with_replacement(faces, n):
+                try:
+                    declaration_strength(rs, 7, cards)
+                    want = True
+                except ValueError:
+                    want = False
+                assert is_call(rs, 7, cards) is want and is_call(rs, 7, cards) is want, (preset, cards)
+                both.add(want)
+    assert both == {True, False}

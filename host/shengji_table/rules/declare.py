@@ -31,7 +31,7 @@ from .cards import BIG_JOKER_RANK, JOKER, Card, level_text, parse_card, suit_wor
 from .ruleset import Ruleset
 
 __all__ = [
-    "Declaration", "Standing", "DeclareResult", "check_declaration", "declaration_strength",
+    "Declaration", "Standing", "DeclareResult", "check_declaration", "declaration_strength", "is_call",
     "run_declarations", "default_trump", "first_dealer", "KINDS", "STEAL_RULE", "check_steal", "run_steals",
 ]
 
@@ -152,6 +152,28 @@ def _level_card_rung(ruleset: Ruleset, n: int) -> int:
             raise ValueError("with three decks a declaration is one, two or three level cards")
         return {1: 0, 2: 1, 3: 3}[n]
     return n - 1        # four decks: strength is the count alone (R-6.5)
+
+
+def is_call(ruleset: Ruleset, level: int, cards: Sequence[Card]) -> bool:
+    """Whether ``cards`` are a declaration at all at ``level`` (:func:`declaration_strength` does
+    not refuse them), remembered per ruleset, level and faces: a game offers a lone joker at every
+    draw after it, and the refusal is an exception each time."""
+    cards = tuple(cards)
+    key = (id(ruleset), level, tuple([c.index for c in cards]))   # the entry keeps the ruleset alive
+    hit = _CALLS.get(key)
+    if hit is None or hit[0] is not ruleset:
+        try:
+            declaration_strength(ruleset, level, cards)
+            hit = (ruleset, True)
+        except ValueError:
+            hit = (ruleset, False)
+        if len(_CALLS) >= 10_000:
+            _CALLS.clear()
+        _CALLS[key] = hit
+    return hit[1]
+
+
+_CALLS: dict = {}
 
 
 def declaration_strength(ruleset: Ruleset, level: int, cards: Sequence[Card]):

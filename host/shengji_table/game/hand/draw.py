@@ -15,6 +15,7 @@ from ...rules.declare import (
     declaration_strength,
     default_trump,
     first_dealer,
+    is_call,
     run_declarations,
 )
 from .. import events as ev
@@ -158,15 +159,14 @@ def _declaring_faces(level: int) -> tuple:
 
 _DECLARING: dict = {}
 _INDEX = attrgetter("index")
-_CALLS: dict = {}               # see _shows_a_call
 
 
 def _valid_now(hand: Hand, seat: int, cards: tuple) -> bool:
     """Whether ``seat`` may declare ``cards`` now (``check_declaration``), remembered while the
     standing call and the level stay: a seat is offered the same calls again at each level card it draws."""
-    faces = tuple(map(_INDEX, cards))            # face numbers: hashed in C
     if hand.standing is None:                    # the first call stands if it is a call at all (R-6.1)
-        return _shows_a_call(hand.ruleset, hand.level, faces, cards)
+        return is_call(hand.ruleset, hand.level, cards)
+    faces = tuple(map(_INDEX, cards))            # face numbers: hashed in C
     standing, level, known = hand.declarable
     if standing is not hand.standing or level != hand.level or known is None:
         known = {}
@@ -174,27 +174,9 @@ def _valid_now(hand: Hand, seat: int, cards: tuple) -> bool:
     key = (seat, faces)
     ok = known.get(key)
     if ok is None:
-        ok = known[key] = _shows_a_call(hand.ruleset, hand.level, faces, cards) and check_declaration(
+        ok = known[key] = is_call(hand.ruleset, hand.level, cards) and check_declaration(
             hand.ruleset, hand.level, hand.standing, Declaration(seat, cards)).valid
     return ok
-
-
-def _shows_a_call(rs, level: int, faces: tuple, cards: tuple) -> bool:
-    """Whether ``cards`` are a declaration at all at ``level`` (``declaration_strength`` does not
-    refuse them, whoever stands), remembered for every hand: a lone joker is offered at every
-    draw after it, and refused by an exception each time."""
-    key = (id(rs), level, faces)      # the ruleset by identity: the entry keeps it alive
-    hit = _CALLS.get(key)
-    if hit is None or hit[0] is not rs:
-        try:
-            declaration_strength(rs, level, cards)
-            hit = (rs, True)
-        except ValueError:
-            hit = (rs, False)
-        if len(_CALLS) >= 10_000:
-            _CALLS.clear()
-        _CALLS[key] = hit
-    return hit[1]
 
 
 def _declaring_groups(hand: Hand, seat: int, held) -> dict:
@@ -245,7 +227,7 @@ def declaration_options(hand: Hand, seat: int, held=None) -> tuple:
     mine = [d for d, _ in hand.declarations if d.seat == seat]
     valid = []
     for cards in out:
-        if not _shows_a_call(hand.ruleset, hand.level, tuple(map(_INDEX, cards)), cards):
+        if not is_call(hand.ruleset, hand.level, cards):
             continue
         if mine and len(cards) <= len(mine[-1].cards):
             continue
