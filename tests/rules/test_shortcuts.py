@@ -5,7 +5,11 @@ order (two, three and four decks, two colours, permanent twos).
 * a pair, triple or quad split by counting (R-3.1) is the general split's one unit;
 * R-5.3: the strength of a throw-shaped play whose other units are singles is the general search's;
 * R-4.3: a failed throw forces the unit the general rule picks (the lowest beatable one, on equal
-  rank the one with fewest cards, the first listed) and names the first seat that beats it.
+  rank the one with fewest cards, the first listed) and names the first seat that beats it;
+* R-5.1: a play meets a pair, triple or quad lead exactly when it is one group, by counting;
+* R-4.1 / R-4.4: what a lead's units decide (its verdict, its follow rule) is worked out once per
+  kind or per suit and shape, and is what a fresh analysis of each lead says;
+* R-4.3: the judge's remembered throw check is a fresh check_throw, whatever hands come after.
 """
 import random
 
@@ -156,3 +160,83 @@ def test_R4_4_a_one_card_follow_called_legal_by_counting_is_legal(preset):
             assert fast
         said += fast
     assert said > 100
+
+
+def _random_lead(rng, rs, order):
+    """A random one-suit lead: one unit of a random hand, or a few units of one suit."""
+    hand = _hand(rng, rs, 30)
+    if rng.random() < 0.6:
+        return tuple(rng.choice(lead_candidates(hand, order)))
+    suit = order.suit_of(rng.choice(hand))
+    mine = [c for c in hand if order.suit_of(c) == suit]
+    return tuple(rng.sample(mine, min(len(mine), rng.randint(1, 7))))
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_R5_1_one_group_lead_met_by_counting_is_the_general_split(preset):
+    """``TrickShape.key`` of a pair, triple or quad lead counts the play's groups; the general
+    comparison splits the play into units (R-5.1, R-3.6): the same key or None for every play."""
+    from shengji_table.rules.trick import TrickShape
+    rng = random.Random(preset)
+    counted = 0
+    for _ in range(400):
+        rs, order = _order(rng, preset)
+        lead = _random_lead(rng, rs, order)
+        shape = TrickShape(lead, order)
+        if shape.single is None or shape.single.width == 1 or shape.single.length != 1:
+            continue
+        hand = _hand(rng, rs, 40)
+        suit = order.suit_of(lead[0])
+        mine = [c for c in hand if order.suit_of(c) == suit]
+        for play in [tuple(rng.sample(mine, len(lead))) for _ in range(5) if len(mine) >= len(lead)] + [lead]:
+            assert shape.key(play) == shape._key(play), (lead, play)
+            counted += 1
+    assert counted > 200
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_R4_1_R4_4_what_a_leads_units_decide_is_a_fresh_analysis(preset):
+    """A one-unit lead's verdict comes from its kind and a lead's follow rule from its suit and
+    shape (remembered per order); both equal what analysing the lead afresh says (R-4.1, R-4.4)."""
+    from shengji_table.rules.follow import _follow_rule, follow_rule
+    from shengji_table.rules.throw import check_lead
+    rng = random.Random(preset)
+    for _ in range(400):
+        rs, order = _order(rng, preset)
+        lead = _random_lead(rng, rs, order)
+        units = U.decompose(lead, order)
+        assert check_lead(lead, order, units) == check_lead(list(lead), order), lead
+        assert follow_rule(lead, order, units) == _follow_rule(lead, order), lead
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_R4_3_remembered_throw_check_is_a_fresh_one(preset):
+    """The judge remembers a throw's check for the same lead and the same cards of its suit in the
+    other hands; asked again with other hands (or the same), it says what check_throw says."""
+    from shengji_table.rules.trick import Play
+    from shengji_table.rules.trick_ruling import _throw_check
+    rng = random.Random(preset)
+    failed = 0
+    for _ in range(150):
+        rs, order = _order(rng, preset)
+        if rs.throws == "none":
+            return
+        deck = list(ALL_FACES) * rs.decks
+        rng.shuffle(deck)
+        n = rs.hand_size
+        lead_hand = deck[:n]
+        suit = order.suit_of(rng.choice(lead_hand))
+        mine = [c for c in lead_hand if order.suit_of(c) == suit]
+        lead = Play(0, tuple(rng.sample(mine, min(len(mine), rng.randint(2, 6)))))
+        units = U.decompose(lead.cards, order)
+        if len(units) < 2:
+            continue
+        rest = deck[n:]
+        for _ask in range(3):                  # the same lead against changing hands, and again
+            rng.shuffle(rest)
+            others = {s: rest[(s - 1) * n:s * n] for s in range(1, rs.players)}
+            for _again in range(2):
+                got = _throw_check(lead, others, order, units)
+                assert got == check_throw(lead.cards, others, order, leader=0, units=units), (lead, others)
+                failed += not got.ok
+    assert failed > 20

@@ -61,13 +61,7 @@ class FollowRule(NamedTuple):
         last = len(self.ladder) - 1 if stop is None else min(stop, len(self.ladder) - 1)
         widths = self.widths
         if widths is not None:       # single groups: the widest group held decides, by counting
-            top = max(counts.values()) if counts else 0
-            for i, w in enumerate(widths):
-                if i > last:
-                    return i
-                if top >= w:         # w == 0: any cards
-                    return i
-            return len(widths) - 1
+            return _width_rung(widths, max(counts.values()) if counts else 0, last)
         fits = protected_realizable if self.protect else realizable
         for i, rung in enumerate(self.ladder):
             if i > last:
@@ -78,6 +72,18 @@ class FollowRule(NamedTuple):
                 if fits(counts, alt, order):
                     return i
         return len(self.ladder) - 1
+
+
+def _width_rung(widths: tuple, top: int, stop: int | None = None) -> int:
+    """:meth:`FollowRule.rung_index` of a ladder of single groups (``widths``) for cards whose
+    widest group has ``top`` cards."""
+    last = len(widths) - 1 if stop is None else min(stop, len(widths) - 1)
+    for i, w in enumerate(widths):
+        if i > last:
+            return i
+        if top >= w:                 # w == 0: any cards
+            return i
+    return len(widths) - 1
 
 
 def _by_width(alt) -> dict:
@@ -128,7 +134,10 @@ def follow_rule(lead, order, units: tuple | None = None) -> FollowRule:
     if not lead:
         raise ValueError("a lead has at least one card")
     if units is not None:
-        return _follow_rule(lead, order, units)
+        # what a lead demands depends on its suit and shape alone: one rule for every such lead
+        key = ("follow rule of", order._suit[lead[0].index], shape_of(units))
+        rule = order._memo.get(key)
+        return rule if rule is not None else order.memo(key, lambda: _follow_rule(lead, order, units))
     return order.memo(("follow_rule", multiset_key(lead)), lambda: _follow_rule(lead, order))
 
 
@@ -242,7 +251,7 @@ def follow_verdict(play: tuple, counts: list, order, rule: FollowRule) -> Verdic
     n = rule.count
     suit_of = order._suit
     s = rule.suit
-    held, groups = _held_groups(counts, s, order)
+    held = suit_count(counts, s, order)     # the groups are only worked out when a shape is owed
     in_suit = 0
     for c in play:
         if suit_of[c.index] == s:
@@ -257,13 +266,20 @@ def follow_verdict(play: tuple, counts: list, order, rule: FollowRule) -> Verdic
                        f"you play all your {name}" + (" and fill with other cards" if held < n else ""))
     if rule.ladder == _NO_SHAPE and rule.rule != "R-4.8":
         return Verdict(True, "R-4.4", f"you follow with {n} {name}")    # what _shape_verdict says: none owed
-    return _shape_verdict(rule, play, groups, name, order)
+    if rule.widths is not None and not order.ruleset.two_colour:
+        # a ladder of single groups, each face its own group: the widest group of the hand and of
+        # the play decide (rung_index's counting), read without building the groups
+        indices, get = order._pick[s]
+        hand_top = get(counts) if len(indices) == 1 else max(get(counts))
+        hand_rung = _width_rung(rule.widths, hand_top)
+        play_rung = _width_rung(rule.widths, max(map(play.count, play)), stop=hand_rung)
+        return _shape_text(rule, play, hand_rung, play_rung, rule.rule, name, order)
+    return _shape_verdict(rule, play, _held_groups(counts, s, order)[1], name, order)
 
 
 def _shape_verdict(rule: FollowRule, play: tuple, held_groups: dict, name: str, order) -> Verdict:
     """The shape part of :func:`check_follow` (R-4.5 – R-4.8): the follower holds more cards of
     the led suit than were led and plays only cards of it."""
-    n = rule.count
     hand_rung = rule.rung_index(held_groups, order)
     play_groups = count_groups(play, order)
     cite = rule.rule
@@ -273,6 +289,13 @@ def _shape_verdict(rule: FollowRule, play: tuple, held_groups: dict, name: str, 
         if hand_rung != rule._replace(protect=False).rung_index(held_groups, order):
             cite = "R-4.8"
     play_rung = rule.rung_index(play_groups, order, stop=hand_rung)
+    return _shape_text(rule, play, hand_rung, play_rung, cite, name, order)
+
+
+def _shape_text(rule: FollowRule, play: tuple, hand_rung: int, play_rung: int, cite: str, name: str,
+                order) -> Verdict:
+    """The verdict of :func:`_shape_verdict` once the rungs of the hand and of the play are known."""
+    n = rule.count
     if play_rung > hand_rung:
         need = " or ".join(describe(a) for a in rule.ladder[hand_rung])
         which = "that" if len(rule.ladder[hand_rung]) == 1 else "one of them"

@@ -28,6 +28,9 @@ _DISPLAY_SUIT = {TRUMP: 0, "S": 1, "H": 2, "C": 3, "D": 4}
 
 
 _MISSING = object()
+_INDICES = range(len(ALL_FACES))
+# where a face's printed suit sorts among equal ranks (jokers: first)
+_SUIT_PLACE = tuple(_DISPLAY_SUIT[c.suit] if c.suit != JOKER else 0 for c in ALL_FACES)
 
 
 class OrderError(ValueError):
@@ -90,26 +93,27 @@ class TrumpOrder:
         object.__setattr__(self, "_group", tuple(group))
         object.__setattr__(self, "_trump", tuple(is_trump))
         object.__setattr__(self, "_top_rank", {TRUMP: pos_bj, **{eff(s): top_plain - 1 for s in SUITS}})
-        sort = [(_DISPLAY_SUIT[suit[c.index]], -rank[c.index], _DISPLAY_SUIT[c.suit] if c.suit != JOKER else 0)
-                for c in ALL_FACES]
+        place = _DISPLAY_SUIT
+        sort = [(place[suit[i]], -rank[i], _SUIT_PLACE[i]) for i in _INDICES]
         object.__setattr__(self, "_sort", tuple(sort))
         # the display order as one integer per face (the sort keys are distinct): a cheap sort key
-        by_display = sorted(range(len(ALL_FACES)), key=sort.__getitem__)
+        by_display = sorted(_INDICES, key=sort.__getitem__)
         display = [0] * len(ALL_FACES)
-        for place, i in enumerate(by_display):
-            display[i] = place
+        members: dict = {}           # effective suit -> its faces in display order (suits in order too)
+        for n, i in enumerate(by_display):
+            display[i] = n
+            s = suit[i]
+            if s in members:
+                members[s].append(i)
+            else:
+                members[s] = [i]
         object.__setattr__(self, "_display", tuple(display))
-        members: dict = {}
-        for c in ALL_FACES:
-            members.setdefault(suit[c.index], []).append(c)
         object.__setattr__(self, "_memo", {})
         object.__setattr__(self, "_singles", None)
-        object.__setattr__(self, "_members", {k: tuple(sorted(members[k], key=lambda c: sort[c.index]))
-                                               for k in sorted(members, key=lambda k: _DISPLAY_SUIT[k])})
-        object.__setattr__(self, "_suits", tuple(self._members))
+        object.__setattr__(self, "_members", {k: tuple([ALL_FACES[i] for i in m]) for k, m in members.items()})
+        object.__setattr__(self, "_suits", tuple(members))
         # A hand's counts of one suit's faces in one C call (rules.follow reads a suit per check).
-        object.__setattr__(self, "_pick", {k: (tuple(c.index for c in m), itemgetter(*(c.index for c in m)))
-                                           for k, m in self._members.items()})
+        object.__setattr__(self, "_pick", {k: (tuple(m), itemgetter(*m)) for k, m in members.items()})
 
     _CACHE: ClassVar[dict] = {}
     _CACHE_LIMIT: ClassVar[int] = 1024

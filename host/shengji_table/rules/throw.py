@@ -51,10 +51,16 @@ def is_throw(cards, order) -> bool:
     return bool(cards) and not _mixed(cards, order) and len(decompose(cards, order)) > 1
 
 
+_ONE_UNIT_LEADS = {kind: Verdict(True, "R-4.1", f"a lead of one {kind}")
+                   for kind in ("single", "pair", "triple", "quad", "tractor")}
+
+
 def check_lead(cards, order, units: tuple | None = None) -> Verdict:
     """What a lead's cards alone decide: one effective suit (R-4.1), and whether throws are allowed.
 
     ``units``: the lead's :func:`.units.decompose`, when the caller has it already."""
+    if units is not None and len(units) == 1:
+        return _ONE_UNIT_LEADS[units[0].kind]       # a unit is of one suit: its kind decides
     cards = list(cards)
     if not cards:
         return Verdict(False, "R-4.1", "a lead has at least one card")
@@ -63,11 +69,11 @@ def check_lead(cards, order, units: tuple | None = None) -> Verdict:
         return Verdict(False, "R-4.1", f"a lead is of one suit, but this mixes {' and '.join(suits)}")
     if units is None:
         units = decompose(cards, order)
-    if len(units) > 1 and order.ruleset.throws == "none":
+    if len(units) == 1:
+        return _ONE_UNIT_LEADS[units[0].kind]
+    if order.ruleset.throws == "none":
         return Verdict(False, "R-4.1", "throws are not allowed in this variant: lead one unit")
-    if len(units) > 1:
-        return Verdict(True, "R-4.1", f"a throw of {len(units)} units; it stands only if nobody can beat any of them")
-    return Verdict(True, "R-4.1", f"a lead of one {units[0].kind}")
+    return Verdict(True, "R-4.1", f"a throw of {len(units)} units; it stands only if nobody can beat any of them")
 
 
 def _forced_key(u):
@@ -135,16 +141,18 @@ def check_throw(lead, others: dict, order, leader: int | None = None, units: tup
         counts[seat] = count_groups(in_suit, order)
     # Beatable units, each with the first seat (in playing order) that beats it and how.
     # Only the forced unit's beating cards are named, so they are picked out for it alone.
-    forced = None
+    forced = None                    # (top, size) of the forced unit, the unit, the seat, its beating run
     for u in units:
+        _kind, width, length, _cards, _suit, top = u     # unpacked: a named tuple's fields read slowly
         for seat, cnt in counts.items():
-            hit = lowest_beating(cnt, (u.width, u.length), u.top, order)
+            hit = lowest_beating(cnt, (width, length), top, order)
             if hit is not None:
-                if forced is None or (u.top, u.width * u.length) < (forced[0].top, forced[0].width * forced[0].length):
-                    forced = (u, seat, hit)          # the first of the lowest (top, size), as min() picks
+                key = (top, width * length)
+                if forced is None or key < forced[0]:
+                    forced = (key, u, seat, hit)          # the first of the lowest (top, size), as min() picks
                 break
     if forced is not None:
-        u, seat, hit = forced
+        _key, u, seat, hit = forced
         cards = _cards_of(held[seat], hit[1], u.width, order)
         return _fail(units, u, lead, (seat, cards), "R-4.3",
                      f"the throw fails: seat {seat} can beat {u} with {' '.join([c._text for c in cards])}, "

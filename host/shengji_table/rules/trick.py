@@ -69,9 +69,15 @@ class TrickShape:
         self._lead_key: tuple | None = None     # the lead's own key, () when it has none
         self.count = len(lead)
         self.suit = order._suit[lead[0].index] if lead else None
-        self.units = decompose(lead, order) if units is None else units
-        self.components = tuple([(u.width, u.length) for u in self.units])
-        self.single = self.units[0] if len(self.units) == 1 else None
+        self.units = units = decompose(lead, order) if units is None else units
+        if len(units) == 1:          # one unit (the commonest lead): it is the largest kind
+            u = self.single = units[0]
+            self.main = (u.width, u.length)
+            self.components: tuple = (self.main,)
+            self.rest: tuple = ()
+            return
+        self.components = tuple([(u.width, u.length) for u in units])
+        self.single = None
         main = _largest(self.components) if self.components else (1, 1)
         rest = list(self.components)
         rest.remove(main)
@@ -86,6 +92,15 @@ class TrickShape:
         u = self.single
         if u is not None and u.width == 1:
             return (1, order._rank[cards[0].index])
+        if u is not None and u.length == 1:
+            # a pair, triple or quad lead: a play meets it exactly when it is one group (of
+            # the lead's count, so of its width), by counting — what _key finds by splitting it
+            group = order._group
+            g = group[cards[0].index]
+            for c in cards:
+                if group[c.index] != g:
+                    return None
+            return (u.width, order._rank[g])
         if cards == self.lead:          # the lead itself: worked out once (a throw's costs a search)
             if self._lead_key is None:
                 self._lead_key = self._key(cards) or ()

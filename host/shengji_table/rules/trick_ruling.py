@@ -87,7 +87,7 @@ def _rule_lead(out: dict, throw_out: dict, ruleset, order, lead: Play, units, ve
         if out["legal"]:
             out["reason"] = f"a throw of {len(units)} units; without the other hands it cannot be checked"
         return lead.cards
-    tc = check_throw(lead.cards, others, order, leader=lead.seat, units=units)     # one suit: verdict.ok
+    tc = _throw_check(lead, others, order, units)
     throw_out.update(ok=tc.ok, forced=[c._text for c in tc.forced],
                      beaten_by=None if tc.beaten_by is None else
                      {"seat": tc.beaten_by[0], "cards": [c._text for c in tc.beaten_by[1]]})
@@ -103,6 +103,20 @@ def _rule_lead(out: dict, throw_out: dict, ruleset, order, lead: Play, units, ve
     elif out["legal"]:
         out["rule"], out["reason"] = tc.rule, tc.reason
     return lead.cards
+
+
+def _throw_check(lead: Play, others: dict, order, units: tuple):
+    """``check_throw`` of a lead of one suit, remembered per order for the same lead and the same
+    cards of its suit in the other hands (all it depends on): a referee asks about a trick again
+    as it grows, play by play, against the same hands."""
+    suit, suit_of = units[0].suit, order._suit
+    held = {s: tuple([c for c in cards if suit_of[c.index] == suit]) for s, cards in others.items()}
+    key = ("throw", lead.seat, tuple([c.index for c in lead.cards]),
+           tuple([(s, tuple([c.index for c in cards])) for s, cards in held.items()]))
+    tc = order._memo.get(key)
+    if tc is None:
+        tc = order.memo(key, lambda: check_throw(lead.cards, held, order, leader=lead.seat, units=units))
+    return tc
 
 
 def _rule_follow(out: dict, order, lead: tuple, play: Play, hand, rule, counts) -> None:
