@@ -176,3 +176,20 @@ def test_cli_fast_reader_keeps_what_the_standard_reader_accepts_and_says():
     assert "123456789012345678901234567890" in rulings[5][0]["error"]
     rc, out, _ = cli("--lines", stdin="\n".join(texts) + "\n")
     assert rc == 2 and [json.loads(x) for x in out.splitlines()] == [r for r, _ in rulings]
+
+
+def test_cli_batch_writer_falls_back_line_by_line():
+    """``--lines`` writes its rulings in batches by one msgspec call; a batch holding a value msgspec
+    cannot write (an integer beyond 64 bits) is written ruling by ruling instead, each exactly as
+    alone, so no line is lost or changed."""
+    import io
+
+    from shengji_table.cli.judge import _encode, _write_lines
+    rulings = [{"legal": True, "reason": "é"}, {"points": 10 ** 30}, {"error": "x"}]
+    out = io.BytesIO()
+    _write_lines(out, rulings)
+    assert out.getvalue() == b"".join(_encode(r) + b"\n" for r in rulings)
+    assert [json.loads(x) for x in out.getvalue().decode("utf-8").splitlines()] == rulings
+    out = io.BytesIO()
+    _write_lines(out, rulings[::2])
+    assert out.getvalue() == b"".join(_encode(r) + b"\n" for r in rulings[::2])

@@ -172,14 +172,33 @@ def _rule_lines(lines) -> int:
     """Rule on each non-blank line, one ruling a line on standard output; the worst status."""
     worst = EXIT_OK
     out = getattr(sys.stdout, "buffer", None)
+    batch: list = []
     for line in lines:
         if not line or line.isspace():
             continue
         ruling, status = rule_text(line)
-        if out is not None:              # the input is read whole, so nothing waits for a line
-            out.write(_encode(ruling) + b"\n")
-        else:
+        if out is None:
             _emit(ruling, flush=False)
+        else:                            # the input is read whole, so nothing waits for a line
+            batch.append(ruling)
+            if len(batch) == _BATCH:
+                _write_lines(out, batch)
+                batch = []
         if status > worst:
             worst = status
+    if batch:
+        _write_lines(out, batch)
     return worst
+
+
+_BATCH = 512                             # rulings written by one call
+
+
+def _write_lines(out, rulings: list) -> None:
+    """The rulings as JSON lines, written by one msgspec call; if one of them is what msgspec
+    cannot write, each on its own (the standard writer for that one)."""
+    try:
+        out.write(_FAST_ENCODER.encode_lines(rulings))
+    except (TypeError, UnicodeEncodeError, OverflowError):
+        for ruling in rulings:
+            out.write(_encode(ruling) + b"\n")

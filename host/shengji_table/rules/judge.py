@@ -165,7 +165,7 @@ def _read_plays(raw_trick: list, ruleset: Ruleset) -> list:
 
 
 def _read_hands(sit: Mapping, ruleset: Ruleset) -> dict:
-    """``{seat: cards}`` of the hands given (none: an empty dict)."""
+    """``{seat: cards}`` of the hands given, each a tuple of faces (none: an empty dict)."""
     hands: dict = {}
     if sit.get("hands") is None:
         return hands
@@ -177,7 +177,7 @@ def _read_hands(sit: Mapping, ruleset: Ruleset) -> dict:
         if seat in hands:
             raise SituationError(f"hands: seat {seat} is given twice")
         cards = faces_of(value) if type(value) is list and len(value) <= MAX_CARDS else None
-        hands[seat] = list(cards if cards is not None else _cards(value, f"hands[{key!r}]"))
+        hands[seat] = cards if cards is not None else _cards(value, f"hands[{key!r}]")
     return hands
 
 

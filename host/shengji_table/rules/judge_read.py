@@ -16,6 +16,7 @@ from .ruleset import Ruleset, RulesetError, level_from_text
 __all__ = ["SituationError", "MAX_CARDS"]
 
 _TRUMPS = ("S", "H", "C", "D", "NT")
+_TRUMPS_AS_WRITTEN = frozenset(_TRUMPS)     # the usual spelling: no stripping and upper-casing
 
 
 class SituationError(ValueError):
@@ -78,7 +79,9 @@ def _trump(sit: Mapping, ruleset: Ruleset, required: bool = True):
             raise SituationError("'trump' is missing: one of S, H, C, D or NT")
         return None
     value = sit["trump"]
-    t = value.strip().upper() if isinstance(value, str) else None
+    t: str | None = value
+    if not (type(value) is str and value in _TRUMPS_AS_WRITTEN):
+        t = value.strip().upper() if isinstance(value, str) else None
     if t not in _TRUMPS:
         raise SituationError(f"'trump' is one of S, H, C, D or NT, not {value!r}")
     if t == "NT":

@@ -33,15 +33,16 @@ class Play:
 
 
 _NEW = object.__new__
-_SET = object.__setattr__
+# the slots' own setters: cheaper than object.__setattr__, which looks the name up first
+_SET_SEAT, _SET_CARDS = Play.__dict__["seat"].__set__, Play.__dict__["cards"].__set__
 
 
 def new_play(seat: int, cards: tuple) -> Play:
     """``Play(seat, cards)`` for ``cards`` already a tuple, skipping the constructor's conversion
     (the judge reads plays by the thousand)."""
     play = _NEW(Play)
-    _SET(play, "seat", seat)
-    _SET(play, "cards", cards)
+    _SET_SEAT(play, seat)
+    _SET_CARDS(play, cards)
     return play
 
 

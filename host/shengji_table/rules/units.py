@@ -200,6 +200,8 @@ def decompose(cards, order) -> tuple:
         return ()
     if len(cards) == 1:
         return (_singles(order)[cards[0].index],)
+    if len(cards) == 2:              # a pair or two singles: split at once, cheaper than the memo
+        return _decompose(cards, order)
     key = ("decompose", multiset_key(cards))
     memo = order._memo
     units = memo.get(key)
