@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 from ...rules.cards import ALL_FACES, format_cards
 from ...rules.penalties import throw_penalty
 from ...rules.throw import is_throw
-from ...rules.trick import Play, winning_index
+from ...rules.follow import one_card_follow_is_legal
+from ...rules.trick import Play, single_winner, winning_index
 from .. import events as ev
 from ..effects import Announce, ring
 from ..phase import Phase
@@ -47,6 +48,15 @@ def start_play(hand: Hand) -> list:
 
 def tap(hand: Hand, e: ev.Tap) -> list:
     c, seat, pending = e.copy, e.seat, hand.pending
+    if not pending and seat == hand.turn and hand.knowledge.scanned and c in hand.hands[seat]:
+        # The commonest taps, by one test: a copy the seat on turn holds, nothing entered yet (so
+        # nothing to take back, nothing to refuse) — a lead's first card, or a follow's.
+        hand.entry_start = len(hand._events)       # not .events: that copies the list
+        trick = hand.trick
+        if trick and len(trick[0].cards) == 1:
+            return _follow_one(hand, e, c)
+        pending.append(c)
+        return [ring(seat, "pending", 1)]          # a lead waits for the button, a longer follow for more
     if pending and c in pending and seat == hand.turn:
         return _take_back(hand, seat, c)
     # A copy the engine knows the seat holds is neither played nor buried (both leave the hand), so
@@ -64,12 +74,31 @@ def tap(hand: Hand, e: ev.Tap) -> list:
         return end_by_ruling(hand, seat, "R-10.3", f"seat {seat} plays a card after its "
                                                    f"{hand.counts[seat]} cards: a wrong card count")
     if not pending:
-        hand.entry_start = len(hand._events)       # not .events: that copies the list
+        hand.entry_start = len(hand._events)
     pending.append(c)
     trick = hand.trick
     if trick and len(pending) == len(trick[0].cards):
         return _commit_follow(hand, e)
     return [ring(seat, "pending", len(pending))]
+
+
+def _follow_one(hand: Hand, e: ev.Tap, c) -> list:
+    """A held copy tapped by the seat on turn to follow a one-card lead — the commonest play, about
+    60 of a classic hand's 92 — laid at once when counting says it is legal (R-4.4: of the led suit,
+    or the hand holds none of it; ``rules.follow.one_card_follow_is_legal``).  Otherwise the
+    general path (:func:`_commit_follow`) checks it and gives the verdict; both lay it alike."""
+    seat, face = e.seat, c.card
+    held = hand.hands[seat]
+    lead, rule = hand._lead_rule
+    if lead is not hand.trick[0].cards:
+        rule = hand.lead_rule()
+    if not one_card_follow_is_legal(face, rule, held._counts or held.counts(), hand.order):
+        hand.pending.append(c)
+        return _commit_follow(hand, e)
+    hand.throw_window = False
+    cards = (c,)
+    _commit(hand, seat, cards, (face,))
+    return _after_commit(hand, seat, cards)
 
 
 def _refuse_unheld(hand: Hand, e: ev.Tap) -> list | None:
@@ -161,20 +190,29 @@ def _commit(hand: Hand, seat: int, cards: tuple, faces: tuple | None = None, pla
     hand.play_start = hand.entry_start
     trick = hand.trick
     if plays is None:
-        plays = hand.trick_plays()           # the trick's faces before this play, kept for the views
+        src = hand._trick_src                  # trick_plays() when it is current: the usual case inline
+        plays = src[2] if src[0] is trick and src[1] == len(trick) else hand.trick_plays()
     trick.append(_new_tuple(SeatPlay, (seat, cards)))
     hand._trick_src = (trick, len(trick), plays + (_play(seat, faces),))
     hand.pending = []
-    add, held = hand.played.add, hand.hands[seat]
-    for c in cards:
-        add(c)
+    held = hand.hands[seat]
+    if len(cards) == 1:
+        c = cards[0]
+        hand.played.add(c)
         if held:                               # open play knows no hands
             held.pop(c, None)
-    mine = hand.seat_plays[seat]
-    mine.append(faces)
+    else:
+        add = hand.played.add
+        for c in cards:
+            add(c)
+            if held:
+                held.pop(c, None)
     hand.played_count[seat] += len(cards)
-    if plays:
-        hand.follows[seat].append((len(hand.tricks), plays[0].cards, faces, len(mine) - 1))
+    if hand.knowledge.plays_are_evidence:      # open play: the evidence a revoke is proven from (R-10.2)
+        mine = hand.seat_plays[seat]
+        mine.append(faces)
+        if plays:
+            hand.follows[seat].append((len(hand.tricks), plays[0].cards, faces, len(mine) - 1))
 
 
 def _after_commit(hand: Hand, seat: int, cards: tuple) -> list:
@@ -185,7 +223,7 @@ def _after_commit(hand: Hand, seat: int, cards: tuple) -> list:
     if hand.throw_window:
         hand.deferred_friend = (seat, cards)       # the throw may still shrink (R-4.3)
     elif hand.friend_search is not None:
-        out += friend_check(hand, seat, cards)
+        out += hand.friend_search.observe(seat, cards)
     if len(hand.trick) < hand.players:
         turn = hand.turn = (seat + 1) % hand.players
         out.append(ring(turn, "turn"))
@@ -199,31 +237,42 @@ def friend_check(hand: Hand, seat: int, cards: tuple) -> list:
 
 
 def _shown(seat: int, faces: tuple) -> str:
-    """``seat 2 ♠10 ♠10``: one play as the trick's announcement shows it (a single's text kept)."""
-    if len(faces) == 1:
-        key = (seat, faces[0].index)
-        text = _SHOWN.get(key)
-        if text is None:
-            text = _SHOWN[key] = f"seat {seat} {_GLYPH[faces[0].index]}"
-        return text
+    """``seat 2 ♠10 ♠10``: one play as the trick's announcement shows it."""
     return f"seat {seat} " + " ".join([_GLYPH[c.index] for c in faces])
 
 
-_SHOWN: dict = {}
+_SHOWN: dict = {}      # seat·64 + face index -> a single's text (most plays are one card)
 
 
 def _finish_trick(hand: Hand) -> list:
-    plays = hand.trick_plays()                  # the faces the views already hold
-    winner = plays[winning_index(plays, hand.trump_order())].seat
-    pts = sum([_POINTS[c.index] for p in plays for c in p.cards])
+    plays = hand._trick_src[2]                  # the faces the views hold (_commit has just set them)
+    order = hand.order
+    lead = plays[0].cards
+    winner = plays[single_winner(plays, order) if len(lead) == 1 else winning_index(plays, order)].seat
+    pts = 0
+    shown = []
+    for p in plays:                             # the points and the announcement's plays, in one pass
+        cards = p.cards
+        if len(cards) == 1:
+            i = cards[0].index
+            pts += _POINTS[i]
+            key = p.seat * 64 + i
+            text = _SHOWN.get(key)
+            if text is None:
+                text = _SHOWN[key] = _shown(p.seat, cards)
+        else:
+            for c in cards:
+                pts += _POINTS[c.index]
+            text = _shown(p.seat, cards)
+        shown.append(text)
     hand.tricks.append(_new_tuple(TrickTaken, (tuple(hand.trick), winner, pts)))
     hand.add_trick_view(plays, winner, pts)
     hand.won[winner] += pts
     hand.trick = []
     hand.leader = hand.turn = winner
-    shown = " · ".join([_shown(p.seat, p.cards) for p in plays])
     out = [ring(winner, "won"), Announce("trick", f"Trick {len(hand.tricks)} to seat {winner}"
-                                                   + (f", {pts} points" if pts else "") + f": {shown}.", "R-5")]
+                                                   + (f", {pts} points" if pts else "") + f": {' · '.join(shown)}.",
+                                         "R-5")]
     if hand.knowledge.all_played(hand):
         hand.phase = Phase.OVER
         return out + hand.knowledge.end_of_play(hand)
