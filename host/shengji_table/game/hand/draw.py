@@ -19,7 +19,7 @@ from ...rules.declare import (
     run_declarations,
 )
 from .. import events as ev
-from ..effects import Announce, ring
+from ..effects import Announce, ring, seat_rings
 from ..phase import Phase
 from .counter import may_counter
 from .kitty import holder, start_kitty
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from .core import Hand
 
 _DRAWING = Phase.DRAWING      # read at every draw: an enum member's look-up is not free
+_DRAWN = tuple(seat_rings("accepted", n) for n in range(64))   # [cards held][seat]: a draw's ring
 
 __all__ = ["deal", "draw", "declare", "close_declarations", "next_draw", "declaration_options",
            "may_counter"]
@@ -78,7 +79,8 @@ def draw(hand: Hand, e: ev.Draw) -> list:
     hand.dealt[e.seat].append(e.copy)
     hand.counts[e.seat] += 1
     hand.drawn += 1
-    return [ring(e.seat, "accepted", hand.counts[e.seat])]
+    n = hand.counts[e.seat]
+    return [_DRAWN[n][e.seat] if n < len(_DRAWN) else ring(e.seat, "accepted", n)]
 
 
 def declare(hand: Hand, e: ev.Declare) -> list:

@@ -12,7 +12,7 @@ from ...rules.throw import is_throw
 from ...rules.follow import one_card_follow_is_legal
 from ...rules.trick import Play, single_winner, winning_index
 from .. import events as ev
-from ..effects import Announce, ring
+from ..effects import Announce, ring, seat_rings
 from ..phase import Phase
 from .settle import end_by_ruling
 from .trick import SeatPlay, TrickTaken
@@ -25,6 +25,8 @@ __all__ = ["start_play", "tap", "take_back", "confirm", "throw_failed", "pick"]
 _FACE = attrgetter("card")                                  # a copy's face, read in C
 _GLYPH = {f.index: f.unicode() for f in ALL_FACES}          # the trick announcements' ♠10, 大王
 _POINTS = tuple(f.points for f in ALL_FACES)                # by face index (R-1.4)
+_TURN, _WON = seat_rings("turn"), seat_rings("won")              # by seat: read at every play
+_PENDING_ONE, _ACCEPTED_ONE = seat_rings("pending", 1), seat_rings("accepted", 1)
 _new_tuple = tuple.__new__          # a named tuple from its fields, without its Python ``__new__``
 _set = object.__setattr__
 
@@ -56,7 +58,7 @@ def tap(hand: Hand, e: ev.Tap) -> list:
         if trick and len(trick[0].cards) == 1:
             return _follow_one(hand, e, c)
         pending.append(c)
-        return [ring(seat, "pending", 1)]          # a lead waits for the button, a longer follow for more
+        return [_PENDING_ONE[seat]]          # a lead waits for the button, a longer follow for more
     if pending and c in pending and seat == hand.turn:
         return _take_back(hand, seat, c)
     # A copy the engine knows the seat holds is neither played nor buried (both leave the hand), so
@@ -97,7 +99,7 @@ def _follow_one(hand: Hand, e: ev.Tap, c) -> list:
         return _commit_follow(hand, e)
     hand.throw_window = False
     cards = (c,)
-    _commit(hand, seat, cards, (face,))
+    _commit(hand, seat, cards)
     return _after_commit(hand, seat, cards)
 
 
@@ -185,28 +187,31 @@ def _commit_follow(hand: Hand, e: ev.Tap) -> list:
 def _commit(hand: Hand, seat: int, cards: tuple, faces: tuple | None = None, plays: tuple | None = None) -> None:
     """Lay ``cards`` (whose faces are ``faces``) as ``seat``'s play: into the trick, out of the hand.
     ``plays``: the trick's face plays so far, when the caller has them."""
-    if faces is None:
-        faces = tuple(map(_FACE, cards))
     hand.play_start = hand.entry_start
     trick = hand.trick
     if plays is None:
         src = hand._trick_src                  # trick_plays() when it is current: the usual case inline
         plays = src[2] if src[0] is trick and src[1] == len(trick) else hand.trick_plays()
     trick.append(_new_tuple(SeatPlay, (seat, cards)))
-    hand._trick_src = (trick, len(trick), plays + (_play(seat, faces),))
-    hand.pending = []
     held = hand.hands[seat]
     if len(cards) == 1:
         c = cards[0]
+        play = _single(seat, c.card)
+        faces = play.cards
         hand.played.add(c)
         if held:                               # open play knows no hands
             held.pop(c, None)
     else:
+        if faces is None:
+            faces = tuple(map(_FACE, cards))
+        play = _play(seat, faces)
         add = hand.played.add
         for c in cards:
             add(c)
             if held:
                 held.pop(c, None)
+    hand._trick_src = (trick, len(trick), plays + (play,))
+    hand.pending = []
     hand.played_count[seat] += len(cards)
     if hand.knowledge.plays_are_evidence:      # open play: the evidence a revoke is proven from (R-10.2)
         mine = hand.seat_plays[seat]
@@ -215,8 +220,20 @@ def _commit(hand: Hand, seat: int, cards: tuple, faces: tuple | None = None, pla
             hand.follows[seat].append((len(hand.tricks), plays[0].cards, faces, len(mine) - 1))
 
 
+def _single(seat: int, face) -> Play:
+    """``Play(seat, (face,))``, one shared instance each (a play is immutable; most are one card)."""
+    key = seat * 64 + face.index
+    play = _SINGLES.get(key)
+    if play is None:
+        play = _SINGLES[key] = _play(seat, (face,))
+    return play
+
+
+_SINGLES: dict = {}
+
+
 def _after_commit(hand: Hand, seat: int, cards: tuple) -> list:
-    out: list = [ring(seat, "accepted", len(cards))]
+    out: list = [_ACCEPTED_ONE[seat] if len(cards) == 1 else ring(seat, "accepted", len(cards))]
     if hand.deferred_friend is not None:           # the challenge window has closed
         out += friend_check(hand, *hand.deferred_friend)
         hand.deferred_friend = None
@@ -226,7 +243,7 @@ def _after_commit(hand: Hand, seat: int, cards: tuple) -> list:
         out += hand.friend_search.observe(seat, cards)
     if len(hand.trick) < hand.players:
         turn = hand.turn = (seat + 1) % hand.players
-        out.append(ring(turn, "turn"))
+        out.append(_TURN[turn])
         return out
     out += _finish_trick(hand)
     return out
@@ -270,13 +287,13 @@ def _finish_trick(hand: Hand) -> list:
     hand.won[winner] += pts
     hand.trick = []
     hand.leader = hand.turn = winner
-    out = [ring(winner, "won"), Announce("trick", f"Trick {len(hand.tricks)} to seat {winner}"
+    out = [_WON[winner], Announce("trick", f"Trick {len(hand.tricks)} to seat {winner}"
                                                    + (f", {pts} points" if pts else "") + f": {' · '.join(shown)}.",
                                          "R-5")]
     if hand.knowledge.all_played(hand):
         hand.phase = Phase.OVER
         return out + hand.knowledge.end_of_play(hand)
-    out.append(ring(winner, "turn"))
+    out.append(_TURN[winner])
     return out
 
 
