@@ -33,8 +33,10 @@ from .effects import Announce, Refusal
 from .hand import MODES, Hand
 from .phase import Phase
 
-# the events the match rules on itself; every other goes to the hand in play
+# the events the match rules on itself (their type names, and their classes: read at every event);
+# every other goes to the hand in play
 _MATCH_EVENTS = frozenset(cls.type for cls in (ev.Deal, ev.PassLevels, ev.RefuseLevels))
+_HAND_EVENTS = frozenset(cls for t, cls in ev.EVENT_TYPES.items() if t not in _MATCH_EVENTS)
 
 __all__ = ["Match", "HandSummary", "TRANSFER_RULE"]
 
@@ -79,7 +81,7 @@ class Match:
     def apply(self, event) -> list:
         """Apply one event; return its effects (a single :class:`Refusal` when refused)."""
         hand = self.hand
-        if self.over or hand is None or event.type in _MATCH_EVENTS:
+        if self.over or hand is None or (type(event) not in _HAND_EVENTS and event.type in _MATCH_EVENTS):
             return self._apply_own(event)
         # the common case, first: an event of the hand in play
         out = hand.apply(event)

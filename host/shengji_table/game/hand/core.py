@@ -27,7 +27,7 @@ from .counter import Exchange, may_counter
 from .held import Held
 from .knowledge import KNOWLEDGE, MODES, Knowledge
 from .result import HandResult
-from .rules_table import PHASE_RULES, handler_for
+from .rules_table import PHASE_CLASSES, handler_for
 from .trick import SeatPlay, TrickTaken
 
 __all__ = ["Hand"]
@@ -269,8 +269,25 @@ class Hand:
     # ------------------------------------------------------------------ the event loop
     def apply(self, event) -> list:
         """Apply one event; return its effects.  A refused event changes nothing."""
-        # the phase's own table first: the common case, without the full look-up's call
-        handler = PHASE_RULES[self.phase].get(event.type) or handler_for(self.phase, event.type)
+        # the commonest case first: an event of the phase's own table, found by its class
+        rule = PHASE_CLASSES[self.phase].get(type(event))
+        if rule is None:
+            return self._apply_any(event)
+        handler, seated = rule
+        if seated:
+            seat = event.seat
+            if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.players):
+                return [Refusal(None, event.type, "table.seat", f"there is no seat {seat} at a table of {self.players}")]
+        out = handler(self, event)
+        if out and isinstance(out[0], Refusal):
+            return out
+        self._events.append(event)
+        return out
+
+    def _apply_any(self, event) -> list:
+        """:meth:`apply` of an event the phase's own table does not hold: the events of any phase,
+        and the refusals of the rest."""
+        handler = handler_for(self.phase, event.type)
         seat = getattr(event, "seat", None)
         if handler is None:
             return [Refusal(seat, event.type, "table.event", f"a {event.type!r} event does not belong to a hand")]
