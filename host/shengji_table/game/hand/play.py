@@ -50,7 +50,7 @@ def start_play(hand: Hand) -> list:
 
 def tap(hand: Hand, e: ev.Tap) -> list:
     c, seat, pending = e.copy, e.seat, hand.pending
-    if not pending and seat == hand.turn and hand.knowledge.scanned and c in hand.hands[seat]:
+    if _SHORT_CUTS and not pending and seat == hand.turn and hand.knowledge.scanned and c in hand.hands[seat]:
         # The commonest taps, by one test: a copy the seat on turn holds, nothing entered yet (so
         # nothing to take back, nothing to refuse) — a lead's first card, or a follow's.
         hand.entry_start = len(hand._events)       # not .events: that copies the list
@@ -58,7 +58,7 @@ def tap(hand: Hand, e: ev.Tap) -> list:
         if trick and len(trick[0].cards) == 1:
             return _follow_one(hand, e, c)
         pending.append(c)
-        return [_PENDING_ONE[seat]]          # a lead waits for the button, a longer follow for more
+        return [_PENDING_ONE[seat]]                # a lead waits for the button, a longer follow for more
     if pending and c in pending and seat == hand.turn:
         return _take_back(hand, seat, c)
     # A copy the engine knows the seat holds is neither played nor buried (both leave the hand), so
@@ -84,23 +84,52 @@ def tap(hand: Hand, e: ev.Tap) -> list:
     return [ring(seat, "pending", len(pending))]
 
 
+# The one-card play's short cuts (scanned hands): a one-card follow (about 60 of a classic hand's 92
+# plays) and a one-card lead, laid by _lay_one instead of _commit_follow / _commit_lead → _commit →
+# _after_commit.  False: every play takes the general path (the tests compare the two).
+_SHORT_CUTS = True
+
+
 def _follow_one(hand: Hand, e: ev.Tap, c) -> list:
-    """A held copy tapped by the seat on turn to follow a one-card lead — the commonest play, about
-    60 of a classic hand's 92 — laid at once when counting says it is legal (R-4.4: of the led suit,
-    or the hand holds none of it; ``rules.follow.one_card_follow_is_legal``).  Otherwise the
-    general path (:func:`_commit_follow`) checks it and gives the verdict; both lay it alike."""
-    seat, face = e.seat, c.card
-    held = hand.hands[seat]
+    """A held copy tapped by the seat on turn to follow a one-card lead, laid at once when counting
+    says it is legal (R-4.4: of the led suit, or the hand holds none of it;
+    ``rules.follow.one_card_follow_is_legal``).  Otherwise the general path (:func:`_commit_follow`)
+    checks it and gives the verdict."""
+    held = hand.hands[e.seat]
     lead, rule = hand._lead_rule
     if lead is not hand.trick[0].cards:
         rule = hand.lead_rule()
-    if not one_card_follow_is_legal(face, rule, held._counts or held.counts(), hand.order):
+    if not one_card_follow_is_legal(c.card, rule, held._counts or held.counts(), hand.order):
         hand.pending.append(c)
         return _commit_follow(hand, e)
+    return _lay_one(hand, e.seat, c, held)
+
+
+def _lay_one(hand: Hand, seat: int, c, held) -> list:
+    """:func:`_commit` and :func:`_after_commit` of one held copy, scanned hands: no throw is open
+    (so no friend check waits for one) and a play is no evidence; the pending list is empty or
+    holds just ``c``."""
+    hand.play_start = hand.entry_start
+    trick = hand.trick
+    src = hand._trick_src
+    plays = () if not trick else src[2] if src[0] is trick and src[1] == len(trick) else hand.trick_plays()
+    trick.append(_new_tuple(SeatPlay, (seat, (c,))))
+    hand._trick_src = (trick, len(trick), plays + (_SINGLES.get(seat * 64 + c.card.index) or _single(seat, c.card),))
+    if hand.pending:
+        hand.pending = []
+    hand.played.add(c)
+    held.pop(c)
+    hand.played_count[seat] += 1
     hand.throw_window = False
-    cards = (c,)
-    _commit(hand, seat, cards)
-    return _after_commit(hand, seat, cards)
+    out: list = [_ACCEPTED_ONE[seat]]
+    if hand.friend_search is not None:
+        out += hand.friend_search.observe(seat, (c,))
+    if len(trick) < hand.players:
+        turn = hand.turn = (seat + 1) % hand.players
+        out.append(_TURN[turn])
+        return out
+    out += _finish_trick(hand)
+    return out
 
 
 def _refuse_unheld(hand: Hand, e: ev.Tap) -> list | None:
@@ -134,6 +163,8 @@ def confirm(hand: Hand, e: ev.Confirm) -> list:
         return hand.refuse(e.seat, e, "R-4.4", f"a follower's play commits by itself at {hand.lead_count()} cards")
     if not hand.pending:
         return hand.refuse(e.seat, e, "R-4.1", "tap the cards to lead first")
+    if _SHORT_CUTS and len(hand.pending) == 1 and hand.knowledge.scanned:
+        return _lay_one(hand, e.seat, hand.pending[0], hand.hands[e.seat])   # one card is one unit
     return _commit_lead(hand, e)
 
 
