@@ -13,7 +13,7 @@ from operator import attrgetter
 
 from ...rules.cards import COPY_KEY, CardCopy
 from ...rules.declare import Standing
-from ...rules.follow import FollowRule, follow_rule
+from ...rules.follow import FollowRule, counted_suit, follow_rule
 from ...rules.order import TrumpOrder
 from ...rules.ruleset import Ruleset
 from ...rules.trick import Play
@@ -122,7 +122,7 @@ class Hand:
         self._deal_context = (dealer, first_seat)          # how the hand began, for rebuild()
         # views are built for every decision: the parts that change less often, kept until they do
         self._trick_src: tuple = (None, 0, ())            # (trick list, its length, its face plays)
-        self._lead_rule: tuple = ((), None)               # (the lead's copies, their follow rule)
+        self._lead_rule: tuple = ((), None, None)         # (the lead's copies, their follow rule, its counted_suit)
         self._single_rules: dict = {}                     # effective suit -> the follow rule of a single
         self._declarer_key: tuple | None = None          # (dealer, friend search, friends found)
         self._declarer_set: frozenset = frozenset()
@@ -212,7 +212,7 @@ class Hand:
         """The follow rule of the trick's lead (R-4.4 – R-4.7), analysed once per trick: every
         follower's play is checked against it."""
         lead = self.trick[0].cards
-        src, rule = self._lead_rule
+        src, rule, _ = self._lead_rule
         if src is not lead:                     # each lead laid is a tuple of its own
             faces = self.trick_plays()[0].cards
             if len(faces) == 1:                 # a single's rule is its suit's: one per suit a hand
@@ -223,7 +223,7 @@ class Hand:
                     rule = self._single_rules[suit] = follow_rule(faces, order)
             else:
                 rule = follow_rule(faces, self.trump_order())
-            self._lead_rule = (lead, rule)
+            self._lead_rule = (lead, rule, counted_suit(rule))
         return rule
 
     def trump_order(self) -> TrumpOrder:
@@ -245,7 +245,7 @@ class Hand:
     def next_draw(self):
         """``(seat, copy)`` of the next draw when the stack is known; ``None`` when the draw is done."""
         n = self.drawn                          # draw.next_draw, without the call (100 a hand)
-        if n >= self.deal_size or self.phase != Phase.DRAWING:
+        if n >= self.deal_size or self.phase != _DRAWING:
             return None
         return (self.first_seat + n) % self.players, (self.stack[n] if self.stack is not None else None)
 

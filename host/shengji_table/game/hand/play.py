@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from ...rules.cards import ALL_FACES, format_cards
 from ...rules.penalties import throw_penalty
 from ...rules.throw import is_throw
-from ...rules.follow import one_card_follow_is_legal
+from ...rules.follow import suit_count
 from ...rules.trick import Play, single_winner, winning_index
 from .. import events as ev
 from ..effects import Announce, ring, seat_rings
@@ -96,10 +96,13 @@ def _follow_one(hand: Hand, e: ev.Tap, c) -> list:
     ``rules.follow.one_card_follow_is_legal``).  Otherwise the general path (:func:`_commit_follow`)
     checks it and gives the verdict."""
     held = hand.hands[e.seat]
-    lead, rule = hand._lead_rule
+    lead, _, suit = hand._lead_rule
     if lead is not hand.trick[0].cards:
-        rule = hand.lead_rule()
-    if not one_card_follow_is_legal(c.card, rule, held._counts or held.counts(), hand.order):
+        hand.lead_rule()
+        suit = hand._lead_rule[2]
+    # one_card_follow_is_legal, with the rule's counted suit kept for the trick
+    order = hand.order
+    if suit is None or (order._suit[c.card.index] != suit and suit_count(held._counts or held.counts(), suit, order)):
         hand.pending.append(c)
         return _commit_follow(hand, e)
     return _lay_one(hand, e.seat, c, held)
