@@ -85,7 +85,7 @@ class Match:
             return self._apply_own(event)
         # the common case, first: an event of the hand in play
         out = hand.apply(event)
-        if out and isinstance(out[0], Refusal):
+        if out and type(out[0]) is Refusal:
             return out
         self.events.append(event)
         if hand.result is not None and len(self.summaries) < hand.number:
@@ -98,7 +98,7 @@ class Match:
             return [Refusal(getattr(event, "seat", None), event.type, "R-8.4", "the match is over")]
         if isinstance(event, (ev.PassLevels, ev.RefuseLevels)):
             out = self._on_pass_levels(event) if isinstance(event, ev.PassLevels) else self._on_refuse_levels(event)
-            if not (out and isinstance(out[0], Refusal)):
+            if not (out and type(out[0]) is Refusal):
                 self.events.append(event)
             return out
         if isinstance(event, ev.Deal):
@@ -109,7 +109,7 @@ class Match:
             hand = Hand(self.ruleset, mode=self.mode, dealer=self.dealer, levels=tuple(self.levels),
                         first_seat=self.first_seat, number=len(self.summaries) + 1)
             out = hand.apply(event)
-            if out and isinstance(out[0], Refusal):
+            if out and type(out[0]) is Refusal:
                 return out
             self.hand = hand
             self.played_hands.append(hand)

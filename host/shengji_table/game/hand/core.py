@@ -279,7 +279,7 @@ class Hand:
             if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.players):
                 return [Refusal(None, event.type, "table.seat", f"there is no seat {seat} at a table of {self.players}")]
         out = handler(self, event)
-        if out and isinstance(out[0], Refusal):
+        if out and type(out[0]) is Refusal:
             return out
         self._events.append(event)
         return out
@@ -296,7 +296,7 @@ class Hand:
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.players):
             return [Refusal(None, event.type, "table.seat", f"there is no seat {seat} at a table of {self.players}")]
         out = handler(self, event)
-        if out and isinstance(out[0], Refusal):
+        if out and type(out[0]) is Refusal:
             return out
         self._events.append(event)
         return out

@@ -14,6 +14,7 @@ from ...rules.trick import Play, single_winner, winning_index
 from .. import events as ev
 from ..effects import Announce, ring, seat_rings
 from ..phase import Phase
+from ..view import TrickView
 from .settle import end_by_ruling
 from .trick import SeatPlay, TrickTaken
 
@@ -317,7 +318,7 @@ def _finish_trick(hand: Hand) -> list:
             text = _shown(p.seat, cards)
         shown.append(text)
     hand.tricks.append(_new_tuple(TrickTaken, (tuple(hand.trick), winner, pts)))
-    hand.add_trick_view(plays, winner, pts)
+    hand.trick_views += (TrickView(plays, winner, pts),)      # Hand.add_trick_view, without the call
     hand.won[winner] += pts
     hand.trick = []
     hand.leader = hand.turn = winner
