@@ -26,8 +26,8 @@ from .shapes import count_groups, iter_realizations, realizable
 from .units import decompose, shape_of
 from .verdict import Verdict
 
-__all__ = ["FollowRule", "check_follow", "follow_verdict", "one_card_follow_is_legal", "counted_suit", "legal_follows", "follow_rule",
-           "missing_from_hand", "suit_count"]
+__all__ = ["FollowRule", "check_follow", "follow_verdict", "one_card_follow_is_legal", "counted_suit", "legal_follows",
+           "follow_rule", "missing_from_hand", "suit_count"]
 
 _TWO_COLOUR_NAMES = {"T": "trumps", "S": "black", "H": "red"}
 

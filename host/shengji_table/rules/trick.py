@@ -126,8 +126,11 @@ def winning_index(plays, order, shape: TrickShape | None = None) -> int:
         if len(first.cards if type(first) is Play else first) == 1:
             return single_winner(plays, order)       # the commonest trick: without converting the plays
     plays = [p if type(p) is tuple else p.cards if type(p) is Play else tuple(p) for p in plays]
-    if shape is None:
-        shape = TrickShape(plays[0], order)
+    return _shaped_winner(plays, order, TrickShape(plays[0], order) if shape is None else shape)
+
+
+def _shaped_winner(plays: list, order, shape: TrickShape) -> int:
+    """:func:`winning_index` by the lead's shape (``plays``: card tuples)."""
     suit_of = order._suit
     lead_suit = shape.suit
     best, best_key, best_ruff = 0, shape.key(plays[0]) or (0, -1), False

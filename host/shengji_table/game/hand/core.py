@@ -277,7 +277,7 @@ class Hand:
         if seated:
             seat = event.seat
             if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.players):
-                return [Refusal(None, event.type, "table.seat", f"there is no seat {seat} at a table of {self.players}")]
+                return self._no_such_seat(event, seat)
         out = handler(self, event)
         if out and type(out[0]) is Refusal:
             return out
@@ -294,12 +294,15 @@ class Hand:
         if self.phase == _OVER and not isinstance(event, ev.RevealKitty):
             return [Refusal(seat, event.type, "table.over", "the hand is over")]
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.players):
-            return [Refusal(None, event.type, "table.seat", f"there is no seat {seat} at a table of {self.players}")]
+            return self._no_such_seat(event, seat)
         out = handler(self, event)
         if out and type(out[0]) is Refusal:
             return out
         self._events.append(event)
         return out
+
+    def _no_such_seat(self, event, seat) -> list:
+        return [Refusal(None, event.type, "table.seat", f"there is no seat {seat} at a table of {self.players}")]
 
     def refuse(self, seat, event, rule: str, reason: str) -> list:
         """The effects of refusing ``event``: the refusal, and ``seat``'s ring (when a seat is named)."""

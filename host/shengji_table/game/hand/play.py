@@ -103,6 +103,7 @@ def _follow_one(hand: Hand, e: ev.Tap, c) -> list:
         suit = hand._lead_rule[2]
     # one_card_follow_is_legal, with the rule's counted suit kept for the trick
     order = hand.order
+    assert order is not None                    # trump is fixed before the play
     if suit is None or (order._suit[c.card.index] != suit and suit_count(held._counts or held.counts(), suit, order)):
         hand.pending.append(c)
         return _commit_follow(hand, e)
