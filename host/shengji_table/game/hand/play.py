@@ -118,7 +118,10 @@ def _lay_one(hand: Hand, seat: int, c, held) -> list:
     trick = hand.trick
     src = hand._trick_src
     plays = () if not trick else src[2] if src[0] is trick and src[1] == len(trick) else hand.trick_plays()
-    trick.append(_new_tuple(SeatPlay, (seat, (c,))))
+    laid = _LAID.get(seat * 512 + c.key)        # SeatPlay(seat, (c,)), shared: immutable, and a copy is laid once a hand
+    if laid is None:
+        laid = _LAID[seat * 512 + c.key] = _new_tuple(SeatPlay, (seat, (c,)))
+    trick.append(laid)
     hand._trick_src = (trick, len(trick), plays + (_SINGLES.get(seat * 64 + c.card.index) or _single(seat, c.card),))
     if hand.pending:
         hand.pending = []
@@ -266,6 +269,7 @@ def _single(seat: int, face) -> Play:
 
 
 _SINGLES: dict = {}
+_LAID: dict = {}        # seat·512 + copy key -> its SeatPlay
 
 
 def _after_commit(hand: Hand, seat: int, cards: tuple) -> list:
