@@ -118,7 +118,7 @@ def _lay_one(hand: Hand, seat: int, c, held) -> list:
     trick = hand.trick
     src = hand._trick_src
     plays = () if not trick else src[2] if src[0] is trick and src[1] == len(trick) else hand.trick_plays()
-    laid = _LAID.get(seat * 512 + c.key)        # SeatPlay(seat, (c,)), shared: immutable, and a copy is laid once a hand
+    laid = _LAID.get(seat * 512 + c.key)        # SeatPlay(seat, (c,)), shared: immutable, a copy laid once a hand
     if laid is None:
         laid = _LAID[seat * 512 + c.key] = _new_tuple(SeatPlay, (seat, (c,)))
     trick.append(laid)
