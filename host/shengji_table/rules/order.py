@@ -101,19 +101,16 @@ class TrumpOrder:
             display[i] = place
         object.__setattr__(self, "_display", tuple(display))
         members: dict = {}
-        for i in by_display:            # each suit's faces in display order (an order is built per level and trump)
-            lst = members.get(suit[i])
-            if lst is None:
-                members[suit[i]] = [i]
-            else:
-                lst.append(i)
-        order = sorted(members, key=_DISPLAY_SUIT.__getitem__)
+        for c in ALL_FACES:
+            members.setdefault(suit[c.index], []).append(c)
         object.__setattr__(self, "_memo", {})
         object.__setattr__(self, "_singles", None)
-        object.__setattr__(self, "_members", {k: tuple([ALL_FACES[i] for i in members[k]]) for k in order})
-        object.__setattr__(self, "_suits", tuple(order))
+        object.__setattr__(self, "_members", {k: tuple(sorted(members[k], key=lambda c: sort[c.index]))
+                                               for k in sorted(members, key=lambda k: _DISPLAY_SUIT[k])})
+        object.__setattr__(self, "_suits", tuple(self._members))
         # A hand's counts of one suit's faces in one C call (rules.follow reads a suit per check).
-        object.__setattr__(self, "_pick", {k: (tuple(members[k]), itemgetter(*members[k])) for k in order})
+        object.__setattr__(self, "_pick", {k: (tuple(c.index for c in m), itemgetter(*(c.index for c in m)))
+                                           for k, m in self._members.items()})
 
     _CACHE: ClassVar[dict] = {}
     _CACHE_LIMIT: ClassVar[int] = 1024
