@@ -135,11 +135,14 @@ def test_R5_one_card_tricks_agree_with_the_shape_analysis():
 
     from shengji_table.rules.cards import ALL_FACES, SUITS
     from shengji_table.rules.ruleset import PRESETS
-    from shengji_table.rules.trick import TrickShape
+    from shengji_table.rules.trick import Play, TrickShape, single_winner
     rng = random.Random(20261201)
     for preset in PRESETS:
         rs = Ruleset.from_preset(preset)
         for _ in range(300):
             o = TrumpOrder(rs, rng.randint(2, 14), rng.choice([*SUITS, None]))
             plays = [(rng.choice(ALL_FACES),) for _ in range(rs.players)]
-            assert winning_index(plays, o) == winning_index(plays, o, TrickShape(plays[0], o)), (preset, plays)
+            general = winning_index(plays, o, TrickShape(plays[0], o))
+            assert winning_index(plays, o) == general, (preset, plays)
+            as_plays = tuple(Play(seat, cards) for seat, cards in enumerate(plays))   # the game's kept plays
+            assert winning_index(as_plays, o) == single_winner(as_plays, o) == general, (preset, plays)

@@ -15,7 +15,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-__all__ = ["Effect", "Ring", "ring", "Announce", "Refusal", "effect_from_json", "RING_STATES"]
+__all__ = ["Effect", "Ring", "ring", "seat_rings", "Announce", "Refusal", "effect_from_json", "RING_STATES"]
 
 RING_STATES = ("idle", "turn", "pending", "accepted", "refused", "won", "declarer")
 
@@ -55,6 +55,12 @@ def ring(seat: int, state: str, cards: int = 0) -> Ring:
     if r is None:
         r = _RINGS[key] = Ring(seat, state, cards)
     return r
+
+
+def seat_rings(state: str, cards: int = 0) -> tuple:
+    """``ring(seat, state, cards)`` for every seat a table can have (3–6 players), by seat: the
+    rings a hand shows at almost every event, read by index instead of a call."""
+    return tuple(ring(seat, state, cards) for seat in range(6))
 
 
 @dataclass(frozen=True)

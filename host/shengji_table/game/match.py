@@ -33,8 +33,10 @@ from .effects import Announce, Refusal
 from .hand import MODES, Hand
 from .phase import Phase
 
-# the events the match rules on itself; every other goes to the hand in play
+# the events the match rules on itself (their type names, and their classes: read at every event);
+# every other goes to the hand in play
 _MATCH_EVENTS = frozenset(cls.type for cls in (ev.Deal, ev.PassLevels, ev.RefuseLevels))
+_HAND_EVENTS = frozenset(cls for t, cls in ev.EVENT_TYPES.items() if t not in _MATCH_EVENTS)
 
 __all__ = ["Match", "HandSummary", "TRANSFER_RULE"]
 
@@ -79,11 +81,11 @@ class Match:
     def apply(self, event) -> list:
         """Apply one event; return its effects (a single :class:`Refusal` when refused)."""
         hand = self.hand
-        if self.over or hand is None or event.type in _MATCH_EVENTS:
+        if self.over or hand is None or (type(event) not in _HAND_EVENTS and event.type in _MATCH_EVENTS):
             return self._apply_own(event)
         # the common case, first: an event of the hand in play
         out = hand.apply(event)
-        if out and isinstance(out[0], Refusal):
+        if out and type(out[0]) is Refusal:
             return out
         self.events.append(event)
         if hand.result is not None and len(self.summaries) < hand.number:
@@ -96,7 +98,7 @@ class Match:
             return [Refusal(getattr(event, "seat", None), event.type, "R-8.4", "the match is over")]
         if isinstance(event, (ev.PassLevels, ev.RefuseLevels)):
             out = self._on_pass_levels(event) if isinstance(event, ev.PassLevels) else self._on_refuse_levels(event)
-            if not (out and isinstance(out[0], Refusal)):
+            if not (out and type(out[0]) is Refusal):
                 self.events.append(event)
             return out
         if isinstance(event, ev.Deal):
@@ -107,7 +109,7 @@ class Match:
             hand = Hand(self.ruleset, mode=self.mode, dealer=self.dealer, levels=tuple(self.levels),
                         first_seat=self.first_seat, number=len(self.summaries) + 1)
             out = hand.apply(event)
-            if out and isinstance(out[0], Refusal):
+            if out and type(out[0]) is Refusal:
                 return out
             self.hand = hand
             self.played_hands.append(hand)

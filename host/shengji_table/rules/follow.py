@@ -26,8 +26,8 @@ from .shapes import count_groups, iter_realizations, realizable
 from .units import decompose, shape_of
 from .verdict import Verdict
 
-__all__ = ["FollowRule", "check_follow", "follow_verdict", "one_card_follow_is_legal", "legal_follows", "follow_rule",
-           "missing_from_hand", "suit_count"]
+__all__ = ["FollowRule", "check_follow", "follow_verdict", "one_card_follow_is_legal", "counted_suit", "legal_follows",
+           "follow_rule", "missing_from_hand", "suit_count"]
 
 _TWO_COLOUR_NAMES = {"T": "trumps", "S": "black", "H": "red"}
 
@@ -326,13 +326,18 @@ def suit_count(counts: list, suit: str, order) -> int:
     return get(counts) if len(indices) == 1 else sum(get(counts))
 
 
+def counted_suit(rule: FollowRule) -> str | None:
+    """The led suit when counting alone decides a one-card follow to ``rule`` — a one-card lead
+    that owes no shape (R-4.4) — else None (:func:`one_card_follow_is_legal`)."""
+    return rule.suit if rule.count == 1 and rule.ladder == _NO_SHAPE and rule.rule != "R-4.8" else None
+
+
 def one_card_follow_is_legal(card: Card, rule: FollowRule, counts: list, order) -> bool:
     """Whether a card the hand holds (``counts``: its face counts) is, by counting alone, a legal
     follow to a one-card lead that owes no shape (R-4.4): it is of the led suit, or the hand holds
     none of it.  False is no verdict: :func:`check_follow` then says whether and why."""
-    if rule.count != 1 or rule.ladder != _NO_SHAPE or rule.rule == "R-4.8":
-        return False
-    return order._suit[card.index] == rule.suit or not suit_count(counts, rule.suit, order)
+    suit = counted_suit(rule)
+    return suit is not None and (order._suit[card.index] == suit or not suit_count(counts, suit, order))
 
 
 def _check_one(c: Card, s: str, hand, counts: list | None, order) -> Verdict:

@@ -24,6 +24,7 @@ __all__ = ["TrumpOrder", "TRUMP", "OrderError"]
 
 TRUMP = "T"
 _COLOUR = {"S": "S", "C": "S", "H": "H", "D": "H"}   # two-colour: black is 'S', red is 'H'
+_SAME = {s: s for s in SUITS}
 _DISPLAY_SUIT = {TRUMP: 0, "S": 1, "H": 2, "C": 3, "D": 4}
 
 
@@ -78,7 +79,7 @@ class TrumpOrder:
         object.__setattr__(self, "decks", ruleset.decks)
         two_colour = ruleset.two_colour
         perm_twos = ruleset.permanent_twos and level != 2
-        eff = (lambda s: _COLOUR[s]) if two_colour else (lambda s: s)
+        eff = (_COLOUR if two_colour else _SAME).__getitem__     # a plain suit's effective suit, in C
         t = eff(trump) if trump is not None else None
 
         # Plain-suit (and trump-suit) ranks, low → high, without the level and permanent twos.

@@ -17,7 +17,8 @@ from .cards import ALL_FACES
 from .shapes import best_top, count_groups
 from .units import decompose
 
-__all__ = ["Play", "new_play", "Trick", "winning_index", "trick_points", "lead_candidates", "TrickShape"]
+__all__ = ["Play", "new_play", "Trick", "winning_index", "single_winner", "trick_points", "lead_candidates",
+           "TrickShape"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,13 +133,20 @@ def winning_index(plays, order, shape: TrickShape | None = None) -> int:
 
     Plays with the wrong number of cards, or mixing suits, never win.
     """
-    plays = [p if type(p) is tuple else p.cards if type(p) is Play else tuple(p) for p in plays]
+    if type(plays) is not list and type(plays) is not tuple:
+        plays = list(plays)
     if not plays:
         raise ValueError("a trick has at least a lead")
     if shape is None:
-        if len(plays[0]) == 1:
-            return _single_winner(plays, order)
-        shape = TrickShape(plays[0], order)
+        first = plays[0]
+        if len(first.cards if type(first) is Play else first) == 1:
+            return single_winner(plays, order)       # the commonest trick: without converting the plays
+    plays = [p if type(p) is tuple else p.cards if type(p) is Play else tuple(p) for p in plays]
+    return _shaped_winner(plays, order, TrickShape(plays[0], order) if shape is None else shape)
+
+
+def _shaped_winner(plays: list, order, shape: TrickShape) -> int:
+    """:func:`winning_index` by the lead's shape (``plays``: card tuples)."""
     suit_of = order._suit
     lead_suit = shape.suit
     best, best_key, best_ruff = 0, shape.key(plays[0]) or (0, -1), False
@@ -172,15 +180,19 @@ def winning_index(plays, order, shape: TrickShape | None = None) -> int:
     return best
 
 
-def _single_winner(plays: list, order) -> int:
+def single_winner(plays, order) -> int:
     """``winning_index`` of a one-card lead, by rank alone: the highest card of the led suit wins,
-    a trump ruffs it, a higher trump over-ruffs; on equal rank the earlier card stays (R-5.1, R-5.2)."""
+    a trump ruffs it, a higher trump over-ruffs; on equal rank the earlier card stays (R-5.1, R-5.2).
+    ``plays``: :class:`Play`\\ s (the game's kept face plays) or card sequences."""
     suit_of, rank = order._suit, order._rank
-    lead = plays[0][0].index
+    first = plays[0]
+    lead = (first.cards if type(first) is Play else first)[0].index
     lead_suit = suit_of[lead]
     best, best_rank, best_ruff = 0, rank[lead], False
     for i in range(1, len(plays)):
         cards = plays[i]
+        if type(cards) is Play:
+            cards = cards.cards
         if len(cards) != 1:
             continue
         c = cards[0].index

@@ -13,7 +13,7 @@ from operator import attrgetter
 
 from ...rules.cards import COPY_KEY, CardCopy
 from ...rules.declare import Standing
-from ...rules.follow import FollowRule, follow_rule
+from ...rules.follow import FollowRule, counted_suit, follow_rule
 from ...rules.order import TrumpOrder
 from ...rules.ruleset import Ruleset
 from ...rules.trick import Play
@@ -27,7 +27,7 @@ from .counter import Exchange, may_counter
 from .held import Held
 from .knowledge import KNOWLEDGE, MODES, Knowledge
 from .result import HandResult
-from .rules_table import PHASE_RULES, handler_for
+from .rules_table import PHASE_CLASSES, handler_for
 from .trick import SeatPlay, TrickTaken
 
 __all__ = ["Hand"]
@@ -122,7 +122,7 @@ class Hand:
         self._deal_context = (dealer, first_seat)          # how the hand began, for rebuild()
         # views are built for every decision: the parts that change less often, kept until they do
         self._trick_src: tuple = (None, 0, ())            # (trick list, its length, its face plays)
-        self._lead_rule: tuple = ((), None)               # (the lead's copies, their follow rule)
+        self._lead_rule: tuple = ((), None, None)         # (the lead's copies, their follow rule, its counted_suit)
         self._single_rules: dict = {}                     # effective suit -> the follow rule of a single
         self._declarer_key: tuple | None = None          # (dealer, friend search, friends found)
         self._declarer_set: frozenset = frozenset()
@@ -212,7 +212,7 @@ class Hand:
         """The follow rule of the trick's lead (R-4.4 – R-4.7), analysed once per trick: every
         follower's play is checked against it."""
         lead = self.trick[0].cards
-        src, rule = self._lead_rule
+        src, rule, _ = self._lead_rule
         if src is not lead:                     # each lead laid is a tuple of its own
             faces = self.trick_plays()[0].cards
             if len(faces) == 1:                 # a single's rule is its suit's: one per suit a hand
@@ -223,7 +223,7 @@ class Hand:
                     rule = self._single_rules[suit] = follow_rule(faces, order)
             else:
                 rule = follow_rule(faces, self.trump_order())
-            self._lead_rule = (lead, rule)
+            self._lead_rule = (lead, rule, counted_suit(rule))
         return rule
 
     def trump_order(self) -> TrumpOrder:
@@ -245,7 +245,7 @@ class Hand:
     def next_draw(self):
         """``(seat, copy)`` of the next draw when the stack is known; ``None`` when the draw is done."""
         n = self.drawn                          # draw.next_draw, without the call (100 a hand)
-        if n >= self.deal_size or self.phase != Phase.DRAWING:
+        if n >= self.deal_size or self.phase != _DRAWING:
             return None
         return (self.first_seat + n) % self.players, (self.stack[n] if self.stack is not None else None)
 
@@ -269,20 +269,40 @@ class Hand:
     # ------------------------------------------------------------------ the event loop
     def apply(self, event) -> list:
         """Apply one event; return its effects.  A refused event changes nothing."""
-        # the phase's own table first: the common case, without the full look-up's call
-        handler = PHASE_RULES[self.phase].get(event.type) or handler_for(self.phase, event.type)
+        # the commonest case first: an event of the phase's own table, found by its class
+        rule = PHASE_CLASSES[self.phase].get(type(event))
+        if rule is None:
+            return self._apply_any(event)
+        handler, seated = rule
+        if seated:
+            seat = event.seat
+            if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.players):
+                return self._no_such_seat(event, seat)
+        out = handler(self, event)
+        if out and type(out[0]) is Refusal:
+            return out
+        self._events.append(event)
+        return out
+
+    def _apply_any(self, event) -> list:
+        """:meth:`apply` of an event the phase's own table does not hold: the events of any phase,
+        and the refusals of the rest."""
+        handler = handler_for(self.phase, event.type)
         seat = getattr(event, "seat", None)
         if handler is None:
             return [Refusal(seat, event.type, "table.event", f"a {event.type!r} event does not belong to a hand")]
         if self.phase == _OVER and not isinstance(event, ev.RevealKitty):
             return [Refusal(seat, event.type, "table.over", "the hand is over")]
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.players):
-            return [Refusal(None, event.type, "table.seat", f"there is no seat {seat} at a table of {self.players}")]
+            return self._no_such_seat(event, seat)
         out = handler(self, event)
-        if out and isinstance(out[0], Refusal):
+        if out and type(out[0]) is Refusal:
             return out
         self._events.append(event)
         return out
+
+    def _no_such_seat(self, event, seat) -> list:
+        return [Refusal(None, event.type, "table.seat", f"there is no seat {seat} at a table of {self.players}")]
 
     def refuse(self, seat, event, rule: str, reason: str) -> list:
         """The effects of refusing ``event``: the refusal, and ``seat``'s ring (when a seat is named)."""

@@ -19,7 +19,7 @@ from ...rules.declare import (
     run_declarations,
 )
 from .. import events as ev
-from ..effects import Announce, ring
+from ..effects import Announce, ring, seat_rings
 from ..phase import Phase
 from .counter import may_counter
 from .kitty import holder, start_kitty
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from .core import Hand
 
 _DRAWING = Phase.DRAWING      # read at every draw: an enum member's look-up is not free
+_DRAWN = tuple(seat_rings("accepted", n) for n in range(64))   # [cards held][seat]: a draw's ring
 
 __all__ = ["deal", "draw", "declare", "close_declarations", "next_draw", "declaration_options",
            "may_counter"]
@@ -63,22 +64,25 @@ def draw(hand: Hand, e: ev.Draw) -> list:
     n = hand.drawn                       # next_draw, without the call: this is the phase's event
     if n >= hand.deal_size:
         return hand.refuse(e.seat, e, "R-7.1", "every seat already holds its full hand; the rest is the kitty")
-    seat = (hand.first_seat + n) % hand.players
-    expected = hand.stack[n] if hand.stack is not None else None
-    if e.seat != seat:
-        return hand.refuse(e.seat, e, "table.draw-order", f"it is seat {seat}'s turn to draw, not seat {e.seat}'s")
-    if expected is not None and e.copy is not expected and e.copy != expected:
-        return hand.refuse(e.seat, e, "table.draw-card", f"the next card on the stack is {expected}, not {e.copy}")
-    if expected is None:
-        if any(e.copy in h for h in hand.hands):
-            return hand.refuse(e.seat, e, "table.twice", f"{e.copy} was already drawn")
-        hand.hands[e.seat][e.copy] = None
-    else:       # a known stack holds each copy once and is drawn in order: its next card is new
-        hand.hands[e.seat].add_new(e.copy)
-    hand.dealt[e.seat].append(e.copy)
-    hand.counts[e.seat] += 1
-    hand.drawn += 1
-    return [ring(e.seat, "accepted", hand.counts[e.seat])]
+    seat, c = e.seat, e.copy
+    if seat != (hand.first_seat + n) % hand.players:
+        return hand.refuse(seat, e, "table.draw-order", f"it is seat {(hand.first_seat + n) % hand.players}'s turn "
+                                                        f"to draw, not seat {seat}'s")
+    stack = hand.stack
+    if stack is None:
+        if any(c in h for h in hand.hands):
+            return hand.refuse(seat, e, "table.twice", f"{c} was already drawn")
+        hand.hands[seat][c] = None
+    else:
+        expected = stack[n]
+        if c is not expected and c != expected:
+            return hand.refuse(seat, e, "table.draw-card", f"the next card on the stack is {expected}, not {c}")
+        hand.hands[seat].add_new(c)     # a known stack holds each copy once and is drawn in order: it is new
+    hand.dealt[seat].append(c)
+    hand.drawn = n + 1
+    counts = hand.counts
+    k = counts[seat] = counts[seat] + 1
+    return [_DRAWN[k][seat] if k < len(_DRAWN) else ring(seat, "accepted", k)]
 
 
 def declare(hand: Hand, e: ev.Declare) -> list:

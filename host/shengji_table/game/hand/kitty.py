@@ -47,8 +47,9 @@ def start_kitty(hand: Hand) -> list:
 def take_kitty(hand: Hand, e: ev.TakeKitty) -> list:
     if e.seat != hand.dealer:
         return hand.refuse(e.seat, e, "R-7.2", f"only the dealer (seat {hand.dealer}) takes the kitty")
-    for c in hand.kitty:
-        hand.hands[e.seat][c] = None
+    held = hand.hands[e.seat]
+    for c in hand.kitty:            # held by nobody (scanned: the stack's rest; open play: unknown, empty)
+        held.add_new(c)
     hand.counts[e.seat] += hand.ruleset.kitty_size
     hand.phase = Phase.BURYING
     return [Announce("kitty", f"Seat {e.seat} takes the kitty and buries {hand.ruleset.kitty_size} cards.", "R-7.2"),
@@ -80,8 +81,15 @@ def bury(hand: Hand, e: ev.BuryCard) -> list:
 
 
 def bury_tap(hand: Hand, e: ev.Tap) -> list:
-    """A card tapped at the dealer's seat while burying is a card buried (or taken back)."""
-    return bury(hand, ev.BuryCard(e.seat, e.copy))
+    """A card tapped at the dealer's seat while burying is a card buried (or taken back): the
+    :class:`~..events.BuryCard` it stands for (its refusals name that event), built only when the
+    tap is not the usual one — a held card of the burier's, not buried yet, the kitty not full."""
+    c, buried = e.copy, hand.buried
+    if (e.seat == holder(hand) and hand.knowledge.scanned and c in hand.hands[e.seat]
+            and len(buried) < hand.ruleset.kitty_size and c not in buried):
+        buried.append(c)
+        return [ring(e.seat, "pending", len(buried))]
+    return bury(hand, ev.BuryCard(e.seat, c))
 
 
 def take_back_buried(hand: Hand, e: ev.TakeBack) -> list:

@@ -42,6 +42,11 @@ class Knowledge:
     scanned = False
     plays_are_evidence = False   # whether a play is evidence to check (``after_play``, ``overplayed``)
 
+    def __init__(self):
+        # the flags read at every play, copied onto the instance: an instance's own attribute is
+        # read several times faster than its class's
+        self.scanned, self.plays_are_evidence = type(self).scanned, type(self).plays_are_evidence
+
     def missing(self, hand: Hand, seat: int, copies) -> CardCopy | None:
         """The first of ``copies`` that ``seat`` is known not to hold (None: none is)."""
         return None

@@ -9,10 +9,12 @@ from typing import TYPE_CHECKING
 from ...rules.cards import ALL_FACES, format_cards
 from ...rules.penalties import throw_penalty
 from ...rules.throw import is_throw
-from ...rules.trick import Play, winning_index
+from ...rules.follow import suit_count
+from ...rules.trick import Play, single_winner, winning_index
 from .. import events as ev
-from ..effects import Announce, ring
+from ..effects import Announce, ring, seat_rings
 from ..phase import Phase
+from ..view import TrickView
 from .settle import end_by_ruling
 from .trick import SeatPlay, TrickTaken
 
@@ -24,6 +26,8 @@ __all__ = ["start_play", "tap", "take_back", "confirm", "throw_failed", "pick"]
 _FACE = attrgetter("card")                                  # a copy's face, read in C
 _GLYPH = {f.index: f.unicode() for f in ALL_FACES}          # the trick announcements' ♠10, 大王
 _POINTS = tuple(f.points for f in ALL_FACES)                # by face index (R-1.4)
+_TURN, _WON = seat_rings("turn"), seat_rings("won")              # by seat: read at every play
+_PENDING_ONE, _ACCEPTED_ONE = seat_rings("pending", 1), seat_rings("accepted", 1)
 _new_tuple = tuple.__new__          # a named tuple from its fields, without its Python ``__new__``
 _set = object.__setattr__
 
@@ -47,6 +51,15 @@ def start_play(hand: Hand) -> list:
 
 def tap(hand: Hand, e: ev.Tap) -> list:
     c, seat, pending = e.copy, e.seat, hand.pending
+    if _SHORT_CUTS and not pending and seat == hand.turn and hand.knowledge.scanned and c in hand.hands[seat]:
+        # The commonest taps, by one test: a copy the seat on turn holds, nothing entered yet (so
+        # nothing to take back, nothing to refuse) — a lead's first card, or a follow's.
+        hand.entry_start = len(hand._events)       # not .events: that copies the list
+        trick = hand.trick
+        if trick and len(trick[0].cards) == 1:
+            return _follow_one(hand, e, c)
+        pending.append(c)
+        return [_PENDING_ONE[seat]]                # a lead waits for the button, a longer follow for more
     if pending and c in pending and seat == hand.turn:
         return _take_back(hand, seat, c)
     # A copy the engine knows the seat holds is neither played nor buried (both leave the hand), so
@@ -64,12 +77,67 @@ def tap(hand: Hand, e: ev.Tap) -> list:
         return end_by_ruling(hand, seat, "R-10.3", f"seat {seat} plays a card after its "
                                                    f"{hand.counts[seat]} cards: a wrong card count")
     if not pending:
-        hand.entry_start = len(hand._events)       # not .events: that copies the list
+        hand.entry_start = len(hand._events)
     pending.append(c)
     trick = hand.trick
     if trick and len(pending) == len(trick[0].cards):
         return _commit_follow(hand, e)
     return [ring(seat, "pending", len(pending))]
+
+
+# The one-card play's short cuts (scanned hands): a one-card follow (about 60 of a classic hand's 92
+# plays) and a one-card lead, laid by _lay_one instead of _commit_follow / _commit_lead → _commit →
+# _after_commit.  False: every play takes the general path (the tests compare the two).
+_SHORT_CUTS = True
+
+
+def _follow_one(hand: Hand, e: ev.Tap, c) -> list:
+    """A held copy tapped by the seat on turn to follow a one-card lead, laid at once when counting
+    says it is legal (R-4.4: of the led suit, or the hand holds none of it;
+    ``rules.follow.one_card_follow_is_legal``).  Otherwise the general path (:func:`_commit_follow`)
+    checks it and gives the verdict."""
+    held = hand.hands[e.seat]
+    lead, _, suit = hand._lead_rule
+    if lead is not hand.trick[0].cards:
+        hand.lead_rule()
+        suit = hand._lead_rule[2]
+    # one_card_follow_is_legal, with the rule's counted suit kept for the trick
+    order = hand.order
+    assert order is not None                    # trump is fixed before the play
+    if suit is None or (order._suit[c.card.index] != suit and suit_count(held._counts or held.counts(), suit, order)):
+        hand.pending.append(c)
+        return _commit_follow(hand, e)
+    return _lay_one(hand, e.seat, c, held)
+
+
+def _lay_one(hand: Hand, seat: int, c, held) -> list:
+    """:func:`_commit` and :func:`_after_commit` of one held copy, scanned hands: no throw is open
+    (so no friend check waits for one) and a play is no evidence; the pending list is empty or
+    holds just ``c``."""
+    hand.play_start = hand.entry_start
+    trick = hand.trick
+    src = hand._trick_src
+    plays = () if not trick else src[2] if src[0] is trick and src[1] == len(trick) else hand.trick_plays()
+    laid = _LAID.get(seat * 512 + c.key)        # SeatPlay(seat, (c,)), shared: immutable, a copy laid once a hand
+    if laid is None:
+        laid = _LAID[seat * 512 + c.key] = _new_tuple(SeatPlay, (seat, (c,)))
+    trick.append(laid)
+    hand._trick_src = (trick, len(trick), plays + (_SINGLES.get(seat * 64 + c.card.index) or _single(seat, c.card),))
+    if hand.pending:
+        hand.pending = []
+    hand.played.add(c)
+    held.pop(c)
+    hand.played_count[seat] += 1
+    hand.throw_window = False
+    out: list = [_ACCEPTED_ONE[seat]]
+    if hand.friend_search is not None:
+        out += hand.friend_search.observe(seat, (c,))
+    if len(trick) < hand.players:
+        turn = hand.turn = (seat + 1) % hand.players
+        out.append(_TURN[turn])
+        return out
+    out += _finish_trick(hand)
+    return out
 
 
 def _refuse_unheld(hand: Hand, e: ev.Tap) -> list | None:
@@ -103,6 +171,8 @@ def confirm(hand: Hand, e: ev.Confirm) -> list:
         return hand.refuse(e.seat, e, "R-4.4", f"a follower's play commits by itself at {hand.lead_count()} cards")
     if not hand.pending:
         return hand.refuse(e.seat, e, "R-4.1", "tap the cards to lead first")
+    if _SHORT_CUTS and len(hand.pending) == 1 and hand.knowledge.scanned:
+        return _lay_one(hand, e.seat, hand.pending[0], hand.hands[e.seat])   # one card is one unit
     return _commit_lead(hand, e)
 
 
@@ -156,39 +226,64 @@ def _commit_follow(hand: Hand, e: ev.Tap) -> list:
 def _commit(hand: Hand, seat: int, cards: tuple, faces: tuple | None = None, plays: tuple | None = None) -> None:
     """Lay ``cards`` (whose faces are ``faces``) as ``seat``'s play: into the trick, out of the hand.
     ``plays``: the trick's face plays so far, when the caller has them."""
-    if faces is None:
-        faces = tuple(map(_FACE, cards))
     hand.play_start = hand.entry_start
     trick = hand.trick
     if plays is None:
-        plays = hand.trick_plays()           # the trick's faces before this play, kept for the views
+        src = hand._trick_src                  # trick_plays() when it is current: the usual case inline
+        plays = src[2] if src[0] is trick and src[1] == len(trick) else hand.trick_plays()
     trick.append(_new_tuple(SeatPlay, (seat, cards)))
-    hand._trick_src = (trick, len(trick), plays + (_play(seat, faces),))
-    hand.pending = []
-    add, held = hand.played.add, hand.hands[seat]
-    for c in cards:
-        add(c)
+    held = hand.hands[seat]
+    if len(cards) == 1:
+        c = cards[0]
+        play = _single(seat, c.card)
+        faces = play.cards
+        hand.played.add(c)
         if held:                               # open play knows no hands
             held.pop(c, None)
-    mine = hand.seat_plays[seat]
-    mine.append(faces)
+    else:
+        if faces is None:
+            faces = tuple(map(_FACE, cards))
+        play = _play(seat, faces)
+        add = hand.played.add
+        for c in cards:
+            add(c)
+            if held:
+                held.pop(c, None)
+    hand._trick_src = (trick, len(trick), plays + (play,))
+    hand.pending = []
     hand.played_count[seat] += len(cards)
-    if plays:
-        hand.follows[seat].append((len(hand.tricks), plays[0].cards, faces, len(mine) - 1))
+    if hand.knowledge.plays_are_evidence:      # open play: the evidence a revoke is proven from (R-10.2)
+        mine = hand.seat_plays[seat]
+        mine.append(faces)
+        if plays:
+            hand.follows[seat].append((len(hand.tricks), plays[0].cards, faces, len(mine) - 1))
+
+
+def _single(seat: int, face) -> Play:
+    """``Play(seat, (face,))``, one shared instance each (a play is immutable; most are one card)."""
+    key = seat * 64 + face.index
+    play = _SINGLES.get(key)
+    if play is None:
+        play = _SINGLES[key] = _play(seat, (face,))
+    return play
+
+
+_SINGLES: dict = {}
+_LAID: dict = {}        # seat·512 + copy key -> its SeatPlay
 
 
 def _after_commit(hand: Hand, seat: int, cards: tuple) -> list:
-    out: list = [ring(seat, "accepted", len(cards))]
+    out: list = [_ACCEPTED_ONE[seat] if len(cards) == 1 else ring(seat, "accepted", len(cards))]
     if hand.deferred_friend is not None:           # the challenge window has closed
         out += friend_check(hand, *hand.deferred_friend)
         hand.deferred_friend = None
     if hand.throw_window:
         hand.deferred_friend = (seat, cards)       # the throw may still shrink (R-4.3)
     elif hand.friend_search is not None:
-        out += friend_check(hand, seat, cards)
+        out += hand.friend_search.observe(seat, cards)
     if len(hand.trick) < hand.players:
         turn = hand.turn = (seat + 1) % hand.players
-        out.append(ring(turn, "turn"))
+        out.append(_TURN[turn])
         return out
     out += _finish_trick(hand)
     return out
@@ -199,35 +294,46 @@ def friend_check(hand: Hand, seat: int, cards: tuple) -> list:
 
 
 def _shown(seat: int, faces: tuple) -> str:
-    """``seat 2 ♠10 ♠10``: one play as the trick's announcement shows it (a single's text kept)."""
-    if len(faces) == 1:
-        key = (seat, faces[0].index)
-        text = _SHOWN.get(key)
-        if text is None:
-            text = _SHOWN[key] = f"seat {seat} {_GLYPH[faces[0].index]}"
-        return text
+    """``seat 2 ♠10 ♠10``: one play as the trick's announcement shows it."""
     return f"seat {seat} " + " ".join([_GLYPH[c.index] for c in faces])
 
 
-_SHOWN: dict = {}
+_SHOWN: dict = {}      # seat·64 + face index -> a single's text (most plays are one card)
 
 
 def _finish_trick(hand: Hand) -> list:
-    plays = hand.trick_plays()                  # the faces the views already hold
-    winner = plays[winning_index(plays, hand.trump_order())].seat
-    pts = sum([_POINTS[c.index] for p in plays for c in p.cards])
+    plays = hand._trick_src[2]                  # the faces the views hold (_commit has just set them)
+    order = hand.order
+    lead = plays[0].cards
+    winner = plays[single_winner(plays, order) if len(lead) == 1 else winning_index(plays, order)].seat
+    pts = 0
+    shown = []
+    for p in plays:                             # the points and the announcement's plays, in one pass
+        cards = p.cards
+        if len(cards) == 1:
+            i = cards[0].index
+            pts += _POINTS[i]
+            key = p.seat * 64 + i
+            text = _SHOWN.get(key)
+            if text is None:
+                text = _SHOWN[key] = _shown(p.seat, cards)
+        else:
+            for c in cards:
+                pts += _POINTS[c.index]
+            text = _shown(p.seat, cards)
+        shown.append(text)
     hand.tricks.append(_new_tuple(TrickTaken, (tuple(hand.trick), winner, pts)))
-    hand.add_trick_view(plays, winner, pts)
+    hand.trick_views += (TrickView(plays, winner, pts),)      # Hand.add_trick_view, without the call
     hand.won[winner] += pts
     hand.trick = []
     hand.leader = hand.turn = winner
-    shown = " · ".join([_shown(p.seat, p.cards) for p in plays])
-    out = [ring(winner, "won"), Announce("trick", f"Trick {len(hand.tricks)} to seat {winner}"
-                                                   + (f", {pts} points" if pts else "") + f": {shown}.", "R-5")]
+    out = [_WON[winner], Announce("trick", f"Trick {len(hand.tricks)} to seat {winner}"
+                                                   + (f", {pts} points" if pts else "") + f": {' · '.join(shown)}.",
+                                         "R-5")]
     if hand.knowledge.all_played(hand):
         hand.phase = Phase.OVER
         return out + hand.knowledge.end_of_play(hand)
-    out.append(ring(winner, "turn"))
+    out.append(_TURN[winner])
     return out
 
 

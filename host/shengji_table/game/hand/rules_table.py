@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..events import EVENT_TYPES
 from ..phase import Phase
 from . import bidding, counter, draw, evidence, friend_call, kitty, play, referee
 
-__all__ = ["PHASE_RULES", "ANY_PHASE", "OUT_OF_PHASE", "handler_for"]
+__all__ = ["PHASE_RULES", "PHASE_CLASSES", "ANY_PHASE", "OUT_OF_PHASE", "handler_for"]
 
 Handler = Callable[..., list]
 
@@ -39,6 +40,13 @@ PHASE_RULES: dict[Phase, dict[str, Handler]] = {
     Phase.PLAYING: {"tap": play.tap, "take_back": play.take_back, "confirm": play.confirm},
     Phase.OVER: {},
 }
+
+# PHASE_RULES by the event's class, with whether it names a seat: ``Hand.apply``'s look-up for
+# every event of its phase (a class is found without reading the event's ``type``, a class
+# attribute, and without asking whether it has a seat)
+PHASE_CLASSES: dict[Phase, dict[type, tuple[Handler, bool]]] = {
+    phase: {EVENT_TYPES[t]: (h, "seat" in EVENT_TYPES[t].__dataclass_fields__) for t, h in rules.items()}
+    for phase, rules in PHASE_RULES.items()}
 
 ANY_PHASE: dict[str, Handler] = {
     "challenge": evidence.challenge,
