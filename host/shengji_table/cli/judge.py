@@ -191,7 +191,7 @@ def _rule_lines(lines) -> int:
     return worst
 
 
-_BATCH = 512                             # rulings written by one call
+_BATCH = 64                              # rulings written by one call (few: freed while still in cache)
 
 
 def _write_lines(out, rulings: list) -> None:

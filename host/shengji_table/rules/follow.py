@@ -181,6 +181,8 @@ def face_counts(cards) -> list:
 
 def missing_in_counts(play, counts: list) -> list:
     """Cards of ``play`` beyond what ``counts`` (:func:`face_counts` of a hand) hold."""
+    if len(play) == 1:               # the commonest play: one look-up
+        return [] if counts[play[0].index] else [play[0]]
     need: dict = {}
     missing = []
     for c in play:

@@ -50,11 +50,14 @@ def _check_hand(out: dict, play: Play, counts: dict, missing: dict | None = None
     seat = play.seat
     held = counts.get(seat)
     if held is None:
-        _unchecked(out, f"the hand of seat {seat}")
+        _unchecked(out, _NO_HAND[seat] if seat < len(_NO_HAND) else f"the hand of seat {seat}")
         return
     lacking = missing[seat] if missing is not None else missing_in_counts(play.cards, held)
     if lacking:
         _illegal(out, "hand", f"seat {seat} does not hold {' '.join(map(str, lacking))}")
+
+
+_NO_HAND = tuple(f"the hand of seat {seat}" for seat in range(16))
 
 
 def _lead_facts(cards: tuple, order) -> tuple:
