@@ -38,7 +38,7 @@ class RandomLegalBot:
         kind = view.expect.kind
         rng = self.rng
         if kind == "follow":
-            return PlayCards(random_follow(view.lead, view.hand, view.order, rng))
+            return PlayCards(random_follow(view.trick[0].cards, view.hand, view.order, rng))   # view.lead
         if kind == "lead":
             rate = self.throw_rate if view.ruleset.throws == "allowed" else 0.0
             return PlayCards(random_lead(view.hand, view.order, rng, throw_rate=rate))
