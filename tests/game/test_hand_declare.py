@@ -154,32 +154,3 @@ def test_offered_calls_are_the_rules_verdicts_R6_1_R6_2(preset):
         want = check_declaration(rs, level, hand.standing, Declaration(seat, cards)).valid
         assert hand_draw._valid_now(hand, seat, cards) == want
         assert hand_draw._valid_now(hand, seat, cards) == want          # and once remembered
-
-
-@pytest.mark.parametrize("preset", ["classic", "one-deck", "three-decks", "four-decks", "find-friend-5",
-                                    "six-players"])
-def test_remembered_offers_are_the_hands_own_R6_1_R6_2(preset):
-    """The draw's offers remembered for the process (``draw.declaration_options``, keyed by the
-    counts of the faces that declare and the standing call's strength, trump and seat) are the
-    ones worked out from the hand (``draw.offered``), call after call, hand after hand."""
-    from shengji_table.game.phase import Phase
-    from shengji_table.rules.cards import all_copies
-    rs = Ruleset.from_preset(preset)
-    rng = random.Random(preset)
-    copies = list(all_copies(rs.decks))
-    for _ in range(300):
-        level = rng.randint(2, 14)
-        hand = Hand(rs, levels=(level,) * rs.players)
-        hand.phase = Phase.DRAWING
-        seat = rng.randrange(rs.players)
-        declaring = [c for c in copies if c.card.rank == level or c.card.suit == "J"]
-        for c in rng.sample(declaring, rng.randint(0, 5)) + rng.sample(copies, 5):
-            if c not in hand.hands[seat]:
-                hand.hands[seat].add_new(c)
-        if rng.random() < 0.7:
-            faces = [Card(s, level) for s in SUITS] + [SMALL_JOKER, BIG_JOKER]
-            call = Declaration(rng.randrange(rs.players), (rng.choice(faces),) * rng.randint(1, 2))
-            hand.standing = check_declaration(rs, level, None, call).standing
-        want = hand_draw.offered(hand, seat)
-        assert hand_draw.declaration_options(hand, seat) == want
-        assert hand_draw.declaration_options(hand, seat) == want        # and once remembered

@@ -206,31 +206,7 @@ def _declaring_groups(hand: Hand, seat: int, held) -> dict:
 
 
 def declaration_options(hand: Hand, seat: int, held=None) -> tuple:
-    """Every declaration (tuple of faces) seat ``seat`` could validly make now (for bots).
-
-    In the draw of a scanned hand with open calls (the commonest offer: at every level card or
-    joker drawn) the answer is remembered for the process: it reads only the counts of the six faces
-    that declare, the level and, of the standing call, what ``_valid_now`` reads."""
-    rs = hand.ruleset
-    if held is None and hand.phase is _DRAWING and not (rs.bidding or rs.two_colour or rs.hidden_declarations):
-        counts = hand.hands[seat].counts()
-        standing = hand.standing
-        key = (id(rs), hand.level, tuple([counts[f.index] for f in _declaring_faces(hand.level)]),
-               None if standing is None else (seat == standing.seat, standing.trump, standing.strength))
-        hit = _OFFERS.get(key)                   # the entry keeps the ruleset alive: its id stays its own
-        if hit is None or hit[0] is not rs:
-            if len(_OFFERS) >= 10_000:
-                _OFFERS.clear()
-            hit = _OFFERS[key] = (rs, offered(hand, seat))
-        return hit[1]
-    return offered(hand, seat, held)
-
-
-_OFFERS: dict = {}
-
-
-def offered(hand: Hand, seat: int, held=None) -> tuple:
-    """:func:`declaration_options` worked out from the hand, never remembered."""
+    """Every declaration (tuple of faces) seat ``seat`` could validly make now (for bots)."""
     stealing = hand.phase == Phase.STEAL
     if not (hand.phase == Phase.DRAWING and not hand.ruleset.bidding) and not may_counter(hand, seat) \
             and not stealing:
