@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from ..rules.cards import Card
 
-__all__ = ["Decision", "PlayCards", "play_cards", "Bury", "Declare", "Pass", "Bid", "NameTrump", "CallFriend", "FriendCall"]
+__all__ = ["Decision", "PlayCards", "play_cards", "Bury", "Declare", "Pass", "Bid", "NameTrump", "CallFriend",
+           "FriendCall"]
 
 
 @dataclass(frozen=True)

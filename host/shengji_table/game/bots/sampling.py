@@ -297,7 +297,7 @@ class _Units:
         return _UNIT[self._faces[p].index][k - bisect_left(pos, p)]
 
 
-def lead_units(hand: Sequence[Card], order) -> Sequence:
+def lead_units(hand: Sequence[Card], order) -> list | _Units:
     """``lead_candidates(hand, order)`` for a random pick (``rng.choice``): the same units in the
     same order, the list built only where it must be (a hand with a tractor, or two colours)."""
     if order.ruleset.two_colour:
