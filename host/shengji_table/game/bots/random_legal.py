@@ -38,7 +38,8 @@ class RandomLegalBot:
         kind = view.expect.kind
         rng = self.rng
         if kind == "follow":
-            return play_cards(random_follow(view.trick[0].cards, view.hand, view.order, rng))   # view.lead
+            lead = view.trick[0].cards          # view.lead, without the property's call
+            return play_cards(random_follow(lead, view.hand, view.order, rng))
         if kind == "lead":
             rate = self.throw_rate if view.ruleset.throws == "allowed" else 0.0
             return play_cards(random_lead(view.hand, view.order, rng, throw_rate=rate))
