@@ -363,7 +363,8 @@ class Hand:
         if expect is None:
             if ph is _PLAYING:                    # self.expect's first case, at almost every view
                 trick = self.trick
-                expect = _NONE if seat != self.turn else _follow(len(trick[0].cards)) if trick else _LEAD
+                expect = _NONE if seat != self.turn else (_FOLLOWS.get(len(trick[0].cards))
+                                                          or _follow(len(trick[0].cards))) if trick else _LEAD
             else:
                 expect = self.expect(seat)
         fields["expect"] = expect
