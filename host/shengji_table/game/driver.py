@@ -36,6 +36,8 @@ from .phase import OPEN, Phase
 
 __all__ = ["Driver", "DriverError", "run_match"]
 
+_OVER, _PLAYING = Phase.OVER, Phase.PLAYING   # read at every step: an enum member's look-up is not free
+
 
 class DriverError(RuntimeError):
     """A bot answered something the game refused, or answered the wrong kind of decision."""
@@ -277,7 +279,11 @@ class Driver:
         step (``_PHASES``) until the hand is over."""
         hand = self._hand()
         self._countered = not self.counter_declarations or hand.phase not in _BEFORE_KITTY
-        while hand.phase != Phase.OVER:
+        play = self._PHASES[_PLAYING]            # the step of most steps, without the table's look-up
+        while hand.phase is not _OVER:
+            if hand.phase is _PLAYING:
+                play(self, hand)
+                continue
             step = self._PHASES.get(hand.phase)
             if step is None:
                 raise DriverError(_unknown(hand.phase))
@@ -358,14 +364,27 @@ class Driver:
         seat = hand.turn
         leading = not hand.trick
         d = self.bots[seat].choose(self.view(seat) if self._open else hand.view(seat))
-        if not isinstance(d, dd.PlayCards):
+        if type(d) is not dd.PlayCards and not isinstance(d, dd.PlayCards):
             raise DriverError(f"seat {seat} answered {d!r} to a play question")
         taps, send = self._taps[seat], self.send
-        for c in self._copies(seat, d.cards):
+        cards = d.cards
+        if len(cards) == 1 and not self._open:  # most plays: one card, its first copy in the hand
+            f = cards[0]                         # (_copies' first case, without the call and the list)
+            for c in hand.hands[seat]:
+                if c.card is f:
+                    break
+            else:
+                raise DriverError(f"seat {seat} chose {f}, which it does not hold")
             e = taps.get(c.key)
             if e is None:
                 e = taps[c.key] = ev.Tap(seat, c)
             send(e)
+        else:
+            for c in self._copies(seat, cards):
+                e = taps.get(c.key)
+                if e is None:
+                    e = taps[c.key] = ev.Tap(seat, c)
+                send(e)
         if leading:
             send(self._confirms[seat])
             if self._open and hand.throw_window:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 from ...rules.cards import SUITS, Card
-from ..decisions import Bid, Bury, CallFriend, Declare, FriendCall, NameTrump, Pass, PlayCards
+from ..decisions import Bid, Bury, CallFriend, Declare, FriendCall, NameTrump, Pass, play_cards
 from ..view import SeatView
 from .sampling import random_follow, random_lead
 
@@ -38,10 +38,11 @@ class RandomLegalBot:
         kind = view.expect.kind
         rng = self.rng
         if kind == "follow":
-            return PlayCards(random_follow(view.lead, view.hand, view.order, rng))
+            lead = view.trick[0].cards          # view.lead, without the property's call
+            return play_cards(random_follow(lead, view.hand, view.order, rng))
         if kind == "lead":
             rate = self.throw_rate if view.ruleset.throws == "allowed" else 0.0
-            return PlayCards(random_lead(view.hand, view.order, rng, throw_rate=rate))
+            return play_cards(random_lead(view.hand, view.order, rng, throw_rate=rate))
         if kind in ("declare", "bid"):
             options = list(view.expect.options)
             # Passing is legal except for the last bidder when nobody has bid, which the view does

@@ -18,16 +18,17 @@ from __future__ import annotations
 
 import itertools
 import random
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
 
-from ...rules.cards import Card
+from ...rules.cards import ALL_FACES, Card
 from ...rules.follow import follow_rule, legal_follows
 from ...rules.shapes import count_groups, realizable
 from ...rules.trick import lead_candidates
 from ...rules.units import decompose
 
 __all__ = ["random_follow", "random_lead", "cheapest_follow", "shape_follow", "take_cards",
-           "RandomChoices", "CheapestChoices"]
+           "RandomChoices", "CheapestChoices", "lead_units"]
 
 # How many plays of legal_follows the fallback looks at (reservoir sampling): bounded work.
 _FALLBACK_WINDOW = 256
@@ -252,4 +253,62 @@ def random_lead(hand: Sequence[Card], order, rng: random.Random, throw_rate: flo
         if len(parts) >= 2:
             k = rng.randint(2, len(parts))
             return tuple(c for u in rng.sample(list(parts), k) for c in u.cards)
-    return tuple(rng.choice(lead_candidates(hand, order)))
+    return tuple(rng.choice(lead_units(hand, order)))
+
+
+# _UNIT[i][j]: face i as a unit of j + 1 cards (a single, a pair, …)
+_UNIT = tuple(tuple((f,) * w for w in range(1, 9)) for f in ALL_FACES)
+# per order (by its identity; the entry keeps the order alive): its faces by display position
+_BY_DISPLAY: dict = {}
+
+
+def _by_display(order) -> tuple:
+    """The faces in ``order``'s display order (``order._display`` inverted), worked out once."""
+    entry = _BY_DISPLAY.get(id(order))
+    if entry is not None and entry[0] is order:
+        return entry[1]
+    faces = [ALL_FACES[0]] * len(ALL_FACES)
+    for i, place in enumerate(order._display):
+        faces[place] = ALL_FACES[i]
+    if len(_BY_DISPLAY) >= 256:      # orders are few (a level and a trump each); stay bounded anyway
+        _BY_DISPLAY.clear()
+    _BY_DISPLAY[id(order)] = (order, tuple(faces))
+    return tuple(faces)
+
+
+class _Units:
+    """``lead_candidates`` of a hand without a tractor, as a sequence worked out on demand.
+
+    Without tractors the list is, face by face in display order, the face's single, then its pair,
+    triple … (R-3): as long as the hand, and its entry ``k`` is the hand's ``k``-th card in display
+    order, once for each earlier copy of the same face, plus one."""
+
+    __slots__ = ("_pos", "_faces")
+
+    def __init__(self, pos: list, faces: tuple):
+        self._pos, self._faces = pos, faces
+
+    def __len__(self) -> int:
+        return len(self._pos)
+
+    def __getitem__(self, k: int) -> tuple:
+        pos = self._pos
+        p = pos[k]
+        return _UNIT[self._faces[p].index][k - bisect_left(pos, p)]
+
+
+def lead_units(hand: Sequence[Card], order) -> list | _Units:
+    """``lead_candidates(hand, order)`` for a random pick (``rng.choice``): the same units in the
+    same order, the list built only where it must be (a hand with a tractor, or two colours)."""
+    if order.ruleset.two_colour:
+        return lead_candidates(hand, order)
+    display = order._display
+    pos = sorted([display[c.index] for c in hand])
+    held2 = [p for p, q in zip(pos, pos[1:]) if p == q]     # display places held twice or more
+    if len(held2) > 1:                  # two pairs: maybe a tractor (R-3.3), at adjacent ranks of a suit
+        faces, suit_at, rank_at = _by_display(order), order._suit, order._rank
+        keys = {(suit_at[i], rank_at[i]) for i in [faces[p].index for p in held2]}
+        if any((s, r + 1) in keys for s, r in keys):
+            return lead_candidates(hand, order)
+        return _Units(pos, faces)
+    return _Units(pos, _by_display(order))

@@ -33,6 +33,7 @@ from .trick import SeatPlay, TrickTaken
 __all__ = ["Hand"]
 
 _FACE = attrgetter("card")          # a copy's face, read in C (views are built for every decision)
+_new, _set = object.__new__, object.__setattr__
 _OVER, _PLAYING, _DRAWING = Phase.OVER, Phase.PLAYING, Phase.DRAWING
 _HOLDS_KITTY = (Phase.BURYING, Phase.FRIEND, Phase.PLAYING, Phase.OVER)   # the dealer sees the kitty
 # what play waits for, built once (an Expect is immutable): nothing, a lead, a follow of n cards
@@ -82,7 +83,6 @@ class Hand:
         self.dealt: list[list[CardCopy]] = [[] for _ in range(n)]   # cards drawn per seat, in order (scanned)
         self.declarations: list = []                     # (Declaration, copies) in time order
         self.standing: Standing | None = None
-        self.declarable: tuple = (None, None, None)      # (standing, level, {(seat, cards): valid}) for offers
         # the kitty (R-7.2)
         self.kitty: list = []                            # the kitty as dealt (copies), scanned
         self.dealt_kitty: tuple = ()                     # the kitty as dealt (scanned), before any swap
@@ -354,7 +354,11 @@ class Hand:
         parts kept until they change (the seat's sorted hand, the trick's faces, the declarers; in
         play, every field but those a play changes)."""
         ph = self.phase
-        declarers = self.declarer_set()
+        kept = self._declarer_key                # declarer_set()'s kept answer without friends: inline
+        if self.friend_search is None and kept is not None and kept[1] is None and kept[0] == self.dealer:
+            declarers = self._declarer_set
+        else:
+            declarers = self.declarer_set()
         kept = self._points                      # _points_view's answer when it is current: inline
         if kept[0] is self.trick_views and kept[1] is declarers:
             points, attackers_points = kept[2], kept[3]
@@ -364,7 +368,7 @@ class Hand:
         if base[0] is not ph or base[1] is not declarers or base[2] is not self.standing:
             # in the draw only a call changes what is not a draw's, in the play only a friend found
             # (the referee's undo rebuilds the hand, and so these too); other phases build it anew
-            base = (ph, declarers, self.standing, self._view_base(seat, ph, declarers))
+            base = (ph, declarers, self.standing, SeatView.adopt(self._view_base(seat, ph, declarers)).__dict__)
             if ph is _PLAYING or ph is _DRAWING:
                 self._view_bases[seat] = base
         fields = base[3].copy()
@@ -379,11 +383,14 @@ class Hand:
         if expect is None:
             if ph is _PLAYING:                    # self.expect's first case, at almost every view
                 trick = self.trick
-                expect = _NONE if seat != self.turn else _follow(len(trick[0].cards)) if trick else _LEAD
+                expect = _NONE if seat != self.turn else (_FOLLOWS.get(len(trick[0].cards))
+                                                          or _follow(len(trick[0].cards))) if trick else _LEAD
             else:
                 expect = self.expect(seat)
         fields["expect"] = expect
-        return SeatView.adopt(fields)
+        view = _new(SeatView)                     # SeatView.adopt without its check: every field is
+        _set(view, "__dict__", fields)            # the base's (checked by adopt as it was built)
+        return view
 
     def _view_base(self, seat: int, ph: Phase, declarers: frozenset) -> dict:
         """The fields of ``seat``'s view that a play does not change."""

@@ -4,7 +4,6 @@ Closing the draw fixes trump and, in the first hand, the dealer (R-6.4, R-6.6)."
 from __future__ import annotations
 
 import random
-from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from ...rules.cards import BIG_JOKER, JOKER, SMALL_JOKER, SUITS, Card, all_copies, format_cards, level_text, suit_word
@@ -162,25 +161,30 @@ def _declaring_faces(level: int) -> tuple:
 
 
 _DECLARING: dict = {}
-_INDEX = attrgetter("index")
 
 
 def _valid_now(hand: Hand, seat: int, cards: tuple) -> bool:
-    """Whether ``seat`` may declare ``cards`` now (``check_declaration``), remembered while the
-    standing call and the level stay: a seat is offered the same calls again at each level card it draws."""
-    if hand.standing is None:                    # the first call stands if it is a call at all (R-6.1)
+    """Whether ``seat`` may declare ``cards`` now (``check_declaration``'s verdict), remembered for
+    the process: a seat is offered the same calls again at each level card it draws, and every hand
+    offers the same few.  Of the standing call the verdict reads only its strength, its trump and
+    whether it is the seat's own (R-6.2), so those are the key with the cards and the level."""
+    standing = hand.standing
+    if standing is None:                         # the first call stands if it is a call at all (R-6.1)
         return is_call(hand.ruleset, hand.level, cards)
-    faces = tuple(map(_INDEX, cards))            # face numbers: hashed in C
-    standing, level, known = hand.declarable
-    if standing is not hand.standing or level != hand.level or known is None:
-        known = {}
-        hand.declarable = (hand.standing, hand.level, known)
-    key = (seat, faces)
-    ok = known.get(key)
-    if ok is None:
-        ok = known[key] = is_call(hand.ruleset, hand.level, cards) and check_declaration(
-            hand.ruleset, hand.level, hand.standing, Declaration(seat, cards)).valid
-    return ok
+    rs = hand.ruleset
+    key = (id(rs), hand.level, tuple([c.index for c in cards]), seat == standing.seat, standing.trump,
+           standing.strength)                    # the entry keeps the ruleset alive: its id stays its own
+    hit = _VERDICTS.get(key)
+    if hit is None or hit[0] is not rs:
+        valid = is_call(rs, hand.level, cards) and check_declaration(
+            rs, hand.level, standing, Declaration(seat, cards)).valid
+        if len(_VERDICTS) >= 10_000:
+            _VERDICTS.clear()
+        hit = _VERDICTS[key] = (rs, valid)
+    return hit[1]
+
+
+_VERDICTS: dict = {}
 
 
 def _declaring_groups(hand: Hand, seat: int, held) -> dict:
