@@ -22,7 +22,7 @@ Then the throughput targets, µs per check beside the target:
 
 * ``judge --lines`` over 3,000 follow situations (the legal and the random follows above, each a
   two-play trick with the follower's hand), as real processes: the CPU time of a run of N = 3,000
-  less that of N = 1, divided by 2,999 (process start excluded); best of five (the CPU time of one
+  less that of N = 1, divided by 2,999 (process start excluded); best of nine (the CPU time of one
   process on this shared machine moves by half between identical runs).  Targets: ≤ 50 µs
   per 2-deck check, ≤ 80 µs per 4-deck check.
 * with valgrind installed, the same in instructions, which other jobs' load does not move (CPU time
@@ -178,7 +178,7 @@ def _cpu_of_run(path) -> float:
 
 
 def _per_check_us(lines) -> tuple:
-    """µs per check through ``judge --lines``: (N = all − N = 1) / (N − 1), best of five, CPU and wall."""
+    """µs per check through ``judge --lines``: (N = all − N = 1) / (N − 1), best of nine, CPU and wall."""
     with tempfile.TemporaryDirectory() as tmp:
         one, many = os.path.join(tmp, "one.jsonl"), os.path.join(tmp, "many.jsonl")
         with open(one, "w", encoding="utf-8") as fh:
@@ -186,7 +186,7 @@ def _per_check_us(lines) -> tuple:
         with open(many, "w", encoding="utf-8") as fh:
             fh.write("\n".join(lines) + "\n")
         cpu, wall = [], []
-        for _ in range(5):
+        for _ in range(9):           # the machine's speed moves by a third between runs: the best
             w0 = time.perf_counter()
             c1 = _cpu_of_run(one)
             w1 = time.perf_counter()

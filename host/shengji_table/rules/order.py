@@ -15,7 +15,7 @@ no-trump), three questions about every card face, all precomputed into tables in
 """
 from __future__ import annotations
 
-from operator import itemgetter
+from operator import itemgetter, neg
 from typing import Any, ClassVar
 
 from .cards import ALL_FACES, JOKER, SMALL_JOKER_RANK, SUITS, Card
@@ -94,8 +94,8 @@ class TrumpOrder:
         object.__setattr__(self, "_group", tuple(group))
         object.__setattr__(self, "_trump", tuple(is_trump))
         object.__setattr__(self, "_top_rank", {TRUMP: pos_bj, **{eff(s): top_plain - 1 for s in SUITS}})
-        place = _DISPLAY_SUIT
-        sort = [(place[suit[i]], -rank[i], _SUIT_PLACE[i]) for i in _INDICES]
+        # (display place of the effective suit, −rank, place of the printed suit), zipped in C
+        sort = list(zip(map(_DISPLAY_SUIT.__getitem__, suit), map(neg, rank), _SUIT_PLACE))
         object.__setattr__(self, "_sort", tuple(sort))
         # the display order as one integer per face (the sort keys are distinct): a cheap sort key
         by_display = sorted(_INDICES, key=sort.__getitem__)
