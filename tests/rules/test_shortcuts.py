@@ -33,6 +33,14 @@ def _order(rng, preset):
     return rs, TrumpOrder(rs, rng.randint(2, 14), rng.choice([*SUITS, None]))
 
 
+def _deal(rng, rs) -> dict:
+    """Every seat's hand of a random deal: ``{seat: faces}``."""
+    deck = list(ALL_FACES) * rs.decks
+    rng.shuffle(deck)
+    n = rs.hand_size
+    return {s: deck[s * n:(s + 1) * n] for s in range(rs.players)}
+
+
 def _hand(rng, rs, n):
     deck = list(ALL_FACES) * rs.decks
     rng.shuffle(deck)
@@ -90,10 +98,7 @@ def test_R4_3_failed_throw_forces_the_lowest_beatable_unit(preset, seed):
     rs, order = _order(rng, preset)
     if rs.throws == "none":
         return
-    deck = list(ALL_FACES) * rs.decks
-    rng.shuffle(deck)
-    n = rs.hand_size
-    hands = {s: deck[s * n:(s + 1) * n] for s in range(rs.players)}
+    hands = _deal(rng, rs)
     suit = order.suit_of(rng.choice(hands[0]))
     mine = [c for c in hands[0] if order.suit_of(c) == suit]
     lead = tuple(rng.sample(mine, min(len(mine), rng.randint(2, 6))))
@@ -221,20 +226,15 @@ def test_R4_3_remembered_throw_check_is_a_fresh_one(preset):
         rs, order = _order(rng, preset)
         if rs.throws == "none":
             return
-        deck = list(ALL_FACES) * rs.decks
-        rng.shuffle(deck)
-        n = rs.hand_size
-        lead_hand = deck[:n]
+        lead_hand = _deal(rng, rs)[0]
         suit = order.suit_of(rng.choice(lead_hand))
         mine = [c for c in lead_hand if order.suit_of(c) == suit]
         lead = Play(0, tuple(rng.sample(mine, min(len(mine), rng.randint(2, 6)))))
         units = U.decompose(lead.cards, order)
         if len(units) < 2:
             continue
-        rest = deck[n:]
         for _ask in range(3):                  # the same lead against changing hands, and again
-            rng.shuffle(rest)
-            others = {s: rest[(s - 1) * n:s * n] for s in range(1, rs.players)}
+            others = {s: h for s, h in _deal(rng, rs).items() if s != 0}
             for _again in range(2):
                 got = _throw_check(lead, others, order, units)
                 assert got == check_throw(lead.cards, others, order, leader=0, units=units), (lead, others)

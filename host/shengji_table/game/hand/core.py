@@ -278,11 +278,7 @@ class Hand:
             seat = event.seat
             if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.players):
                 return self._no_such_seat(event, seat)
-        out = handler(self, event)
-        if out and type(out[0]) is Refusal:
-            return out
-        self._events.append(event)
-        return out
+        return self._run(handler, event)
 
     def _apply_any(self, event) -> list:
         """:meth:`apply` of an event the phase's own table does not hold: the events of any phase,
@@ -295,6 +291,10 @@ class Hand:
             return [Refusal(seat, event.type, "table.over", "the hand is over")]
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.players):
             return self._no_such_seat(event, seat)
+        return self._run(handler, event)
+
+    def _run(self, handler, event) -> list:
+        """The handler's effects; the event is kept unless it was refused (a refusal changes nothing)."""
         out = handler(self, event)
         if out and type(out[0]) is Refusal:
             return out

@@ -55,13 +55,8 @@ class Held(dict):
 
     def add_new(self, copy) -> None:
         """``self[copy] = None`` for a copy known not to be held yet (a known stack's next card):
-        ``_note_new`` inline (a hand draws every card this way)."""
-        if self._sorted_ok:
-            i = bisect_left(self._keys, copy.key)
-            self._keys.insert(i, copy.key)
-            self._sorted.insert(i, copy.card)
-        if self._counts is not None:
-            self._counts[copy.card.index] += 1
+        without the look-up ``__setitem__`` makes (a hand draws every card this way)."""
+        self._note_new(copy)
         self._faces = None
         dict.__setitem__(self, copy, None)
 
