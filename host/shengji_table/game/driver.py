@@ -129,11 +129,7 @@ class Driver:
         assert hand is not None, "copies are picked for a hand in play"
         held = self.hidden_hand(seat) if self._open else hand.hands[seat]
         if len(faces) == 1 and not exclude:    # most plays: one card, the first copy of its face
-            f = faces[0]
-            for c in held:
-                if c.card is f:                # faces are interned: identity is equality
-                    return [c]
-            raise DriverError(f"seat {seat} chose {f}, which it does not hold")
+            return [_first_copy(held, faces[0], seat)]
         need: dict = {}
         for f in faces:
             need[f.index] = need.get(f.index, 0) + 1
@@ -368,23 +364,14 @@ class Driver:
             raise DriverError(f"seat {seat} answered {d!r} to a play question")
         taps, send = self._taps[seat], self.send
         cards = d.cards
-        if len(cards) == 1 and not self._open:  # most plays: one card, its first copy in the hand
-            f = cards[0]                         # (_copies' first case, without the call and the list)
-            for c in hand.hands[seat]:
-                if c.card is f:
-                    break
-            else:
-                raise DriverError(f"seat {seat} chose {f}, which it does not hold")
+        # most plays: one card, its first copy in the hand (_copies' first case, without its list)
+        copies = (_first_copy(hand.hands[seat], cards[0], seat),) if len(cards) == 1 and not self._open \
+            else self._copies(seat, cards)
+        for c in copies:
             e = taps.get(c.key)
             if e is None:
                 e = taps[c.key] = ev.Tap(seat, c)
             send(e)
-        else:
-            for c in self._copies(seat, cards):
-                e = taps.get(c.key)
-                if e is None:
-                    e = taps[c.key] = ev.Tap(seat, c)
-                send(e)
         if leading:
             send(self._confirms[seat])
             if self._open and hand.throw_window:
@@ -399,6 +386,14 @@ class Driver:
 
 # the phases before the kitty is taken: finish_hand from there still offers the counter-declarations
 _BEFORE_KITTY = (Phase.DRAWING, Phase.BIDDING, Phase.TRUMP, Phase.KITTY)
+
+
+def _first_copy(held, face, seat: int):
+    """The first copy of ``face`` in ``held`` (the order the seat received them)."""
+    for c in held:
+        if c.card is face:                     # faces are interned: identity is equality
+            return c
+    raise DriverError(f"seat {seat} chose {face}, which it does not hold")
 
 
 def _unknown(phase) -> str:
