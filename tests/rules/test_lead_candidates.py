@@ -4,6 +4,8 @@ order, so a seeded random bot leads the same."""
 from __future__ import annotations
 
 import random
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +14,9 @@ from shengji_table.rules.order import TrumpOrder
 from shengji_table.rules.ruleset import PRESETS, Ruleset
 from shengji_table.rules.trick import _candidates_by_face, _candidates_by_group, lead_candidates
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from hands import random_orders_and_hands  # noqa: E402
+
 ONE_GROUP_A_FACE = [p for p in PRESETS if not Ruleset.from_preset(p).two_colour]
 
 
@@ -19,13 +24,7 @@ ONE_GROUP_A_FACE = [p for p in PRESETS if not Ruleset.from_preset(p).two_colour]
 def test_lead_candidates_by_face_are_the_general_list_R3(preset):
     rs = Ruleset.from_preset(preset)
     rng = random.Random(preset)
-    copies = list(all_copies(rs.decks))
-    for _ in range(150):
-        order = TrumpOrder(rs, rng.randint(2, 14), rng.choice(["S", "H", "C", "D", None]))
-        size = rng.choice([1, 2, 5, 12, rs.hand_size, min(len(copies), rs.hand_size + 30)])
-        hand = [c.card for c in rng.sample(copies, size)]
-        if rng.random() < 0.5:
-            hand.sort(key=lambda f: f.index)      # as views hold it; any order gives the same list
+    for order, hand in random_orders_and_hands(rs, rng, 150):
         assert lead_candidates(hand, order) == _candidates_by_face(hand, order) == _candidates_by_group(hand, order)
 
 
