@@ -46,8 +46,8 @@ class TrumpOrder:
     """
 
     __slots__ = ("ruleset", "level", "trump", "decks", "_suit", "_rank", "_group", "_trump",
-                 "_sort", "_display", "_top_rank", "_members", "_suits", "_memo", "_singles",
-                 "_pick")
+                 "_sort", "_display", "_faces_in_display", "_top_rank", "_members", "_suits", "_memo",
+                 "_singles", "_pick")
     ruleset: Any
     level: int
     trump: str | None
@@ -59,6 +59,7 @@ class TrumpOrder:
     _trump: tuple
     _sort: tuple
     _display: tuple
+    _faces_in_display: tuple     # the faces in display order (``_display`` inverted)
     _top_rank: dict
     _members: dict
     _suits: tuple
@@ -109,6 +110,7 @@ class TrumpOrder:
             else:
                 members[s] = [i]
         object.__setattr__(self, "_display", tuple(display))
+        object.__setattr__(self, "_faces_in_display", tuple([ALL_FACES[i] for i in by_display]))
         object.__setattr__(self, "_memo", {})
         object.__setattr__(self, "_singles", None)
         object.__setattr__(self, "_members", {k: tuple([ALL_FACES[i] for i in m]) for k, m in members.items()})

@@ -258,22 +258,6 @@ def random_lead(hand: Sequence[Card], order, rng: random.Random, throw_rate: flo
 
 # _UNIT[i][j]: face i as a unit of j + 1 cards (a single, a pair, …)
 _UNIT = tuple(tuple((f,) * w for w in range(1, 9)) for f in ALL_FACES)
-# per order (by its identity; the entry keeps the order alive): its faces by display position
-_BY_DISPLAY: dict = {}
-
-
-def _by_display(order) -> tuple:
-    """The faces in ``order``'s display order (``order._display`` inverted), worked out once."""
-    entry = _BY_DISPLAY.get(id(order))
-    if entry is not None and entry[0] is order:
-        return entry[1]
-    faces = [ALL_FACES[0]] * len(ALL_FACES)
-    for i, place in enumerate(order._display):
-        faces[place] = ALL_FACES[i]
-    if len(_BY_DISPLAY) >= 256:      # orders are few (a level and a trump each); stay bounded anyway
-        _BY_DISPLAY.clear()
-    _BY_DISPLAY[id(order)] = (order, tuple(faces))
-    return tuple(faces)
 
 
 class _Units:
@@ -306,9 +290,9 @@ def lead_units(hand: Sequence[Card], order) -> list | _Units:
     pos = sorted([display[c.index] for c in hand])
     held2 = [p for p, q in zip(pos, pos[1:]) if p == q]     # display places held twice or more
     if len(held2) > 1:                  # two pairs: maybe a tractor (R-3.3), at adjacent ranks of a suit
-        faces, suit_at, rank_at = _by_display(order), order._suit, order._rank
+        faces, suit_at, rank_at = order._faces_in_display, order._suit, order._rank
         keys = {(suit_at[i], rank_at[i]) for i in [faces[p].index for p in held2]}
         if any((s, r + 1) in keys for s, r in keys):
             return lead_candidates(hand, order)
         return _Units(pos, faces)
-    return _Units(pos, _by_display(order))
+    return _Units(pos, order._faces_in_display)
