@@ -174,20 +174,32 @@ BIG_JOKER = Card(JOKER, BIG_JOKER_RANK)
 ALL_FACES = tuple(Card._all.values())
 
 
-class CardCopy:
-    """One physical card: a face and its deck (1-based).  ``str()`` gives ``S10#2``."""
+class CardCopy(float):
+    """One physical card: a face and its deck (1-based).  ``str()`` gives ``S10#2``.
+
+    A copy's value is its number ``key`` (index·8 + deck) as a ``float``, so that hashing and
+    comparing a copy run in C — a hand hashes copies hundreds of times (held cards, the played
+    set), and a Python ``__hash__``/``__eq__`` was a call each time.  A float because it is the
+    built-in number that takes ``__slots__`` (an ``int`` subclass needs a ``__dict__``, slower to
+    read ``card`` from); its hash is the integer's (``hash(66.0) == 66``), so sets and dicts of
+    copies keep their order.  Two copies are equal exactly when face and deck are, and order by
+    face index, then deck.  Decks past 7 (no game deals them: at most four decks) get a negative
+    number of their own, so that they stay distinct.  Not a number to compute with."""
 
     __slots__ = ("card", "deck", "key")
     card: Card
     deck: int
-    key: int          # index·8 + deck: the hash, kept as a slot so that sorting by it (COPY_KEY) is C-level
+    key: int          # the copy's number (``int(copy)``), kept as an attribute for COPY_KEY
 
-    def __init__(self, card: Card, deck: int):
+    def __new__(cls, card: Card, deck: int) -> CardCopy:
         if not isinstance(deck, int) or deck < 1:
             raise CardError(f"a deck index is a whole number from 1, not {deck!r}")
-        object.__setattr__(self, "card", card)
-        object.__setattr__(self, "deck", deck)
-        object.__setattr__(self, "key", card.index * 8 + deck)
+        key = card.index * 8 + deck if deck < 8 else -(card.index + 54 * deck)
+        self = float.__new__(cls, key)
+        _set(self, "card", card)
+        _set(self, "deck", deck)
+        _set(self, "key", key)
+        return self
 
     def __setattr__(self, name, value):
         raise AttributeError("CardCopy is immutable")
@@ -201,19 +213,14 @@ class CardCopy:
     def __repr__(self) -> str:
         return f"CardCopy({self})"
 
-    def __hash__(self) -> int:
-        return self.key
-
-    def __eq__(self, other) -> bool:
-        return self is other or (isinstance(other, CardCopy) and self.card is other.card
-                                 and self.deck == other.deck)
-
-    def __lt__(self, other: CardCopy) -> bool:
-        return (self.card.index, self.deck) < (other.card.index, other.deck)
+    __format__ = object.__format__    # f"{copy}" is its text, not its number
 
     @staticmethod
     def parse(text: str) -> CardCopy:
         return parse_copy(text)
+
+
+_set = object.__setattr__
 
 
 # Sorts copies by face index, then deck, without a Python call per copy: ``sorted(copies, key=COPY_KEY)``.
