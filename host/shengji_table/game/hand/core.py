@@ -78,6 +78,10 @@ class Hand:
         self.stack: tuple | None = None
         self.drawn = 0
         self.deal_size = ruleset.hand_size * n             # cards drawn before the kitty is left
+        # set by the deal, read at every draw: each draw's seat; the known stack's copies to
+        # draw, then draw.NO_COPY (all NO_COPY when the stack is unknown)
+        self.draw_seats: tuple = ()
+        self.next_copies: tuple = (draw.NO_COPY,)
         self.hands: list[Held] = [Held() for _ in range(n)]   # seat -> {copy: None} (scanned)
         self.counts = [0] * n                            # cards held, both modes
         self.dealt: list[list[CardCopy]] = [[] for _ in range(n)]   # cards drawn per seat, in order (scanned)
@@ -278,7 +282,11 @@ class Hand:
             seat = event.seat
             if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.players):
                 return self._no_such_seat(event, seat)
-        return self._run(handler, event)
+        out = handler(self, event)             # _run, without its frame
+        if out and type(out[0]) is Refusal:
+            return out
+        self._events.append(event)
+        return out
 
     def _apply_any(self, event) -> list:
         """:meth:`apply` of an event the phase's own table does not hold: the events of any phase,

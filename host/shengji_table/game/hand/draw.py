@@ -4,6 +4,7 @@ Closing the draw fixes trump and, in the first hand, the dealer (R-6.4, R-6.6)."
 from __future__ import annotations
 
 import random
+from itertools import cycle, islice
 from typing import TYPE_CHECKING
 
 from ...rules.cards import BIG_JOKER, JOKER, SMALL_JOKER, SUITS, Card, all_copies, format_cards, level_text, suit_word
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from .core import Hand
 
 _DRAWING = Phase.DRAWING      # read at every draw: an enum member's look-up is not free
+NO_COPY = object()           # hand.next_copies where no draw of a known stack's copy is due
 _DRAWN = tuple(seat_rings("accepted", n) for n in range(64))   # [cards held][seat]: a draw's ring
 
 __all__ = ["deal", "draw", "declare", "close_declarations", "next_draw", "declaration_options",
@@ -46,6 +48,10 @@ def deal(hand: Hand, e: ev.Deal) -> list:
         hand.stack = tuple(stack)
     hand.phase = Phase.DRAWING
     hand.turn = hand.first_seat
+    size = hand.deal_size
+    first = hand.first_seat                            # the seats from the first drawer on, round and round
+    hand.draw_seats = tuple(islice(cycle((*range(first, hand.players), *range(first))), size))
+    hand.next_copies = (hand.stack[:size] if hand.stack is not None else (NO_COPY,) * size) + (NO_COPY,)
     hand.counts = [0] * hand.players
     return [Announce("deal", f"Hand {hand.number}: dealing, {hand.ruleset.hand_size} cards each; "
                              f"level {level_text(hand.level)}.")]
@@ -61,6 +67,26 @@ def next_draw(hand: Hand):
 
 def draw(hand: Hand, e: ev.Draw) -> list:
     n = hand.drawn                       # next_draw, without the call: this is the phase's event
+    c = e.copy
+    if c is hand.next_copies[n]:
+        # the commonest case in one test: the known stack's next copy (``next_copies`` ends in
+        # NO_COPY, which no event carries, once every seat holds its hand, and is all NO_COPY
+        # without a known stack), so it is new; its seat must still be the one on turn
+        seat = e.seat
+        if seat == hand.draw_seats[n]:
+            hand.hands[seat].add_new(c)
+            hand.dealt[seat].append(c)
+            hand.drawn = n + 1
+            counts = hand.counts
+            k = counts[seat] = counts[seat] + 1
+            return [_DRAWN[k][seat] if k < 64 else ring(seat, "accepted", k)]
+    return _draw(hand, e)
+
+
+def _draw(hand: Hand, e: ev.Draw) -> list:
+    """Every draw but a known stack's next copy by the seat on turn: the refusals, and an unknown
+    stack's draws."""
+    n = hand.drawn
     if n >= hand.deal_size:
         return hand.refuse(e.seat, e, "R-7.1", "every seat already holds its full hand; the rest is the kitty")
     seat, c = e.seat, e.copy

@@ -49,25 +49,25 @@ class Held(dict):
 
     def __setitem__(self, copy, value) -> None:
         if copy not in self:
-            self._note_new(copy)
+            self.add_new(copy, value)
+            return
         self._faces = None
         dict.__setitem__(self, copy, value)
 
-    def add_new(self, copy) -> None:
-        """``self[copy] = None`` for a copy known not to be held yet (a known stack's next card):
-        without the look-up ``__setitem__`` makes (a hand draws every card this way)."""
-        self._note_new(copy)
-        self._faces = None
-        dict.__setitem__(self, copy, None)
-
-    def _note_new(self, copy) -> None:
-        """The sorted faces and the counts gain a copy that was not held."""
+    def add_new(self, copy, value=None) -> None:
+        """``self[copy] = value`` for a copy known not to be held yet (a known stack's next card):
+        without the look-up ``__setitem__`` makes (a hand draws every card this way).  The sorted
+        faces and the counts gain the copy."""
         if self._sorted_ok:
-            i = bisect_left(self._keys, copy.key)
-            self._keys.insert(i, copy.key)
+            key = copy.key
+            i = bisect_left(self._keys, key)
+            self._keys.insert(i, key)
             self._sorted.insert(i, copy.card)
-        if self._counts is not None:
-            self._counts[copy.card.index] += 1
+        counts = self._counts
+        if counts is not None:
+            counts[copy.card.index] += 1
+        self._faces = None
+        dict.__setitem__(self, copy, value)
 
     def pop(self, copy, *default):
         value = dict.pop(self, copy, _ABSENT)

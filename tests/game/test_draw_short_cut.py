@@ -1,0 +1,97 @@
+"""The draw's short cut (``game/hand/draw.py``: a known stack's next copy drawn by the seat on
+turn, R-7.1) against the general path it skips (``draw._draw``): whole hands of several presets
+with wrong draws injected (out of turn, a copy further down the stack, a draw past the deal, an
+equal copy that is another object, an unknown stack), replayed event by event through the general
+path — every effect (refusals and their reasons included) and every snapshot the same."""
+import random
+
+import pytest
+
+from shengji_table.game import events as ev
+from shengji_table.game.bots import make_bot
+from shengji_table.game.driver import Driver
+from shengji_table.game.hand import Hand, draw
+from shengji_table.game.hand.rules_table import PHASE_CLASSES
+from shengji_table.game.match import Match
+from shengji_table.game.phase import Phase
+from shengji_table.rules.cards import CardCopy, all_copies
+from shengji_table.rules.ruleset import Ruleset
+
+
+def _wrong_draws(hand, rng):
+    """Draws the engine must refuse now: the right copy by another seat, the seat on turn with a
+    copy further down the stack, any draw once every seat holds its hand."""
+    n, stack = hand.drawn, hand.stack
+    if n >= hand.deal_size:
+        return [ev.Draw(rng.randrange(hand.players), stack[n])]
+    seat = (hand.first_seat + n) % hand.players
+    out = [ev.Draw((seat + 1) % hand.players, stack[n])]
+    if n + 1 < len(stack):
+        out.append(ev.Draw(seat, stack[rng.randrange(n + 1, len(stack))]))
+    return out
+
+
+def _played(preset: str, seed: int, hands: int) -> tuple:
+    rs = Ruleset.from_preset(preset)
+    m = Match(rs)
+    rng = random.Random(seed)
+    log: list = []
+    apply = m.apply
+
+    def logged(e):
+        out = apply(e)
+        log.append((e, out, m.snapshot(), m.hand and [h.faces() for h in m.hand.hands]))
+        return out
+
+    m.apply = logged
+
+    def inject(match):
+        hand = match.hand
+        if hand.phase == Phase.DRAWING and rng.random() < 0.3:
+            for e in _wrong_draws(hand, rng):
+                logged(e)
+
+    d = Driver(m, [make_bot("random", seed + i) for i in range(rs.players)], check=inject)
+    for k in range(hands):
+        if m.over:
+            break
+        d.play_hand(seed=seed * 100 + k)
+    return rs, log
+
+
+@pytest.mark.parametrize("preset", ["classic", "one-deck", "find-friend-5", "six-players", "three-players",
+                                    "four-decks"])
+def test_R7_1_draw_short_cut_agrees_with_the_general_path(preset, monkeypatch):
+    rs, log = _played(preset, seed=11, hands=2)
+    draws = [out for e, out, *_ in log if type(e) is ev.Draw]
+    assert sum(1 for out in draws if out[0].type == "refusal") > 20
+    assert sum(1 for out in draws if out[0].type != "refusal") >= rs.hand_size * rs.players
+    general = []
+    monkeypatch.setitem(PHASE_CLASSES[Phase.DRAWING], ev.Draw,
+                        (lambda hand, e: general.append(1) or draw._draw(hand, e), True))
+    m = Match(rs)
+    for i, (e, out, snap, faces) in enumerate(log):
+        assert m.apply(e) == out, (i, e)
+        assert m.snapshot() == snap and (m.hand and [h.faces() for h in m.hand.hands]) == faces, (i, e)
+    assert len(general) == len(draws)
+
+
+def test_R7_1_equal_copies_and_unknown_stacks_take_the_general_path():
+    """A copy equal to the stack's next but another object is drawn as that copy; with an unknown
+    stack any copy not drawn yet may be drawn (and a copy drawn twice is refused)."""
+    rs = Ruleset.from_preset("classic")
+    for deal in (ev.Deal(seed=5), ev.Deal()):
+        fast, slow = Hand(rs), Hand(rs)
+        fast.apply(deal)
+        slow.apply(deal)
+        stack = fast.stack or tuple(random.Random(5).sample(list(all_copies(rs.decks)), rs.decks * 54))
+        for n in range(fast.deal_size):
+            seat = (fast.first_seat + n) % rs.players
+            e = ev.Draw(seat, CardCopy(stack[n].card, stack[n].deck))     # equal, not the same object
+            got, want = fast.apply(e), draw._draw(slow, e)
+            slow._events.append(e)
+            assert got == want and got[0].type == "ring", n
+            if deal.seed is None and n == 3:
+                again = ev.Draw((seat + 1) % rs.players, stack[0])
+                assert fast.apply(again)[0].reason == f"{stack[0]} was already drawn"
+        assert fast.snapshot() == slow.snapshot() and fast.drawn == fast.deal_size
