@@ -65,7 +65,8 @@ class Driver:
         self.kitty: list = []          # the face-down kitty: as dealt, then as buried
         self._shown: tuple = ()        # three-player bidding: the kitty cards shown to everybody
         self._picked_up: tuple = ()    # the kitty as the dealer picked it up (the dealer's view while burying)
-        self._rng = random.Random(0)   # seeds the counter-declarer's random draw from the kitty (three players)
+        self._rng_seed = 0             # seeds the counter-declarer's random draw from the kitty (three players)
+        self._rng_now: random.Random | None = None
         self._countered = False        # three players: the counter-declaration round has been offered
         self.counter_declarations = counter_declarations
         self.scan_burial = scan_burial
@@ -87,6 +88,15 @@ class Driver:
         if self.check is not None:
             self.check(self.match)
         return effects
+
+    @property
+    def _rng(self) -> random.Random:
+        """The counter-declarer's random draw from the kitty (three players), seeded per hand and
+        built when first used: seeding costs as much as a few events, and few hands draw."""
+        rng = self._rng_now
+        if rng is None:
+            rng = self._rng_now = random.Random(self._rng_seed)
+        return rng
 
     def _hand(self) -> Hand:
         hand = self.match.hand
@@ -157,23 +167,21 @@ class Driver:
         with ``seed`` and keeps the hands; the engine's deal carries no seed).  ``order``: deal that
         explicit stack instead of a shuffle (a duplicate board); ``seed`` still seeds the rest."""
         m = self.match
-        self._rng = random.Random(seed ^ 0x5EED)   # the counter-declarer's random draw (three players)
+        self._rng_seed, self._rng_now = seed ^ 0x5EED, None   # the counter-declarer's random draw (three players)
         if self._open:
             return self._play_open_hand(seed, order)
         self.send(ev.Deal(seed=seed) if order is None else ev.Deal(order=tuple(order)))
         hand = self._hand()
-        bidding = m.ruleset.bidding
-        draws = self._draws
-        while True:
-            nxt = hand.next_draw()
-            if nxt is None:
-                break
-            seat, copy = nxt
+        offers = not m.ruleset.bidding
+        draws, send, level = self._draws, self.send, hand.level
+        # the deal's draws in order: each seat's turn (hand.draw_seats) and the stack's next copy
+        # (hand.next_draw for each, without the call); a refused draw raises
+        for seat, copy in zip(hand.draw_seats, hand.stack or ()):
             e = draws[seat].get(copy.key)          # keyed by the copy's number: hashed in C
             if e is None:
                 e = draws[seat][copy.key] = ev.Draw(seat, copy)
-            self.send(e)
-            if not bidding and (copy.card.rank == hand.level or copy.card.suit == JOKER):
+            send(e)
+            if offers and (copy.card.rank == level or copy.card.suit == JOKER):
                 self._offer_declaration(seat)
         self.send(ev.CloseDeclarations())
         return self.finish_hand()

@@ -33,10 +33,8 @@ from .effects import Announce, Refusal
 from .hand import MODES, Hand
 from .phase import Phase
 
-# the events the match rules on itself (their type names, and their classes: read at every event);
-# every other goes to the hand in play
+# the events the match rules on itself (their type names); every other is the hand's in play
 _MATCH_EVENTS = frozenset(cls.type for cls in (ev.Deal, ev.PassLevels, ev.RefuseLevels))
-_HAND_EVENTS = frozenset(cls for t, cls in ev.EVENT_TYPES.items() if t not in _MATCH_EVENTS)
 
 __all__ = ["Match", "HandSummary", "TRANSFER_RULE"]
 
@@ -68,6 +66,7 @@ class Match:
             "levels": list(self.levels), "dealer": dealer}
         self.first_seat = 0
         self.hand: Hand | None = None
+        self._live: Hand | None = None               # the hand while the match is not over (apply's test)
         self.summaries: list = []
         self.played_hands: list = []                 # every Hand of the match, in order (exports)
         self.over = False
@@ -80,13 +79,14 @@ class Match:
     # ------------------------------------------------------------------
     def apply(self, event) -> list:
         """Apply one event; return its effects (a single :class:`Refusal` when refused)."""
-        hand = self.hand
-        if self.over or hand is None or (type(event) not in _HAND_EVENTS and event.type in _MATCH_EVENTS):
+        hand = self._live
+        if hand is None:
             return self._apply_own(event)
-        # the common case, first: an event of the hand in play
+        # the common case, first: an event of the hand in play.  The hand refuses the match's own
+        # events (a deal, passing levels on) without changing anything; the match then rules on them
         out = hand.apply(event)
         if out and type(out[0]) is Refusal:
-            return out
+            return self._apply_own(event) if event.type in _MATCH_EVENTS else out
         self.events.append(event)
         if hand.result is not None and len(self.summaries) < hand.number:
             out = out + self._settle_hand(hand)
@@ -111,7 +111,7 @@ class Match:
             out = hand.apply(event)
             if out and type(out[0]) is Refusal:
                 return out
-            self.hand = hand
+            self.hand = self._live = hand
             self.played_hands.append(hand)
             self.events.append(event)
             self.leftovers, self._transfer, self._dig = {}, None, None   # the deal closes the window
@@ -120,8 +120,10 @@ class Match:
         return [Refusal(getattr(event, "seat", None), event.type, "table.phase", "no hand has been dealt yet")]
 
     def apply_all(self, events: Iterable) -> Match:
+        """Apply every event in turn (a record's replay), their effects dropped."""
+        apply = self.apply
         for e in events:
-            self.apply(e)
+            apply(e)
         return self
 
     # ------------------------------------------------------------------
@@ -156,7 +158,7 @@ class Match:
                                                       tuple(dec) if s.declarers_levels else tuple(att),
                                                       tuple(self.levels)))
         if winners:
-            self.over = True
+            self.over, self._live = True, None
             self.winners = tuple(sorted(set(winners)))
             out.append(Announce("match", f"Match over: seat(s) {', '.join(map(str, self.winners))} win.", "R-8.4"))
         elif not rs.bidding:

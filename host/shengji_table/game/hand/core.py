@@ -65,6 +65,7 @@ class Hand:
         self.mode = mode
         self.knowledge: Knowledge = KNOWLEDGE[mode]     # what the host knows of the hands
         self.players = n
+        self.seats = frozenset(range(n))
         self.number = number
         self.levels = tuple(levels) if levels is not None else (ruleset.start_level,) * n
         self.dealer = dealer
@@ -280,8 +281,11 @@ class Hand:
         handler, seated = rule
         if seated:
             seat = event.seat
-            if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.players):
-                return self._no_such_seat(event, seat)
+            # a seat of the table in one test (an int, for 1.0 is in the set too); None, a bool
+            # and the refusals take the full test
+            if type(seat) is not int or seat not in self.seats:
+                if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.players):
+                    return self._no_such_seat(event, seat)
         out = handler(self, event)             # _run, without its frame
         if out and type(out[0]) is Refusal:
             return out
