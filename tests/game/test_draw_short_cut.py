@@ -40,7 +40,7 @@ def _played(preset: str, seed: int, hands: int) -> tuple:
 
     def logged(e):
         out = apply(e)
-        log.append((e, out, m.snapshot(), m.hand and [h.faces() for h in m.hand.hands]))
+        log.append((e, out, m.snapshot(), m.hand and ([h.faces() for h in m.hand.hands], m.hand.dealt)))
         return out
 
     m.apply = logged
@@ -72,7 +72,7 @@ def test_R7_1_draw_short_cut_agrees_with_the_general_path(preset, monkeypatch):
     m = Match(rs)
     for i, (e, out, snap, faces) in enumerate(log):
         assert m.apply(e) == out, (i, e)
-        assert m.snapshot() == snap and (m.hand and [h.faces() for h in m.hand.hands]) == faces, (i, e)
+        assert m.snapshot() == snap and (m.hand and ([h.faces() for h in m.hand.hands], m.hand.dealt)) == faces, (i, e)
     assert len(general) == len(draws)
 
 
@@ -95,3 +95,20 @@ def test_R7_1_equal_copies_and_unknown_stacks_take_the_general_path():
                 again = ev.Draw((seat + 1) % rs.players, stack[0])
                 assert fast.apply(again)[0].reason == f"{stack[0]} was already drawn"
         assert fast.snapshot() == slow.snapshot() and fast.drawn == fast.deal_size
+        assert fast.dealt == slow.dealt == [list(stack[s:fast.deal_size:rs.players]) for s in range(rs.players)]
+
+
+def test_table_seat_one_test_and_the_full_test_agree():
+    """``Hand.apply`` takes a table's seat in one test (an int in ``hand.seats``); anything else goes
+    through the full test: a number equal to a seat that is not an int (1.0), a seat off the table,
+    text — each refused as no seat (``table.seat``), nothing changed; a bool is an int."""
+    rs = Ruleset.from_preset("classic")
+    hand = Hand(rs)
+    hand.apply(ev.Deal(seed=3))
+    before = hand.snapshot()
+    for seat in (1.0, 0.0, -1, 4, 2 ** 70, "0"):
+        out = hand.apply(ev.Draw(seat, hand.stack[0]))
+        assert [(r.type, r.rule) for r in out] == [("refusal", "table.seat")], seat
+        assert out[0].reason == f"there is no seat {seat} at a table of 4"
+    assert hand.snapshot() == before
+    assert hand.apply(ev.Draw(False, hand.stack[0]))[0].type == "ring"    # seat 0, as isinstance says

@@ -85,7 +85,7 @@ class Hand:
         self.next_copies: tuple = (draw.NO_COPY,)
         self.hands: list[Held] = [Held() for _ in range(n)]   # seat -> {copy: None} (scanned)
         self.counts = [0] * n                            # cards held, both modes
-        self.dealt: list[list[CardCopy]] = [[] for _ in range(n)]   # cards drawn per seat, in order (scanned)
+        self._dealt: list[list[CardCopy]] = [[] for _ in range(n)]  # an unknown stack's draws per seat (dealt)
         self.declarations: list = []                     # (Declaration, copies) in time order
         self.standing: Standing | None = None
         # the kitty (R-7.2)
@@ -140,6 +140,16 @@ class Hand:
     def events(self) -> tuple:
         """The events this hand accepted, in order."""
         return tuple(self._events)
+
+    @property
+    def dealt(self) -> list:
+        """The cards drawn per seat, in order (scanned): a known stack's are read off it (seat
+        ``s`` draws every ``players``-th card from its turn on), an unknown stack's as drawn."""
+        stack = self.stack
+        if stack is None:
+            return self._dealt
+        n, first, drawn = self.players, self.first_seat, self.drawn
+        return [list(stack[(s - first) % n:drawn:n]) for s in range(n)]
 
     @property
     def friend_calls(self) -> tuple:

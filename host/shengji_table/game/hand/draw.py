@@ -75,8 +75,7 @@ def draw(hand: Hand, e: ev.Draw) -> list:
         seat = e.seat
         if seat == hand.draw_seats[n]:
             hand.hands[seat].add_new(c)
-            hand.dealt[seat].append(c)
-            hand.drawn = n + 1
+            hand.drawn = n + 1               # hand.dealt reads the known stack's draws off it
             counts = hand.counts
             k = counts[seat] = counts[seat] + 1
             return [_DRAWN[k][seat] if k < 64 else ring(seat, "accepted", k)]
@@ -98,12 +97,12 @@ def _draw(hand: Hand, e: ev.Draw) -> list:
         if any(c in h for h in hand.hands):
             return hand.refuse(seat, e, "table.twice", f"{c} was already drawn")
         hand.hands[seat][c] = None
+        hand._dealt[seat].append(c)
     else:
         expected = stack[n]
         if c is not expected and c != expected:
             return hand.refuse(seat, e, "table.draw-card", f"the next card on the stack is {expected}, not {c}")
         hand.hands[seat].add_new(c)     # a known stack holds each copy once and is drawn in order: it is new
-    hand.dealt[seat].append(c)
     hand.drawn = n + 1
     counts = hand.counts
     k = counts[seat] = counts[seat] + 1

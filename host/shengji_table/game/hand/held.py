@@ -14,6 +14,7 @@ __all__ = ["Held"]
 
 _FACE = attrgetter("card")
 _ABSENT = object()
+_pop = dict.pop
 
 
 class Held(dict):
@@ -69,17 +70,19 @@ class Held(dict):
         self._faces = None
         dict.__setitem__(self, copy, value)
 
-    def pop(self, copy, *default):
-        value = dict.pop(self, copy, _ABSENT)
+    def pop(self, copy, default=_ABSENT):
+        value = _pop(self, copy, _ABSENT)
         if value is _ABSENT:
-            if default:
-                return default[0]
-            raise KeyError(copy)
+            if default is _ABSENT:
+                raise KeyError(copy)
+            return default
         if self._sorted_ok:
-            i = bisect_left(self._keys, copy.key)
-            del self._keys[i], self._sorted[i]
-        if self._counts is not None:
-            self._counts[copy.card.index] -= 1
+            keys = self._keys
+            i = bisect_left(keys, copy.key)
+            del keys[i], self._sorted[i]
+        counts = self._counts
+        if counts is not None:
+            counts[copy.card.index] -= 1
         self._faces = None
         return value
 
