@@ -173,7 +173,7 @@ class Driver:
         self.send(ev.Deal(seed=seed) if order is None else ev.Deal(order=tuple(order)))
         hand = self._hand()
         offers = not m.ruleset.bidding
-        draws, send, level = self._draws, self.send, hand.level
+        draws, send, level = _DRAWS, self.send, hand.level
         # the deal's draws in order: each seat's turn (hand.draw_seats) and the stack's next copy
         # (hand.next_draw for each, without the call); a refused draw raises
         for seat, copy in zip(hand.draw_seats, hand.stack or ()):
@@ -391,6 +391,10 @@ class Driver:
                      Phase.FRIEND: _on_friend,
                      Phase.PLAYING: _on_playing}
 
+
+# a draw of a copy (by its number) at a seat, one instance for the process (events are immutable):
+# a deal sends each copy to a seat of its own, so a driver's own table would fill slowly
+_DRAWS: tuple = tuple({} for _ in range(6))
 
 # the phases before the kitty is taken: finish_hand from there still offers the counter-declarations
 _BEFORE_KITTY = (Phase.DRAWING, Phase.BIDDING, Phase.TRUMP, Phase.KITTY)
