@@ -28,7 +28,7 @@ from .shown import refuse_shown
 if TYPE_CHECKING:
     from .core import Hand
 
-_DRAWING = Phase.DRAWING      # read at every draw: an enum member's look-up is not free
+_DRAWING, _STEAL = Phase.DRAWING, Phase.STEAL   # read at every offer: an enum member's look-up is not free
 NO_COPY = object()           # hand.next_copies where no draw of a known stack's copy is due
 _DRAWN = tuple(seat_rings("accepted", n) for n in range(64))   # [cards held][seat]: a draw's ring
 
@@ -236,8 +236,8 @@ def _declaring_groups(hand: Hand, seat: int, held) -> dict:
 
 def declaration_options(hand: Hand, seat: int, held=None) -> tuple:
     """Every declaration (tuple of faces) seat ``seat`` could validly make now (for bots)."""
-    stealing = hand.phase == Phase.STEAL
-    if not (hand.phase == Phase.DRAWING and not hand.ruleset.bidding) and not may_counter(hand, seat) \
+    stealing = hand.phase == _STEAL
+    if not (hand.phase == _DRAWING and not hand.ruleset.bidding) and not may_counter(hand, seat) \
             and not stealing:
         return ()
     groups = _declaring_groups(hand, seat, held)
