@@ -71,10 +71,9 @@ class Driver:
         self.counter_declarations = counter_declarations
         self.scan_burial = scan_burial
         self._open = match.mode == OPEN
-        # the events the driver sends most, one instance each (events are immutable): a tap or a
-        # draw of a copy (by its key) at a seat, a seat's button
+        # the events the driver sends most, one instance each (events are immutable): a tap of a
+        # copy (by its key) at a seat, a seat's button (and for the process, the draws: _DRAWS)
         self._taps: list = [{} for _ in range(match.players)]
-        self._draws: list = [{} for _ in range(match.players)]
         self._confirms = tuple(ev.Confirm(s) for s in range(match.players))
 
     # ------------------------------------------------------------------
