@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 __all__ = ["start_play", "tap", "take_back", "confirm", "throw_failed", "pick"]
 
 _FACE = attrgetter("card")                                  # a copy's face, read in C
+_CARDS, _FIRST, _INDEX = attrgetter("cards"), itemgetter(0), attrgetter("index")
 _GLYPH = {f.index: f.unicode() for f in ALL_FACES}          # the trick announcements' ♠10, 大王
 _POINTS = tuple(f.points for f in ALL_FACES)                # by face index (R-1.4)
 _TURN, _WON = seat_rings("turn"), seat_rings("won")              # by seat: read at every play
@@ -44,7 +45,8 @@ def _play(seat: int, faces: tuple) -> Play:
 def start_play(hand: Hand) -> list:
     hand.phase = Phase.PLAYING
     hand.leader = hand.turn = hand.dealer
-    hand.trick = []
+    trick = hand.trick = []
+    hand._trick_src = (trick, 0, ())
     hand.pending = []
     return [ring(hand.dealer_seat(), "turn")]
 
@@ -317,7 +319,7 @@ def _finish_trick(hand: Hand) -> list:
     if _SHORT_CUTS and len(plays[0].cards) == 1:
         # a one-card trick (most of them), from tables: every play is one card, the seats follow the
         # leader; its winner is the first of the highest strengths (rules.trick.single_winner)
-        idx = [p.cards[0].index for p in plays]
+        idx = list(map(_INDEX, map(_FIRST, map(_CARDS, plays))))   # each play's face index, in C
         get = itemgetter(*idx)                  # three or more plays: a tuple
         ranks = get(single_strengths(order, order._suit[idx[0]]))
         winner = plays[ranks.index(max(ranks))].seat
@@ -330,13 +332,14 @@ def _finish_trick(hand: Hand) -> list:
     _set(view, "__dict__", {"plays": plays, "winner": winner, "points": pts})
     hand.trick_views += (view,)                 # Hand.add_trick_view, without the call
     hand.won[winner] += pts
-    hand.trick = []
+    trick = hand.trick = []
+    hand._trick_src = (trick, 0, ())            # the next trick's plays: none yet (the views read them)
     hand.leader = hand.turn = winner
     said = _new(Announce)                       # Announce("trick", …, "R-5") likewise
     _set(said, "__dict__", {"kind": "trick", "text": f"Trick {len(hand.tricks)} to seat {winner}"
                             + (f", {pts} points" if pts else "") + f": {shown}.", "rule": "R-5"})
     out = [_WON[winner], said]
-    if hand.knowledge.all_played(hand):
+    if not any(hand.hands) and hand.knowledge.all_played(hand):     # a card still held: not the end
         hand.phase = Phase.OVER
         return out + hand.knowledge.end_of_play(hand)
     out.append(_TURN[winner])
