@@ -316,6 +316,7 @@ _ROWS = tuple(tuple(tuple(_SEAT_TEXT[(leader + i) % n] for i in range(n)) for le
 def _finish_trick(hand: Hand) -> list:
     plays = hand._trick_src[2]                  # the faces the views hold (_commit has just set them)
     order = hand.order
+    assert order is not None                    # trump is fixed before the play
     if _SHORT_CUTS and len(plays[0].cards) == 1:
         # a one-card trick (most of them), from tables: every play is one card, the seats follow the
         # leader; its winner is the first of the highest strengths (rules.trick.single_winner)
