@@ -207,19 +207,19 @@ def single_winner(plays, order) -> int:
     return best
 
 
-_STRENGTHS: dict = {}     # (order, led suit) -> single_strengths: orders are shared (TrumpOrder.of)
 _RUFF = 1000              # above every rank (a rank is a place in the order: a few dozen at most)
 
 
 def single_strengths(order, suit: str) -> tuple:
     """By face index, what a one card is worth in a one-card trick led in effective suit ``suit``:
     its rank in the led suit, a trump's rank lifted above them all (a ruff, R-5.2), below zero for
-    a discard.  The first of the highest wins — :func:`single_winner` in one ``max`` (R-5.1, R-2.4)."""
-    table = _STRENGTHS.get((order, suit))
-    if table is None:                           # built in C: a rank plus its suit's offset
+    a discard.  The first of the highest wins — :func:`single_winner` in one ``max`` (R-5.1, R-2.4).
+    Kept in the order's memo (built in C: a rank plus its suit's offset)."""
+    key = ("single strengths", suit)
+    table = order._memo.get(key)
+    if table is None:
         offset = {suit: 0, "T": _RUFF} if suit != "T" else {suit: 0}
-        table = _STRENGTHS[(order, suit)] = tuple(map(add, order._rank, map(offset.get, order._suit,
-                                                                            repeat(-_RUFF))))
+        table = order.memo(key, lambda: tuple(map(add, order._rank, map(offset.get, order._suit, repeat(-_RUFF)))))
     return table
 
 
