@@ -1,4 +1,4 @@
-"""The one-card play's short cuts (``game/hand/play.py``: ``_follow_one``, ``_lay_one``) against
+"""The one-card play's short cuts (``game/hand/play.py``: ``tap``, ``_lay_one``, ``_finish_trick``) against
 the general path they skip: whole hands of several presets, with wrong taps injected (an illegal
 follow, a card of another seat, out of turn, a card already played), replayed event by event with
 the short cuts off — every effect (refusals and their reasons included) and every snapshot the same."""

@@ -202,7 +202,8 @@ def test_R5_1_one_group_lead_met_by_counting_is_the_general_split(preset):
 @pytest.mark.parametrize("preset", PRESETS)
 def test_R4_1_R4_4_what_a_leads_units_decide_is_a_fresh_analysis(preset):
     """A one-unit lead's verdict comes from its kind and a lead's follow rule from its suit and
-    shape (remembered per order); both equal what analysing the lead afresh says (R-4.1, R-4.4)."""
+    shape (remembered per order; a single's from its suit); both equal what analysing the lead
+    afresh says (R-4.1, R-4.4)."""
     from shengji_table.rules.follow import _follow_rule, follow_rule
     from shengji_table.rules.throw import check_lead
     rng = random.Random(preset)
@@ -212,6 +213,8 @@ def test_R4_1_R4_4_what_a_leads_units_decide_is_a_fresh_analysis(preset):
         units = U.decompose(lead, order)
         assert check_lead(lead, order, units) == check_lead(list(lead), order), lead
         assert follow_rule(lead, order, units) == _follow_rule(lead, order), lead
+        for face in rng.sample(ALL_FACES, 12):      # a single's rule: remembered per suit, asked by any face
+            assert follow_rule((face,), order) == follow_rule([face], order) == _follow_rule((face,), order)
 
 
 @pytest.mark.parametrize("preset", PRESETS)

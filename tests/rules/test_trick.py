@@ -129,13 +129,14 @@ def test_R5_2_one_card_tricks_ruff_over_ruff_and_equal_ranks():
 
 
 def test_R5_one_card_tricks_agree_with_the_shape_analysis():
-    """Every random one-card trick, in every preset: the rank-only winner equals the general
-    shape comparison's (``TrickShape``) over the same plays."""
+    """Every random one-card trick, in every preset: the rank-only winner, and the first of the
+    highest ``single_strengths``, equal the general shape comparison's (``TrickShape``) over the
+    same plays (R-5.1, R-5.2)."""
     import random
 
     from shengji_table.rules.cards import ALL_FACES, SUITS
     from shengji_table.rules.ruleset import PRESETS
-    from shengji_table.rules.trick import Play, TrickShape, single_winner
+    from shengji_table.rules.trick import Play, TrickShape, single_strengths, single_winner
     rng = random.Random(20261201)
     for preset in PRESETS:
         rs = Ruleset.from_preset(preset)
@@ -146,3 +147,7 @@ def test_R5_one_card_tricks_agree_with_the_shape_analysis():
             assert winning_index(plays, o) == general, (preset, plays)
             as_plays = tuple(Play(seat, cards) for seat, cards in enumerate(plays))   # the game's kept plays
             assert winning_index(as_plays, o) == single_winner(as_plays, o) == general, (preset, plays)
+            # the game's table of strengths: the first of the highest is the same winner
+            table = single_strengths(o, o.suit_of(plays[0][0]))
+            strengths = [table[p[0].index] for p in plays]
+            assert strengths.index(max(strengths)) == general, (preset, plays, strengths)

@@ -138,6 +138,10 @@ def follow_rule(lead, order, units: tuple | None = None) -> FollowRule:
         key = ("follow rule of", order._suit[lead[0].index], shape_of(units))
         rule = order._memo.get(key)
         return rule if rule is not None else order.memo(key, lambda: _follow_rule(lead, order, units))
+    if len(lead) == 1:          # a single demands only its suit: one rule a suit (the commonest lead)
+        single = ("single's follow rule", order._suit[lead[0].index])
+        rule = order._memo.get(single)
+        return rule if rule is not None else order.memo(single, lambda: _follow_rule(lead, order))
     return order.memo(("follow_rule", multiset_key(lead)), lambda: _follow_rule(lead, order))
 
 

@@ -12,13 +12,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import repeat
+from operator import add
 
 from .cards import ALL_FACES
 from .shapes import best_top, count_groups
 from .units import decompose
 
-__all__ = ["Play", "new_play", "Trick", "winning_index", "single_winner", "trick_points", "lead_candidates",
-           "TrickShape"]
+__all__ = ["Play", "new_play", "Trick", "winning_index", "single_winner", "single_strengths", "trick_points",
+           "lead_candidates", "TrickShape"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,6 +205,22 @@ def single_winner(plays, order) -> int:
         elif s == "T" and (not best_ruff or rank[c] > best_rank):
             best, best_rank, best_ruff = i, rank[c], True
     return best
+
+
+_RUFF = 1000              # above every rank (a rank is a place in the order: a few dozen at most)
+
+
+def single_strengths(order, suit: str) -> tuple:
+    """By face index, what a one card is worth in a one-card trick led in effective suit ``suit``:
+    its rank in the led suit, a trump's rank lifted above them all (a ruff, R-5.2), below zero for
+    a discard.  The first of the highest wins — :func:`single_winner` in one ``max`` (R-5.1, R-2.4).
+    Kept in the order's memo (built in C: a rank plus its suit's offset)."""
+    key = ("single strengths", suit)
+    table = order._memo.get(key)
+    if table is None:
+        offset = {suit: 0, "T": _RUFF} if suit != "T" else {suit: 0}
+        table = order.memo(key, lambda: tuple(map(add, order._rank, map(offset.get, order._suit, repeat(-_RUFF)))))
+    return table
 
 
 @dataclass(frozen=True, slots=True)

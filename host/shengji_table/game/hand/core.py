@@ -130,7 +130,7 @@ class Hand:
         # views are built for every decision: the parts that change less often, kept until they do
         self._trick_src: tuple = (None, 0, ())            # (trick list, its length, its face plays)
         self._lead_rule: tuple = ((), None, None)         # (the lead's copies, their follow rule, its counted_suit)
-        self._single_rules: dict = {}                     # effective suit -> the follow rule of a single
+        self._single_rules: dict = {}                     # effective suit -> a single's (rule, counted suit)
         self._declarer_key: tuple | None = None          # (dealer, friend search, friends found)
         self._declarer_set: frozenset = frozenset()
         self._points: tuple = (None, None, (), 0)          # (trick views, declarers, points, attackers')
@@ -231,16 +231,18 @@ class Hand:
         lead = self.trick[0].cards
         src, rule, _ = self._lead_rule
         if src is not lead:                     # each lead laid is a tuple of its own
-            faces = self.trick_plays()[0].cards
-            if len(faces) == 1:                 # a single's rule is its suit's: one per suit a hand
-                order = self.trump_order()
-                suit = order._suit[faces[0].index]
-                rule = self._single_rules.get(suit)
-                if rule is None:
-                    rule = self._single_rules[suit] = follow_rule(faces, order)
+            if len(lead) == 1:                  # a single's rule is its suit's: one per suit a hand
+                face, order = lead[0].card, self.order
+                assert order is not None, "trump is fixed before the play"
+                kept = self._single_rules.get(order._suit[face.index])
+                if kept is None:
+                    rule = follow_rule((face,), order)
+                    kept = self._single_rules[order._suit[face.index]] = (rule, counted_suit(rule))
+                rule = kept[0]
+                self._lead_rule = (lead, rule, kept[1])
             else:
-                rule = follow_rule(faces, self.trump_order())
-            self._lead_rule = (lead, rule, counted_suit(rule))
+                rule = follow_rule(self.trick_plays()[0].cards, self.trump_order())
+                self._lead_rule = (lead, rule, counted_suit(rule))
         return rule
 
     def trump_order(self) -> TrumpOrder:

@@ -3,14 +3,14 @@ count, a leader's on ``Confirm``; a pending card tapped again is taken back.  A 
 played as its forced unit with the throw penalty (R-4.3, R-10.1)."""
 from __future__ import annotations
 
-from operator import attrgetter
+from operator import attrgetter, getitem, itemgetter
 from typing import TYPE_CHECKING
 
 from ...rules.cards import ALL_FACES, format_cards
 from ...rules.penalties import throw_penalty
 from ...rules.throw import is_throw
 from ...rules.follow import suit_count
-from ...rules.trick import Play, single_winner, winning_index
+from ...rules.trick import Play, single_strengths, single_winner, winning_index
 from .. import events as ev
 from ..effects import Announce, ring, seat_rings
 from ..phase import Phase
@@ -24,12 +24,13 @@ if TYPE_CHECKING:
 __all__ = ["start_play", "tap", "take_back", "confirm", "throw_failed", "pick"]
 
 _FACE = attrgetter("card")                                  # a copy's face, read in C
+_CARDS, _FIRST, _INDEX = attrgetter("cards"), itemgetter(0), attrgetter("index")
 _GLYPH = {f.index: f.unicode() for f in ALL_FACES}          # the trick announcements' ♠10, 大王
 _POINTS = tuple(f.points for f in ALL_FACES)                # by face index (R-1.4)
 _TURN, _WON = seat_rings("turn"), seat_rings("won")              # by seat: read at every play
 _PENDING_ONE, _ACCEPTED_ONE = seat_rings("pending", 1), seat_rings("accepted", 1)
 _new_tuple = tuple.__new__          # a named tuple from its fields, without its Python ``__new__``
-_set = object.__setattr__
+_new, _set = object.__new__, object.__setattr__
 
 
 def _play(seat: int, faces: tuple) -> Play:
@@ -44,29 +45,48 @@ def _play(seat: int, faces: tuple) -> Play:
 def start_play(hand: Hand) -> list:
     hand.phase = Phase.PLAYING
     hand.leader = hand.turn = hand.dealer
-    hand.trick = []
+    trick = hand.trick = []
+    hand._trick_src = (trick, 0, ())
     hand.pending = []
     return [ring(hand.dealer_seat(), "turn")]
 
 
 def tap(hand: Hand, e: ev.Tap) -> list:
     c, seat, pending = e.copy, e.seat, hand.pending
-    if _SHORT_CUTS and not pending and seat == hand.turn and hand.knowledge.scanned and c in hand.hands[seat]:
-        # The commonest taps, by one test: a copy the seat on turn holds, nothing entered yet (so
-        # nothing to take back, nothing to refuse) — a lead's first card, or a follow's.
-        hand.entry_start = len(hand._events)       # not .events: that copies the list
-        trick = hand.trick
-        if trick and len(trick[0].cards) == 1:
-            return _follow_one(hand, e, c)
-        pending.append(c)
-        return [_PENDING_ONE[seat]]                # a lead waits for the button, a longer follow for more
+    if not pending and seat == hand.turn and _SHORT_CUTS and hand.knowledge.scanned:
+        held = hand.hands[seat]
+        if c in held:
+            # The commonest taps, by one test: a copy the seat on turn holds, nothing entered yet (so
+            # nothing to take back, nothing to refuse) — a lead's first card, or a follow's.
+            hand.entry_start = len(hand._events)       # not .events: that copies the list
+            trick = hand.trick
+            if not trick or len(trick[0].cards) != 1:
+                pending.append(c)
+                return [_PENDING_ONE[seat]]            # a lead waits for the button, a longer follow for more
+            # a one-card follow, laid at once when counting says it is legal (R-4.4: of the led
+            # suit, or the hand holds none of it; rules.follow.one_card_follow_is_legal with the
+            # rule's counted suit kept for the trick); otherwise _commit_follow gives the verdict
+            lead, _, suit = hand._lead_rule
+            if lead is not trick[0].cards:
+                hand.lead_rule()
+                suit = hand._lead_rule[2]
+            order = hand.order
+            if suit is not None and (order._suit[c.card.index] == suit        # type: ignore[union-attr]
+                                     or not suit_count(held._counts or held.counts(), suit, order)):
+                return _lay_one(hand, seat, c, held)
+            pending.append(c)
+            return _commit_follow(hand, e)
     if pending and c in pending and seat == hand.turn:
         return _take_back(hand, seat, c)
+    return _tap_checked(hand, e, c, seat, pending)
+
+
+def _tap_checked(hand: Hand, e: ev.Tap, c, seat: int, pending: list) -> list:
+    """A tap the short cut does not take: the checks in order, then the card entered."""
     # A copy the engine knows the seat holds is neither played nor buried (both leave the hand), so
     # the usual case skips those checks; anything else goes through them in order.
     knowledge = hand.knowledge
-    scanned = knowledge.scanned
-    if not (scanned and c in hand.hands[seat]):
+    if not (knowledge.scanned and c in hand.hands[seat]):
         refused = _refuse_unheld(hand, e)
         if refused:
             return refused
@@ -87,57 +107,43 @@ def tap(hand: Hand, e: ev.Tap) -> list:
 
 # The one-card play's short cuts (scanned hands): a one-card follow (about 60 of a classic hand's 92
 # plays) and a one-card lead, laid by _lay_one instead of _commit_follow / _commit_lead → _commit →
-# _after_commit.  False: every play takes the general path (the tests compare the two).
+# _after_commit; a one-card trick's end read from tables.  False: every play takes the general path
+# (the tests compare the two).
 _SHORT_CUTS = True
-
-
-def _follow_one(hand: Hand, e: ev.Tap, c) -> list:
-    """A held copy tapped by the seat on turn to follow a one-card lead, laid at once when counting
-    says it is legal (R-4.4: of the led suit, or the hand holds none of it;
-    ``rules.follow.one_card_follow_is_legal``).  Otherwise the general path (:func:`_commit_follow`)
-    checks it and gives the verdict."""
-    held = hand.hands[e.seat]
-    lead, _, suit = hand._lead_rule
-    if lead is not hand.trick[0].cards:
-        hand.lead_rule()
-        suit = hand._lead_rule[2]
-    # one_card_follow_is_legal, with the rule's counted suit kept for the trick
-    order = hand.order
-    assert order is not None                    # trump is fixed before the play
-    if suit is None or (order._suit[c.card.index] != suit and suit_count(held._counts or held.counts(), suit, order)):
-        hand.pending.append(c)
-        return _commit_follow(hand, e)
-    return _lay_one(hand, e.seat, c, held)
 
 
 def _lay_one(hand: Hand, seat: int, c, held) -> list:
     """:func:`_commit` and :func:`_after_commit` of one held copy, scanned hands: no throw is open
-    (so no friend check waits for one) and a play is no evidence; the pending list is empty or
-    holds just ``c``."""
+    (so the throw window is shut and no friend check waits for one) and a play is no evidence; the
+    pending list is empty (the caller empties it)."""
     hand.play_start = hand.entry_start
     trick = hand.trick
-    src = hand._trick_src
-    plays = () if not trick else src[2] if src[0] is trick and src[1] == len(trick) else hand.trick_plays()
-    laid = _LAID.get(seat * 512 + c.key)        # SeatPlay(seat, (c,)), shared: immutable, a copy laid once a hand
+    key = seat * 512 + c.key
+    laid = _LAID.get(key)                       # shared: immutable, and a copy is laid once a hand
     if laid is None:
-        laid = _LAID[seat * 512 + c.key] = _new_tuple(SeatPlay, (seat, (c,)))
-    trick.append(laid)
-    hand._trick_src = (trick, len(trick), plays + (_SINGLES.get(seat * 64 + c.card.index) or _single(seat, c.card),))
-    if hand.pending:
-        hand.pending = []
+        laid = _LAID[key] = (_new_tuple(SeatPlay, (seat, (c,))), _single(seat, c.card))
+    if trick:
+        src = hand._trick_src
+        plays = src[2] if src[0] is trick and src[1] == len(trick) else hand.trick_plays()
+        trick.append(laid[0])
+        hand._trick_src = (trick, len(trick), plays + (laid[1],))
+    else:
+        trick.append(laid[0])
+        hand._trick_src = (trick, 1, (laid[1],))
     hand.played.add(c)
     held.pop(c)
     hand.played_count[seat] += 1
-    hand.throw_window = False
-    out: list = [_ACCEPTED_ONE[seat]]
     if hand.friend_search is not None:
-        out += hand.friend_search.observe(seat, (c,))
+        out = [_ACCEPTED_ONE[seat], *hand.friend_search.observe(seat, (c,))]
+        if len(trick) < hand.players:
+            turn = hand.turn = (seat + 1) % hand.players
+            out.append(_TURN[turn])
+            return out
+        return out + _finish_trick(hand)
     if len(trick) < hand.players:
         turn = hand.turn = (seat + 1) % hand.players
-        out.append(_TURN[turn])
-        return out
-    out += _finish_trick(hand)
-    return out
+        return [_ACCEPTED_ONE[seat], _TURN[turn]]
+    return [_ACCEPTED_ONE[seat], *_finish_trick(hand)]
 
 
 def _refuse_unheld(hand: Hand, e: ev.Tap) -> list | None:
@@ -172,7 +178,9 @@ def confirm(hand: Hand, e: ev.Confirm) -> list:
     if not hand.pending:
         return hand.refuse(e.seat, e, "R-4.1", "tap the cards to lead first")
     if _SHORT_CUTS and len(hand.pending) == 1 and hand.knowledge.scanned:
-        return _lay_one(hand, e.seat, hand.pending[0], hand.hands[e.seat])   # one card is one unit
+        c = hand.pending[0]                      # one card is one unit
+        hand.pending = []
+        return _lay_one(hand, e.seat, c, hand.hands[e.seat])
     return _commit_lead(hand, e)
 
 
@@ -269,7 +277,7 @@ def _single(seat: int, face) -> Play:
 
 
 _SINGLES: dict = {}
-_LAID: dict = {}        # seat·512 + copy key -> its SeatPlay
+_LAID: dict = {}        # seat·512 + copy key -> (its SeatPlay, its Play)
 
 
 def _after_commit(hand: Hand, seat: int, cards: tuple) -> list:
@@ -298,43 +306,56 @@ def _shown(seat: int, faces: tuple) -> str:
     return f"seat {seat} " + " ".join([_GLYPH[c.index] for c in faces])
 
 
-_SHOWN: dict = {}      # seat·64 + face index -> a single's text (most plays are one card)
+# A one-card play's text by seat and face index, and by leader the rows of a trick's seats in
+# playing order: a one-card trick's plays are read from them in C (map over the face indices).
+_SEAT_TEXT = tuple(tuple(_shown(seat, (f,)) for f in ALL_FACES) for seat in range(6))
+_ROWS = tuple(tuple(tuple(_SEAT_TEXT[(leader + i) % n] for i in range(n)) for leader in range(n))
+              for n in range(7))
 
 
 def _finish_trick(hand: Hand) -> list:
     plays = hand._trick_src[2]                  # the faces the views hold (_commit has just set them)
     order = hand.order
-    lead = plays[0].cards
-    winner = plays[single_winner(plays, order) if len(lead) == 1 else winning_index(plays, order)].seat
-    pts = 0
-    shown = []
-    for p in plays:                             # the points and the announcement's plays, in one pass
-        cards = p.cards
-        if len(cards) == 1:
-            i = cards[0].index
-            pts += _POINTS[i]
-            key = p.seat * 64 + i
-            text = _SHOWN.get(key)
-            if text is None:
-                text = _SHOWN[key] = _shown(p.seat, cards)
-        else:
-            for c in cards:
-                pts += _POINTS[c.index]
-            text = _shown(p.seat, cards)
-        shown.append(text)
+    assert order is not None                    # trump is fixed before the play
+    if _SHORT_CUTS and len(plays[0].cards) == 1:
+        # a one-card trick (most of them), from tables: every play is one card, the seats follow the
+        # leader; its winner is the first of the highest strengths (rules.trick.single_winner)
+        idx = list(map(_INDEX, map(_FIRST, map(_CARDS, plays))))   # each play's face index, in C
+        get = itemgetter(*idx)                  # three or more plays: a tuple
+        ranks = get(single_strengths(order, order._suit[idx[0]]))
+        winner = plays[ranks.index(max(ranks))].seat
+        pts = sum(get(_POINTS))
+        shown = " · ".join(map(getitem, _ROWS[hand.players][plays[0].seat], idx))
+    else:
+        winner, pts, shown = _tally(plays, order)
     hand.tricks.append(_new_tuple(TrickTaken, (tuple(hand.trick), winner, pts)))
-    hand.trick_views += (TrickView(plays, winner, pts),)      # Hand.add_trick_view, without the call
+    view = _new(TrickView)                      # TrickView(plays, winner, pts), without the frozen __init__
+    _set(view, "__dict__", {"plays": plays, "winner": winner, "points": pts})
+    hand.trick_views += (view,)                 # Hand.add_trick_view, without the call
     hand.won[winner] += pts
-    hand.trick = []
+    trick = hand.trick = []
+    hand._trick_src = (trick, 0, ())            # the next trick's plays: none yet (the views read them)
     hand.leader = hand.turn = winner
-    out = [_WON[winner], Announce("trick", f"Trick {len(hand.tricks)} to seat {winner}"
-                                                   + (f", {pts} points" if pts else "") + f": {' · '.join(shown)}.",
-                                         "R-5")]
-    if hand.knowledge.all_played(hand):
+    said = _new(Announce)                       # Announce("trick", …, "R-5") likewise
+    _set(said, "__dict__", {"kind": "trick", "text": f"Trick {len(hand.tricks)} to seat {winner}"
+                            + (f", {pts} points" if pts else "") + f": {shown}.", "rule": "R-5"})
+    out = [_WON[winner], said]
+    if not any(hand.hands) and hand.knowledge.all_played(hand):     # a card still held: not the end
         hand.phase = Phase.OVER
         return out + hand.knowledge.end_of_play(hand)
     out.append(_TURN[winner])
     return out
+
+
+def _tally(plays: tuple, order) -> tuple:
+    """``(winner, points, the announcement's plays)`` of any trick (R-5)."""
+    lead = plays[0].cards
+    winner = plays[single_winner(plays, order) if len(lead) == 1 else winning_index(plays, order)].seat
+    pts = 0
+    for p in plays:
+        for c in p.cards:
+            pts += _POINTS[c.index]
+    return winner, pts, " · ".join([_shown(p.seat, p.cards) for p in plays])
 
 
 def pick(copies, faces) -> tuple:
