@@ -364,10 +364,21 @@ class Driver:
             raise DriverError(f"seat {seat} answered {d!r} to a play question")
         taps, send = self._taps[seat], self.send
         cards = d.cards
-        # most plays: one card, its first copy in the hand (_copies' first case, without its list)
-        copies = (_first_copy(hand.hands[seat], cards[0], seat),) if len(cards) == 1 and not self._open \
-            else self._copies(seat, cards)
-        for c in copies:
+        if len(cards) == 1 and not self._open:   # most plays: one card, its first copy in the hand
+            face = cards[0]
+            for c in hand.hands[seat]:          # _first_copy without its call
+                if c.card is face:
+                    break
+            else:
+                raise DriverError(f"seat {seat} chose {face}, which it does not hold")
+            e = taps.get(c.key)
+            if e is None:
+                e = taps[c.key] = ev.Tap(seat, c)
+            send(e)
+            if leading:
+                send(self._confirms[seat])
+            return
+        for c in self._copies(seat, cards):
             e = taps.get(c.key)
             if e is None:
                 e = taps[c.key] = ev.Tap(seat, c)

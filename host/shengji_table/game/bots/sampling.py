@@ -206,11 +206,17 @@ def random_follow(lead: Sequence[Card], hand: Sequence[Card], order, rng: random
     suit_at = order._suit                       # the effective suit by face index (no call per card)
     suit = suit_at[lead[0].index]
     suit_cards = [c for c in hand if suit_at[c.index] == suit]
-    if len(suit_cards) <= n:
+    held = len(suit_cards)
+    if n == 1:      # the commonest follow; rng.choice / rng.sample of one card without their frames
+        if held > 1:
+            return (suit_cards[rng._randbelow(held)],)
+        if held:
+            return (suit_cards[0],)
         others = [c for c in hand if suit_at[c.index] != suit]
-        return tuple(suit_cards + rng.sample(others, n - len(suit_cards)))
-    if n == 1:
-        return (rng.choice(suit_cards),)
+        return (others[rng._randbelow(len(others))],)
+    if held <= n:
+        others = [c for c in hand if suit_at[c.index] != suit]
+        return tuple(suit_cards + rng.sample(others, n - held))
     rule = _rule(lead, order)
     if rule.protect:                            # R-4.8 longer-tuples: the rules' own enumeration
         return _fallback_follow(lead, hand, order, rng)
@@ -253,7 +259,8 @@ def random_lead(hand: Sequence[Card], order, rng: random.Random, throw_rate: flo
         if len(parts) >= 2:
             k = rng.randint(2, len(parts))
             return tuple(c for u in rng.sample(list(parts), k) for c in u.cards)
-    return tuple(rng.choice(lead_units(hand, order)))
+    units = lead_units(hand, order)
+    return tuple(units[rng._randbelow(len(units))])          # rng.choice(units), without its frame
 
 
 # _UNIT[i][j]: face i as a unit of j + 1 cards (a single, a pair, …)
