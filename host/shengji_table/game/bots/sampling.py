@@ -252,15 +252,22 @@ def random_lead(hand: Sequence[Card], order, rng: random.Random, throw_rate: flo
     legal attempt that the game rules on."""
     if throw_rate and rng.random() < throw_rate:
         by_suit: dict = {}
+        suit_at = order._suit
         for c in hand:
-            by_suit.setdefault(order.suit_of(c), []).append(c)
+            by_suit.setdefault(suit_at[c.index], []).append(c)
         suit = rng.choice(list(by_suit))
         parts = decompose(by_suit[suit], order)
         if len(parts) >= 2:
             k = rng.randint(2, len(parts))
             return tuple(c for u in rng.sample(list(parts), k) for c in u.cards)
-    units = lead_units(hand, order)
-    return tuple(units[rng._randbelow(len(units))])          # rng.choice(units), without its frame
+    # rng.choice(lead_units(hand, order)) without the frames of choice and of _Units
+    found = _lead_places(hand, order)
+    if type(found) is list:
+        return tuple(found[rng._randbelow(len(found))])
+    pos, faces = found
+    k = rng._randbelow(len(pos))
+    p = pos[k]
+    return _UNIT[faces[p].index][k - bisect_left(pos, p)]     # _Units(pos, faces)[k]
 
 
 # _UNIT[i][j]: face i as a unit of j + 1 cards (a single, a pair, …)
@@ -291,6 +298,13 @@ class _Units:
 def lead_units(hand: Sequence[Card], order) -> list | _Units:
     """``lead_candidates(hand, order)`` for a random pick (``rng.choice``): the same units in the
     same order, the list built only where it must be (a hand with a tractor, or two colours)."""
+    found = _lead_places(hand, order)
+    return found if type(found) is list else _Units(*found)
+
+
+def _lead_places(hand: Sequence[Card], order) -> list | tuple:
+    """``lead_candidates(hand, order)`` where the list must be built, else the ``(pos, faces)`` of
+    the :class:`_Units` that stands for it."""
     if order.ruleset.two_colour:
         return lead_candidates(hand, order)
     display = order._display
@@ -301,5 +315,5 @@ def lead_units(hand: Sequence[Card], order) -> list | _Units:
         keys = {(suit_at[i], rank_at[i]) for i in [faces[p].index for p in held2]}
         if any((s, r + 1) in keys for s, r in keys):
             return lead_candidates(hand, order)
-        return _Units(pos, faces)
-    return _Units(pos, order._faces_in_display)
+        return pos, faces
+    return pos, order._faces_in_display

@@ -373,7 +373,8 @@ class Hand:
                 self._view_bases[seat] = base
         fields = base[3].copy()
         held = self.hands[seat]
-        fields["hand"] = held._faces or held.faces()
+        # Held.faces() without its call when only the tuple is missing (a seat's hand changes between its views)
+        fields["hand"] = held._faces or (tuple(held._sorted) if held._sorted_ok else held.faces())
         src = self._trick_src            # trick_plays() when it is current: the commonest case inline
         fields["trick"] = src[2] if src[0] is self.trick and src[1] == len(src[0]) else self.trick_plays()
         fields["leader"] = self.leader
