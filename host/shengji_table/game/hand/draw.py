@@ -4,6 +4,7 @@ Closing the draw fixes trump and, in the first hand, the dealer (R-6.4, R-6.6)."
 from __future__ import annotations
 
 import random
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from ...rules.cards import BIG_JOKER, JOKER, SMALL_JOKER, SUITS, Card, all_copies, format_cards, level_text, suit_word
@@ -164,27 +165,32 @@ _DECLARING: dict = {}
 
 
 def _valid_now(hand: Hand, seat: int, cards: tuple) -> bool:
-    """Whether ``seat`` may declare ``cards`` now (``check_declaration``'s verdict), remembered for
-    the process: a seat is offered the same calls again at each level card it draws, and every hand
-    offers the same few.  Of the standing call the verdict reads only its strength, its trump and
-    whether it is the seat's own (R-6.2), so those are the key with the cards and the level."""
-    standing = hand.standing
-    if standing is None:                         # the first call stands if it is a call at all (R-6.1)
-        return is_call(hand.ruleset, hand.level, cards)
-    rs = hand.ruleset
-    key = (id(rs), hand.level, tuple([c.index for c in cards]), seat == standing.seat, standing.trump,
-           standing.strength)                    # the entry keeps the ruleset alive: its id stays its own
-    hit = _VERDICTS.get(key)
+    """Whether ``seat`` may declare ``cards`` now: ``check_declaration``'s verdict, read from the
+    cards' strength (remembered for the process: every hand offers the same few calls) and the
+    standing call's strength, trump and seat (R-6.1 – R-6.3; the test compares it with
+    ``check_declaration``)."""
+    rs, level = hand.ruleset, hand.level
+    key = (id(rs), level, tuple(map(_INDEX, cards)))    # the entry keeps the ruleset alive: its id stays its own
+    hit = _STRENGTHS.get(key)
     if hit is None or hit[0] is not rs:
-        valid = is_call(rs, hand.level, cards) and check_declaration(
-            rs, hand.level, standing, Declaration(seat, cards)).valid
-        if len(_VERDICTS) >= 10_000:
-            _VERDICTS.clear()
-        hit = _VERDICTS[key] = (rs, valid)
-    return hit[1]
+        try:
+            call = declaration_strength(rs, level, cards)
+        except ValueError:                      # not a declaration at all
+            call = None
+        if len(_STRENGTHS) >= 10_000:
+            _STRENGTHS.clear()
+        hit = _STRENGTHS[key] = (rs, call)
+    call, standing = hit[1], hand.standing
+    if call is None or standing is None:        # the first call stands if it is a call (R-6.1)
+        return call is not None
+    trump, strength = call
+    # stronger than the standing call (R-6.3), and one's own call only reinforced or, where the
+    # ruleset allows 自反, overcalled (R-6.2)
+    return strength > standing.strength and (seat != standing.seat or trump == standing.trump or rs.self_overcall)
 
 
-_VERDICTS: dict = {}
+_STRENGTHS: dict = {}       # (ruleset id, level, face indices) -> (ruleset, (trump, strength) or None)
+_INDEX = attrgetter("index")
 
 
 def _declaring_groups(hand: Hand, seat: int, held) -> dict:
