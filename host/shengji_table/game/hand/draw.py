@@ -28,7 +28,7 @@ from .shown import refuse_shown
 if TYPE_CHECKING:
     from .core import Hand
 
-_DRAWING = Phase.DRAWING      # read at every draw: an enum member's look-up is not free
+_DRAWING, _STEAL = Phase.DRAWING, Phase.STEAL    # read at every draw: an enum member's look-up is not free
 _DRAWN = tuple(seat_rings("accepted", n) for n in range(64))   # [cards held][seat]: a draw's ring
 
 __all__ = ["deal", "draw", "declare", "close_declarations", "next_draw", "declaration_options",
@@ -193,55 +193,52 @@ _STRENGTHS: dict = {}       # (ruleset id, level, face indices) -> (ruleset, (tr
 _INDEX = attrgetter("index")
 
 
-def _declaring_groups(hand: Hand, seat: int, held) -> dict:
-    """``{face: copies held}`` of the seat's level cards and jokers (``held``: its copies, when the
-    engine does not know them); without two colours in face order."""
-    groups: dict = {}
+def _declaring_groups(hand: Hand, seat: int, held) -> list:
+    """``[(face, copies held)]`` of the seat's level cards and jokers (``held``: its copies, when
+    the engine does not know them); without two colours in face order."""
     if held is None and not hand.ruleset.two_colour:
         # the scanned hand's face counts, read for the few faces that declare, in face order (the
-        # order of ``groups`` matters for two colours' same-colour pairs, which take the path below)
+        # order matters for two colours' same-colour pairs, which take the path below)
         counts = hand.hands[seat].counts()
-        for f in _declaring_faces(hand.level):
-            if counts[f.index]:
-                groups[f] = counts[f.index]
-        return groups
+        return [(f, counts[f.index]) for f in _declaring_faces(hand.level) if counts[f.index]]
+    groups: dict = {}
     for c in (hand.hands[seat] if held is None else held):
         f = c.card
         if f.rank == hand.level or f.suit == JOKER:
             groups.setdefault(f, 0)
             groups[f] += 1
     if hand.ruleset.two_colour:
-        return groups                # the order the hand holds them: the same-colour pairs read it
-    return dict(sorted(groups.items(), key=lambda kv: kv[0].index))
+        return list(groups.items())  # the order the hand holds them: the same-colour pairs read it
+    return sorted(groups.items(), key=lambda kv: kv[0].index)
 
 
 def declaration_options(hand: Hand, seat: int, held=None) -> tuple:
     """Every declaration (tuple of faces) seat ``seat`` could validly make now (for bots)."""
-    stealing = hand.phase == Phase.STEAL
-    if not (hand.phase == Phase.DRAWING and not hand.ruleset.bidding) and not may_counter(hand, seat) \
-            and not stealing:
+    ph, rs = hand.phase, hand.ruleset
+    stealing = ph == _STEAL
+    if not (ph == _DRAWING and not rs.bidding) and not may_counter(hand, seat) and not stealing:
         return ()
     groups = _declaring_groups(hand, seat, held)
-    items = sorted(groups.items(), key=lambda kv: kv[0].index) if hand.ruleset.two_colour else groups.items()
+    items = sorted(groups, key=lambda kv: kv[0].index) if rs.two_colour else groups
     out = [(f,) * n for f, k in items for n in range(1, k + 1)]
-    if hand.ruleset.mixed_joker_nt:  # R-6.7: a small and a big joker together declare no trump
-        jokers = sorted((f for f in groups if f.suit == JOKER), key=lambda f: f.index)
+    if rs.mixed_joker_nt:  # R-6.7: a small and a big joker together declare no trump
+        jokers = sorted((f for f, _ in groups if f.suit == JOKER), key=lambda f: f.index)
         if len(jokers) == 2:
             out.append(tuple(jokers))
-    if hand.ruleset.two_colour:  # a same-colour pair of level cards declares too
+    if rs.two_colour:  # a same-colour pair of level cards declares too
         for colour in (("H", "D"), ("S", "C")):
-            same = [f for f in groups if f.suit in colour and f.rank == hand.level]
+            same = [f for f, _ in groups if f.suit in colour and f.rank == hand.level]
             if len(same) >= 2:
                 out.append(tuple(same[:2]))
     if stealing:                    # 炒地皮 (R-7.4): stronger than the standing call, not the holder's
-        return tuple(cards for cards in out if check_steal(hand.ruleset, hand.level, hand.standing,
+        return tuple(cards for cards in out if check_steal(rs, hand.level, hand.standing,
                                                            holder(hand), Declaration(seat, cards)).valid)
-    if not hand.ruleset.hidden_declarations:
+    if not rs.hidden_declarations:
         return tuple(cards for cards in out if _valid_now(hand, seat, cards))
     mine = [d for d, _ in hand.declarations if d.seat == seat]
     valid = []
     for cards in out:
-        if not is_call(hand.ruleset, hand.level, cards):
+        if not is_call(rs, hand.level, cards):
             continue
         if mine and len(cards) <= len(mine[-1].cards):
             continue
