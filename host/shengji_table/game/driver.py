@@ -20,7 +20,6 @@ Both ways to know the hands (``match.mode``):
 """
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Callable, Sequence
 
@@ -115,9 +114,9 @@ class Driver:
         kitty = v.kitty
         if kitty is not None:              # the dealer: the kitty picked up, then the cards buried
             kitty = tuple(c.card for c in (self._picked_up if hand.phase == Phase.BURYING else self.kitty))
-        return dataclasses.replace(v, hand=tuple(c.card for c in sorted(self.hidden_hand(seat), key=COPY_KEY)),
-                                   kitty=kitty,
-                                   shown_kitty=self._shown if self.match.ruleset.bidding else v.shown_kitty)
+        return v._replace(hand=tuple(c.card for c in sorted(self.hidden_hand(seat), key=COPY_KEY)),
+                          kitty=kitty,
+                          shown_kitty=self._shown if self.match.ruleset.bidding else v.shown_kitty)
 
     def _ask(self, seat: int, expect=None):
         return self.bots[seat].choose(self.view(seat, expect))

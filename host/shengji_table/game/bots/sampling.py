@@ -208,12 +208,13 @@ def random_follow(lead: Sequence[Card], hand: Sequence[Card], order, rng: random
     suit_cards = [c for c in hand if suit_at[c.index] == suit]
     held = len(suit_cards)
     if n == 1:      # the commonest follow; rng.choice / rng.sample of one card without their frames
+        below = rng._randbelow                  # type: ignore[attr-defined]  # what choice and sample call
         if held > 1:
-            return (suit_cards[rng._randbelow(held)],)
+            return (suit_cards[below(held)],)
         if held:
             return (suit_cards[0],)
         others = [c for c in hand if suit_at[c.index] != suit]
-        return (others[rng._randbelow(len(others))],)
+        return (others[below(len(others))],)
     if held <= n:
         others = [c for c in hand if suit_at[c.index] != suit]
         return tuple(suit_cards + rng.sample(others, n - held))
@@ -262,10 +263,11 @@ def random_lead(hand: Sequence[Card], order, rng: random.Random, throw_rate: flo
             return tuple(c for u in rng.sample(list(parts), k) for c in u.cards)
     # rng.choice(lead_units(hand, order)) without the frames of choice and of _Units
     found = _lead_places(hand, order)
+    below = rng._randbelow                      # type: ignore[attr-defined]  # what choice calls
     if type(found) is list:
-        return tuple(found[rng._randbelow(len(found))])
+        return tuple(found[below(len(found))])
     pos, faces = found
-    k = rng._randbelow(len(pos))
+    k = below(len(pos))
     p = pos[k]
     return _UNIT[faces[p].index][k - bisect_left(pos, p)]     # _Units(pos, faces)[k]
 
