@@ -6,7 +6,6 @@ and the bot benchmark (bench/bench_bots.py), which put this folder on ``sys.path
 """
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Sequence
 
@@ -60,4 +59,4 @@ def play_view(ruleset: Ruleset, level: int, trump: str | None, seat: int, hand, 
 def bury_view(ruleset: Ruleset, level: int, trump: str | None, seat: int, hand_with_kitty) -> SeatView:
     """The dealer's view when it must bury ``ruleset.kitty_size`` cards (R-7.2)."""
     view = play_view(ruleset, level, trump, seat, hand_with_kitty, dealer=seat)
-    return dataclasses.replace(view, phase=Phase.KITTY, expect=Expect("bury", ruleset.kitty_size))
+    return view._replace(phase=Phase.KITTY, expect=Expect("bury", ruleset.kitty_size))

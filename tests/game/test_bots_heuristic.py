@@ -3,7 +3,6 @@
 Classic rules (two decks), level 2, spades trump unless said otherwise.  Seats play in order
 0 1 2 3; partners sit two apart (0 & 2, 1 & 3).  Every decision is also checked legal.
 """
-import dataclasses
 import sys
 from collections import Counter
 from pathlib import Path
@@ -149,8 +148,8 @@ def test_bots_heuristic_buries_low_plain_cards_as_dealer_R7_2():
 
 def _declare_view(hand, options, level=2):
     view = play_view(CLASSIC, level, None, 1, hand)
-    return dataclasses.replace(view, phase="drawing", order=None, trump=None,
-                               expect=Expect("declare", 0, tuple(tuple(parse_cards(o)) for o in options)))
+    return view._replace(phase="drawing", order=None, trump=None,
+                         expect=Expect("declare", 0, tuple(tuple(parse_cards(o)) for o in options)))
 
 
 def test_bots_heuristic_declares_with_enough_trumps_R6_1():
@@ -182,7 +181,7 @@ def test_bots_heuristic_calls_a_side_ace_it_does_not_fully_hold():
     the ones it holds."""
     rs = Ruleset.from_preset("find-friend-4")
     view = play_view(rs, 2, "S", 0, "SA SA HA DA DA C3 C5 C9 H4 H7")
-    view = dataclasses.replace(view, phase="friend", expect=Expect("call_friend", 1))
+    view = view._replace(phase="friend", expect=Expect("call_friend", 1))
     d = BOT.choose(view)
     assert isinstance(d, CallFriend) and len(d.calls) == 1
     call = d.calls[0]
@@ -219,10 +218,10 @@ def test_bots_heuristic_friend_knows_its_own_side():
     rs = Ruleset.from_preset("find-friend-4")
     hand = "CA DK D4 H6 H7 H8"
     view = play_view(rs, 2, "S", 3, hand, [(0, "DA"), (1, "D3"), (2, "D5")], declarers=[0])
-    view = dataclasses.replace(view, friend_calls=((parse_card("CA"), 1),))
+    view = view._replace(friend_calls=((parse_card("CA"), 1),))
     fed = Counter(str(c) for c in BOT.choose(view).cards)
     assert fed == Counter(["DK"])
-    stranger = dataclasses.replace(view, friend_calls=((parse_card("HA"), 1),))
+    stranger = view._replace(friend_calls=((parse_card("HA"), 1),))
     assert Counter(str(c) for c in BOT.choose(stranger).cards) == Counter(["D4"])
 
 
@@ -231,10 +230,10 @@ def test_bots_heuristic_dealer_leads_towards_the_called_friend():
     so that whoever holds the ♣A can win the trick and show itself."""
     rs = Ruleset.from_preset("find-friend-4")
     view = play_view(rs, 2, "S", 0, "C9 C4 C3 H6 H8 D7 DJ", declarers=[0])
-    view = dataclasses.replace(view, friend_calls=((parse_card("CA"), 1),))
+    view = view._replace(friend_calls=((parse_card("CA"), 1),))
     assert [str(c) for c in BOT.choose(view).cards] == ["C3"]
     # Without the call the same hand leads from a shorter suit (hearts or diamonds, two cards).
-    plain = dataclasses.replace(view, friend_calls=())
+    plain = view._replace(friend_calls=())
     assert BOT.choose(plain).cards[0].suit in ("H", "D")
 
 
@@ -244,8 +243,8 @@ def test_bots_heuristic_never_overcalls_its_own_side_R6_2():
     ruleset = Ruleset.from_preset("classic")
     view = play_view(ruleset, 2, "H", 0, "S2 S2 SA SK SQ SJ S10 S9 S8 BJ LJ")
     pair = tuple(parse_cards("S2 S2"))
-    view = dataclasses.replace(view, phase="drawing", order=None, trump="H", dealer=None,
-                               expect=Expect("declare", 0, (pair,)))
+    view = view._replace(phase="drawing", order=None, trump="H", dealer=None,
+                         expect=Expect("declare", 0, (pair,)))
     bot = make_bot("heuristic", 1)
-    assert isinstance(bot.choose(dataclasses.replace(view, standing_seat=2)), Pass)      # partner's call
-    assert not isinstance(bot.choose(dataclasses.replace(view, standing_seat=1)), Pass)  # opponent's call
+    assert isinstance(bot.choose(view._replace(standing_seat=2)), Pass)      # partner's call
+    assert not isinstance(bot.choose(view._replace(standing_seat=1)), Pass)  # opponent's call

@@ -3,7 +3,6 @@
 Fixed seeds, so these counts are deterministic; the bounds (±15 % of the expected count over
 thousands of draws) would only be missed by a real bias.
 """
-import dataclasses
 import sys
 from collections import Counter
 from pathlib import Path
@@ -53,13 +52,13 @@ def test_bots_random_declare_and_bid_include_passing_uniformly():
     bot = RandomLegalBot(seed=3)
     base = play_view(CLASSIC, 2, "S", 1, "S2 H2 C5")
     options = (tuple(parse_cards("S2")), tuple(parse_cards("H2")))
-    declare = dataclasses.replace(base, phase="drawing", order=None, expect=Expect("declare", 0, options))
+    declare = base._replace(phase="drawing", order=None, expect=Expect("declare", 0, options))
     counts = Counter(bot.choose(declare) for _ in range(3 * 1000))
     assert set(counts) == {Declare(options[0]), Declare(options[1]), Pass()}
     assert_uniform(counts, 3, 3000)
     three = Ruleset.from_preset("three-players")
-    bidding = dataclasses.replace(play_view(three, 2, "S", 1, "S2 H2 C5"), phase="bidding",
-                                  standing_bid=120, expect=Expect("bid", 0, (115, 110, 105)))
+    bidding = play_view(three, 2, "S", 1, "S2 H2 C5")._replace(
+        phase="bidding", standing_bid=120, expect=Expect("bid", 0, (115, 110, 105)))
     counts = Counter(bot.choose(bidding) for _ in range(4000))
     assert set(counts) == {Bid(115), Bid(110), Bid(105), Pass()}
     assert_uniform(counts, 4, 4000)
@@ -70,6 +69,6 @@ def test_bots_random_never_passes_before_the_first_bid():
     the bot always bids then."""
     bot = RandomLegalBot(seed=4)
     three = Ruleset.from_preset("three-players")
-    first = dataclasses.replace(play_view(three, 2, "S", 1, "S2 H2 C5"), phase="bidding",
-                                standing_bid=None, expect=Expect("bid", 0, tuple(range(200, 0, -5))))
+    first = play_view(three, 2, "S", 1, "S2 H2 C5")._replace(
+        phase="bidding", standing_bid=None, expect=Expect("bid", 0, tuple(range(200, 0, -5))))
     assert all(isinstance(bot.choose(first), Bid) for _ in range(500))

@@ -9,7 +9,7 @@ from shengji_table.game.hand import Hand
 from shengji_table.game.hand import draw as hand_draw
 from shengji_table.rules.cards import BIG_JOKER, SMALL_JOKER, SUITS, Card
 from shengji_table.rules.declare import Declaration, check_declaration
-from shengji_table.rules.ruleset import Ruleset
+from shengji_table.rules.ruleset import PRESETS, Ruleset
 
 
 def refused(out):
@@ -134,10 +134,10 @@ def test_hand_close_before_draw_done_refused_r7_1(table):
     assert refused(out) and "not finished" in out[0].reason
 
 
-@pytest.mark.parametrize("preset", ["classic", "one-deck", "three-decks", "four-decks", "one-deck-two-colour"])
+@pytest.mark.parametrize("preset", PRESETS)
 def test_offered_calls_are_the_rules_verdicts_R6_1_R6_2(preset):
-    """The offers' remembered verdicts (``draw._valid_now``: a first call stands if it is a call at
-    all, later ones are checked against the standing call) are ``check_declaration``'s."""
+    """The offers' verdicts (``draw._valid_now``: a first call stands if it is a call at all, later
+    ones read the remembered strengths against the standing call's) are ``check_declaration``'s."""
     rs = Ruleset.from_preset(preset)
     rng = random.Random(preset)
     for _ in range(300):

@@ -20,7 +20,6 @@ Both ways to know the hands (``match.mode``):
 """
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Callable, Sequence
 
@@ -124,9 +123,9 @@ class Driver:
         kitty = v.kitty
         if kitty is not None:              # the dealer: the kitty picked up, then the cards buried
             kitty = tuple(c.card for c in (self._picked_up if hand.phase == Phase.BURYING else self.kitty))
-        return dataclasses.replace(v, hand=tuple(c.card for c in sorted(self.hidden_hand(seat), key=COPY_KEY)),
-                                   kitty=kitty,
-                                   shown_kitty=self._shown if self.match.ruleset.bidding else v.shown_kitty)
+        return v._replace(hand=tuple(c.card for c in sorted(self.hidden_hand(seat), key=COPY_KEY)),
+                          kitty=kitty,
+                          shown_kitty=self._shown if self.match.ruleset.bidding else v.shown_kitty)
 
     def _ask(self, seat: int, expect=None):
         return self.bots[seat].choose(self.view(seat, expect))
@@ -371,10 +370,21 @@ class Driver:
             raise DriverError(f"seat {seat} answered {d!r} to a play question")
         taps, send = self._taps[seat], self.send
         cards = d.cards
-        # most plays: one card, its first copy in the hand (_copies' first case, without its list)
-        copies = (_first_copy(hand.hands[seat], cards[0], seat),) if len(cards) == 1 and not self._open \
-            else self._copies(seat, cards)
-        for c in copies:
+        if len(cards) == 1 and not self._open:   # most plays: one card, its first copy in the hand
+            face = cards[0]
+            for c in hand.hands[seat]:          # _first_copy without its call
+                if c.card is face:
+                    break
+            else:
+                raise DriverError(f"seat {seat} chose {face}, which it does not hold")
+            e = taps.get(c.key)
+            if e is None:
+                e = taps[c.key] = ev.Tap(seat, c)
+            send(e)
+            if leading:
+                send(self._confirms[seat])
+            return
+        for c in self._copies(seat, cards):
             e = taps.get(c.key)
             if e is None:
                 e = taps[c.key] = ev.Tap(seat, c)

@@ -32,7 +32,7 @@ depend on which physical copy is played (R-1.2); the driver picks the copies.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from ..rules.ruleset import Ruleset
 
@@ -71,9 +71,9 @@ class TrickView:
     points: int
 
 
-@dataclass(frozen=True)
-class SeatView:
-    """Everything seat ``seat`` may know at a decision point.  Immutable.
+class SeatView(NamedTuple):
+    """Everything seat ``seat`` may know at a decision point.  Immutable: a named tuple (built for
+    every decision, from kept parts, in one C call; change a copy with ``view._replace(...)``).
 
     * ``ruleset`` — the rules in force; ``players`` — number of seats (0 … players-1, playing order).
     * ``phase`` — a :class:`~shengji_table.game.phase.Phase` (a ``str``): ``DRAWING`` | ``BIDDING`` |
@@ -122,16 +122,12 @@ class SeatView:
 
     @classmethod
     def adopt(cls, fields: dict) -> SeatView:
-        """The view whose fields are ``fields`` (every field by name; the dict becomes the view's
-        own, so the caller must not keep it).  The game builds one view per decision, and a frozen
-        dataclass's field-by-field ``object.__setattr__`` costs several times more than this."""
-        if len(fields) != _FIELD_COUNT:
-            missing, unknown = sorted(_FIELD_NAMES - fields.keys()), sorted(fields.keys() - _FIELD_NAMES)
-            raise TypeError(f"a SeatView has the fields {', '.join(_FIELD_NAMES)}; "
+        """The view whose fields are ``fields`` (every field by name, checked)."""
+        if len(fields) != _FIELD_COUNT or fields.keys() != _FIELD_SET:
+            missing, unknown = sorted(_FIELD_SET - fields.keys()), sorted(fields.keys() - _FIELD_SET)
+            raise TypeError(f"a SeatView has the fields {', '.join(cls._fields)}; "
                             f"missing {missing}, unknown {unknown}")
-        view = object.__new__(cls)
-        object.__setattr__(view, "__dict__", fields)
-        return view
+        return cls(**fields)
 
     @property
     def lead(self) -> tuple:
@@ -143,8 +139,8 @@ class SeatView:
         return (self.seat if seat is None else seat) in self.declarers
 
 
-_FIELD_NAMES = SeatView.__dataclass_fields__.keys()
-_FIELD_COUNT = len(_FIELD_NAMES)
+_FIELD_SET = frozenset(SeatView._fields)
+_FIELD_COUNT = len(_FIELD_SET)
 
 
 class Bot(Protocol):

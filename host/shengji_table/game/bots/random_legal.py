@@ -12,11 +12,13 @@ from __future__ import annotations
 import random
 
 from ...rules.cards import SUITS, Card
-from ..decisions import Bid, Bury, CallFriend, Declare, FriendCall, NameTrump, Pass, play_cards
+from ..decisions import Bid, Bury, CallFriend, Declare, FriendCall, NameTrump, Pass, PlayCards
 from ..view import SeatView
 from .sampling import random_follow, random_lead
 
 __all__ = ["RandomLegalBot"]
+
+_new, _set = object.__new__, object.__setattr__
 
 
 class RandomLegalBot:
@@ -37,12 +39,15 @@ class RandomLegalBot:
         """The decision for ``view.expect`` (see :mod:`shengji_table.game.view`)."""
         kind = view.expect.kind
         rng = self.rng
-        if kind == "follow":
-            lead = view.trick[0].cards          # view.lead, without the property's call
-            return play_cards(random_follow(lead, view.hand, view.order, rng))
-        if kind == "lead":
-            rate = self.throw_rate if view.ruleset.throws == "allowed" else 0.0
-            return play_cards(random_lead(view.hand, view.order, rng, throw_rate=rate))
+        if kind == "follow" or kind == "lead":
+            if kind == "follow":
+                cards = random_follow(view.trick[0].cards, view.hand, view.order, rng)   # view.lead: no call
+            else:
+                rate = self.throw_rate if view.ruleset.throws == "allowed" else 0.0
+                cards = random_lead(view.hand, view.order, rng, rate)
+            d = _new(PlayCards)                 # play_cards(cards), without its call (≈ 90 plays a hand)
+            _set(d, "cards", cards)
+            return d
         if kind in ("declare", "bid"):
             options = list(view.expect.options)
             # Passing is legal except for the last bidder when nobody has bid, which the view does

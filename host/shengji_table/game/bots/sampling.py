@@ -206,11 +206,18 @@ def random_follow(lead: Sequence[Card], hand: Sequence[Card], order, rng: random
     suit_at = order._suit                       # the effective suit by face index (no call per card)
     suit = suit_at[lead[0].index]
     suit_cards = [c for c in hand if suit_at[c.index] == suit]
-    if len(suit_cards) <= n:
+    held = len(suit_cards)
+    if n == 1:      # the commonest follow; rng.choice / rng.sample of one card without their frames
+        below = rng._randbelow                  # type: ignore[attr-defined]  # what choice and sample call
+        if held > 1:
+            return (suit_cards[below(held)],)
+        if held:
+            return (suit_cards[0],)
         others = [c for c in hand if suit_at[c.index] != suit]
-        return tuple(suit_cards + rng.sample(others, n - len(suit_cards)))
-    if n == 1:
-        return (rng.choice(suit_cards),)
+        return (others[below(len(others))],)
+    if held <= n:
+        others = [c for c in hand if suit_at[c.index] != suit]
+        return tuple(suit_cards + rng.sample(others, n - held))
     rule = _rule(lead, order)
     if rule.protect:                            # R-4.8 longer-tuples: the rules' own enumeration
         return _fallback_follow(lead, hand, order, rng)
@@ -246,14 +253,23 @@ def random_lead(hand: Sequence[Card], order, rng: random.Random, throw_rate: flo
     legal attempt that the game rules on."""
     if throw_rate and rng.random() < throw_rate:
         by_suit: dict = {}
+        suit_at = order._suit
         for c in hand:
-            by_suit.setdefault(order.suit_of(c), []).append(c)
+            by_suit.setdefault(suit_at[c.index], []).append(c)
         suit = rng.choice(list(by_suit))
         parts = decompose(by_suit[suit], order)
         if len(parts) >= 2:
             k = rng.randint(2, len(parts))
             return tuple(c for u in rng.sample(list(parts), k) for c in u.cards)
-    return tuple(rng.choice(lead_units(hand, order)))
+    # rng.choice(lead_units(hand, order)) without the frames of choice and of _Units
+    found = _lead_places(hand, order)
+    below = rng._randbelow                      # type: ignore[attr-defined]  # what choice calls
+    if type(found) is list:
+        return tuple(found[below(len(found))])
+    pos, faces = found
+    k = below(len(pos))
+    p = pos[k]
+    return _UNIT[faces[p].index][k - bisect_left(pos, p)]     # _Units(pos, faces)[k]
 
 
 # _UNIT[i][j]: face i as a unit of j + 1 cards (a single, a pair, …)
@@ -284,6 +300,13 @@ class _Units:
 def lead_units(hand: Sequence[Card], order) -> list | _Units:
     """``lead_candidates(hand, order)`` for a random pick (``rng.choice``): the same units in the
     same order, the list built only where it must be (a hand with a tractor, or two colours)."""
+    found = _lead_places(hand, order)
+    return found if type(found) is list else _Units(*found)
+
+
+def _lead_places(hand: Sequence[Card], order) -> list | tuple:
+    """``lead_candidates(hand, order)`` where the list must be built, else the ``(pos, faces)`` of
+    the :class:`_Units` that stands for it."""
     if order.ruleset.two_colour:
         return lead_candidates(hand, order)
     display = order._display
@@ -294,5 +317,5 @@ def lead_units(hand: Sequence[Card], order) -> list | _Units:
         keys = {(suit_at[i], rank_at[i]) for i in [faces[p].index for p in held2]}
         if any((s, r + 1) in keys for s, r in keys):
             return lead_candidates(hand, order)
-        return _Units(pos, faces)
-    return _Units(pos, order._faces_in_display)
+        return pos, faces
+    return pos, order._faces_in_display

@@ -34,7 +34,9 @@ from .trick import SeatPlay, TrickTaken
 __all__ = ["Hand"]
 
 _FACE = attrgetter("card")          # a copy's face, read in C (views are built for every decision)
-_new, _set = object.__new__, object.__setattr__
+_tuple_new = tuple.__new__
+# where a view's fields a play changes sit (SeatView is a named tuple): hand … attackers_points, expect
+_HAND, _DEALER, _EXPECT = (SeatView._fields.index(name) for name in ("hand", "dealer", "expect"))
 _OVER, _PLAYING, _DRAWING = Phase.OVER, Phase.PLAYING, Phase.DRAWING
 _P = SimpleNamespace(**{p.name: p for p in Phase})   # Phase.X without the enum class's look-up (≈ 1 k instructions)
 _HOLDS_KITTY = (Phase.BURYING, Phase.FRIEND, Phase.PLAYING, Phase.OVER)   # the dealer sees the kitty
@@ -394,18 +396,15 @@ class Hand:
         if base[0] is not ph or base[1] is not declarers or base[2] is not self.standing:
             # in the draw only a call changes what is not a draw's, in the play only a friend found
             # (the referee's undo rebuilds the hand, and so these too); other phases build it anew
-            base = (ph, declarers, self.standing, SeatView.adopt(self._view_base(seat, ph, declarers)).__dict__)
+            kept = SeatView.adopt(self._view_base(seat, ph, declarers))
+            base = (ph, declarers, self.standing, kept[:_HAND], kept[_DEALER:_EXPECT] + kept[_EXPECT + 1:])
             if ph is _PLAYING or ph is _DRAWING:
                 self._view_bases[seat] = base
-        fields = base[3].copy()
         held = self.hands[seat]
-        fields["hand"] = held._faces or held.faces()
+        # Held.faces() without its call when only the tuple is missing (a seat's hand changes between its views)
+        hand = held._faces or (tuple(held._sorted) if held._sorted_ok else held.faces())
         src = self._trick_src            # trick_plays() when it is current: the commonest case inline
-        fields["trick"] = src[2] if src[0] is self.trick and src[1] == len(src[0]) else self.trick_plays()
-        fields["leader"] = self.leader
-        fields["tricks"] = self.trick_views
-        fields["points"] = points
-        fields["attackers_points"] = attackers_points
+        plays = src[2] if src[0] is self.trick and src[1] == len(src[0]) else self.trick_plays()
         if expect is None:
             if ph is _PLAYING:                    # self.expect's first case, at almost every view
                 trick = self.trick
@@ -413,10 +412,14 @@ class Hand:
                                                           or _follow(len(trick[0].cards))) if trick else _LEAD
             else:
                 expect = self.expect(seat)
-        fields["expect"] = expect
-        view = _new(SeatView)                     # SeatView.adopt without its check: every field is
-        _set(view, "__dict__", fields)            # the base's (checked by adopt as it was built)
-        return view
+        # the kept fields with those a play changes, in field order, as one tuple (the kept ones
+        # were checked by adopt as the base was built)
+        ruleset, seat_, players, phase, level, levels, trump, order = base[3]
+        dealer, declarers_, friend_calls, kitty, shown_kitty, standing_bid, standing_seat = base[4]
+        return _tuple_new(SeatView, (ruleset, seat_, players, phase, level, levels, trump, order,
+                                     hand, plays, self.leader, self.trick_views, points, attackers_points,
+                                     dealer, declarers_, friend_calls, kitty, shown_kitty, standing_bid,
+                                     expect, standing_seat))
 
     def _view_base(self, seat: int, ph: Phase, declarers: frozenset) -> dict:
         """The fields of ``seat``'s view that a play does not change."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from itertools import cycle, islice
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from ...rules.cards import BIG_JOKER, JOKER, SMALL_JOKER, SUITS, Card, all_copies, format_cards, level_text, suit_word
@@ -28,7 +29,7 @@ from .shown import refuse_shown
 if TYPE_CHECKING:
     from .core import Hand
 
-_DRAWING, _STEAL = Phase.DRAWING, Phase.STEAL   # read at every offer: an enum member's look-up is not free
+_DRAWING, _STEAL = Phase.DRAWING, Phase.STEAL    # read at every draw and offer: a Phase.X read is not free
 NO_COPY = object()           # hand.next_copies where no draw of a known stack's copy is due
 _DRAWN = tuple(seat_rings("accepted", n) for n in range(64))   # [cards held][seat]: a draw's ring
 
@@ -189,78 +190,80 @@ _DECLARING: dict = {}
 
 
 def _valid_now(hand: Hand, seat: int, cards: tuple) -> bool:
-    """Whether ``seat`` may declare ``cards`` now (``check_declaration``'s verdict), remembered for
-    the process: a seat is offered the same calls again at each level card it draws, and every hand
-    offers the same few.  Of the standing call the verdict reads only its strength, its trump and
-    whether it is the seat's own (R-6.2), so those are the key with the cards and the level."""
-    standing = hand.standing
-    if standing is None:                         # the first call stands if it is a call at all (R-6.1)
-        return is_call(hand.ruleset, hand.level, cards)
-    rs = hand.ruleset
-    key = (id(rs), hand.level, tuple([c.index for c in cards]), seat == standing.seat, standing.trump,
-           standing.strength)                    # the entry keeps the ruleset alive: its id stays its own
-    hit = _VERDICTS.get(key)
+    """Whether ``seat`` may declare ``cards`` now: ``check_declaration``'s verdict, read from the
+    cards' strength (remembered for the process: every hand offers the same few calls) and the
+    standing call's strength, trump and seat (R-6.1 – R-6.3; the test compares it with
+    ``check_declaration``)."""
+    rs, level = hand.ruleset, hand.level
+    key = (id(rs), level, tuple(map(_INDEX, cards)))    # the entry keeps the ruleset alive: its id stays its own
+    hit = _STRENGTHS.get(key)
     if hit is None or hit[0] is not rs:
-        valid = is_call(rs, hand.level, cards) and check_declaration(
-            rs, hand.level, standing, Declaration(seat, cards)).valid
-        if len(_VERDICTS) >= 10_000:
-            _VERDICTS.clear()
-        hit = _VERDICTS[key] = (rs, valid)
-    return hit[1]
+        try:
+            call = declaration_strength(rs, level, cards)
+        except ValueError:                      # not a declaration at all
+            call = None
+        if len(_STRENGTHS) >= 10_000:
+            _STRENGTHS.clear()
+        hit = _STRENGTHS[key] = (rs, call)
+    call, standing = hit[1], hand.standing
+    if call is None or standing is None:        # the first call stands if it is a call (R-6.1)
+        return call is not None
+    trump, strength = call
+    # stronger than the standing call (R-6.3), and one's own call only reinforced or, where the
+    # ruleset allows 自反, overcalled (R-6.2)
+    return strength > standing.strength and (seat != standing.seat or trump == standing.trump or rs.self_overcall)
 
 
-_VERDICTS: dict = {}
+_STRENGTHS: dict = {}       # (ruleset id, level, face indices) -> (ruleset, (trump, strength) or None)
+_INDEX = attrgetter("index")
 
 
-def _declaring_groups(hand: Hand, seat: int, held) -> dict:
-    """``{face: copies held}`` of the seat's level cards and jokers (``held``: its copies, when the
-    engine does not know them); without two colours in face order."""
-    groups: dict = {}
+def _declaring_groups(hand: Hand, seat: int, held) -> list:
+    """``[(face, copies held)]`` of the seat's level cards and jokers (``held``: its copies, when
+    the engine does not know them); without two colours in face order."""
     if held is None and not hand.ruleset.two_colour:
         # the scanned hand's face counts, read for the few faces that declare, in face order (the
-        # order of ``groups`` matters for two colours' same-colour pairs, which take the path below)
+        # order matters for two colours' same-colour pairs, which take the path below)
         counts = hand.hands[seat].counts()
-        for f in _declaring_faces(hand.level):
-            if counts[f.index]:
-                groups[f] = counts[f.index]
-        return groups
+        return [(f, counts[f.index]) for f in _declaring_faces(hand.level) if counts[f.index]]
+    groups: dict = {}
     for c in (hand.hands[seat] if held is None else held):
         f = c.card
         if f.rank == hand.level or f.suit == JOKER:
             groups.setdefault(f, 0)
             groups[f] += 1
     if hand.ruleset.two_colour:
-        return groups                # the order the hand holds them: the same-colour pairs read it
-    return dict(sorted(groups.items(), key=lambda kv: kv[0].index))
+        return list(groups.items())  # the order the hand holds them: the same-colour pairs read it
+    return sorted(groups.items(), key=lambda kv: kv[0].index)
 
 
 def declaration_options(hand: Hand, seat: int, held=None) -> tuple:
     """Every declaration (tuple of faces) seat ``seat`` could validly make now (for bots)."""
-    stealing = hand.phase == _STEAL
-    if not (hand.phase == _DRAWING and not hand.ruleset.bidding) and not may_counter(hand, seat) \
-            and not stealing:
+    ph, rs = hand.phase, hand.ruleset
+    stealing = ph == _STEAL
+    if not (ph == _DRAWING and not rs.bidding) and not may_counter(hand, seat) and not stealing:
         return ()
     groups = _declaring_groups(hand, seat, held)
-    items = sorted(groups.items(), key=lambda kv: kv[0].index) if hand.ruleset.two_colour else groups.items()
+    items = sorted(groups, key=lambda kv: kv[0].index) if rs.two_colour else groups
     out = [(f,) * n for f, k in items for n in range(1, k + 1)]
-    if hand.ruleset.mixed_joker_nt:  # R-6.7: a small and a big joker together declare no trump
-        jokers = sorted((f for f in groups if f.suit == JOKER), key=lambda f: f.index)
+    if rs.mixed_joker_nt:  # R-6.7: a small and a big joker together declare no trump
+        jokers = sorted((f for f, _ in groups if f.suit == JOKER), key=lambda f: f.index)
         if len(jokers) == 2:
             out.append(tuple(jokers))
-    if hand.ruleset.two_colour:  # a same-colour pair of level cards declares too
+    if rs.two_colour:  # a same-colour pair of level cards declares too
         for colour in (("H", "D"), ("S", "C")):
-            same = [f for f in groups if f.suit in colour and f.rank == hand.level]
+            same = [f for f, _ in groups if f.suit in colour and f.rank == hand.level]
             if len(same) >= 2:
                 out.append(tuple(same[:2]))
     if stealing:                    # 炒地皮 (R-7.4): stronger than the standing call, not the holder's
-        return tuple(cards for cards in out if check_steal(hand.ruleset, hand.level, hand.standing,
+        return tuple(cards for cards in out if check_steal(rs, hand.level, hand.standing,
                                                            holder(hand), Declaration(seat, cards)).valid)
-    if not hand.ruleset.hidden_declarations:
+    if not rs.hidden_declarations:
         return tuple(cards for cards in out if _valid_now(hand, seat, cards))
     mine = [d for d, _ in hand.declarations if d.seat == seat]
     valid = []
     for cards in out:
-        if not is_call(hand.ruleset, hand.level, cards):
+        if not is_call(rs, hand.level, cards):
             continue
         if mine and len(cards) <= len(mine[-1].cards):
             continue

@@ -1,0 +1,56 @@
+"""The random bot's short cuts (``bots.sampling``) against the general path they skip: a one-card
+follow (R-4.4: a card of the led suit while the hand holds one, else any card) and a lead of one
+unit (R-3, ``lead_candidates``) give the same card and leave the generator in the same state as
+``rng.choice`` / ``rng.sample`` over the lists the rules build."""
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from shengji_table.game.bots.sampling import random_follow, random_lead
+from shengji_table.rules.ruleset import PRESETS, Ruleset
+from shengji_table.rules.trick import lead_candidates
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from hands import random_orders_and_hands  # noqa: E402
+
+
+def _general_single_follow(lead, hand, order, rng):
+    """The one-card follow as the general path draws it: a card of the led suit if any, else any."""
+    suit = order.suit_of(lead[0])
+    suit_cards = [c for c in hand if order.suit_of(c) == suit]
+    if len(suit_cards) <= 1:
+        others = [c for c in hand if order.suit_of(c) != suit]
+        return tuple(suit_cards + rng.sample(others, 1 - len(suit_cards)))
+    return (rng.choice(suit_cards),)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_one_card_follow_is_the_general_draw_R4_4(preset):
+    rs = Ruleset.from_preset(preset)
+    rng = random.Random(preset)
+    kinds = set()
+    for order, hand in random_orders_and_hands(rs, rng, 300):
+        if len(hand) < 2:
+            continue
+        lead, hand = (hand[0],), hand[1:]
+        seed = rng.random()
+        fast, general = random.Random(seed), random.Random(seed)
+        assert random_follow(lead, hand, order, fast) == _general_single_follow(lead, hand, order, general)
+        assert fast.getstate() == general.getstate()
+        kinds.add(min(2, sum(order.suit_of(c) == order.suit_of(lead[0]) for c in hand)))
+    assert kinds == {0, 1, 2}            # void, one card of the suit, a choice among several
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_one_unit_lead_is_a_pick_from_the_lead_candidates_R3(preset):
+    rs = Ruleset.from_preset(preset)
+    rng = random.Random(preset)
+    for order, hand in random_orders_and_hands(rs, rng, 200):
+        seed = rng.random()
+        fast, general = random.Random(seed), random.Random(seed)
+        assert random_lead(hand, order, fast) == tuple(general.choice(lead_candidates(hand, order)))
+        assert fast.getstate() == general.getstate()
