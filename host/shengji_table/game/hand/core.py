@@ -10,7 +10,6 @@ record replays bit for bit.  Which functions handle which event in which phase i
 from __future__ import annotations
 
 from operator import attrgetter
-from types import SimpleNamespace
 
 from ...rules.cards import COPY_KEY, CardCopy
 from ...rules.declare import Standing
@@ -21,7 +20,7 @@ from ...rules.trick import Play
 from .. import events as ev
 from ..effects import Refusal, ring
 from ..friend import FriendSearch
-from ..phase import SCANNED, Phase
+from ..phase import FAST, SCANNED, Phase
 from ..view import Expect, SeatView, TrickView
 from . import bidding, draw, evidence, kitty
 from .counter import Exchange, may_counter
@@ -38,7 +37,6 @@ _tuple_new = tuple.__new__
 # where a view's fields a play changes sit (SeatView is a named tuple): hand … attackers_points, expect
 _HAND, _DEALER, _EXPECT = (SeatView._fields.index(name) for name in ("hand", "dealer", "expect"))
 _OVER, _PLAYING, _DRAWING = Phase.OVER, Phase.PLAYING, Phase.DRAWING
-_P = SimpleNamespace(**{p.name: p for p in Phase})   # Phase.X without the enum class's look-up (≈ 1 k instructions)
 _HOLDS_KITTY = (Phase.BURYING, Phase.FRIEND, Phase.PLAYING, Phase.OVER)   # the dealer sees the kitty
 # what play waits for, built once (an Expect is immutable): nothing, a lead, a follow of n cards
 _NONE, _LEAD = Expect("none"), Expect("lead")
@@ -354,26 +352,26 @@ class Hand:
     def expect(self, seat: int) -> Expect:
         """What the game waits for from ``seat`` now."""
         ph = self.phase
-        if ph == _P.PLAYING:                 # first: asked at almost every decision
+        if ph == FAST.PLAYING:                 # first: asked at almost every decision
             if seat != self.turn:
                 return _NONE
             return _follow(self.lead_count()) if self.trick else _LEAD
-        if ph == _P.DRAWING:
+        if ph == FAST.DRAWING:
             return Expect("declare", 0, self.declaration_options(seat))
-        if ph == _P.BIDDING and seat == self.turn:
+        if ph == FAST.BIDDING and seat == self.turn:
             return Expect("bid", 0, self.bid_options())
-        if ph == _P.TRUMP and seat == self.dealer:
+        if ph == FAST.TRUMP and seat == self.dealer:
             return Expect("name_trump", 0, ("S", "H", "C", "D", None))
-        if ph in (_P.KITTY, _P.BURYING) and seat == kitty.holder(self):
+        if ph in (FAST.KITTY, FAST.BURYING) and seat == kitty.holder(self):
             return Expect("bury", self.ruleset.kitty_size)
-        if ph == _P.STEAL and seat != kitty.holder(self):
+        if ph == FAST.STEAL and seat != kitty.holder(self):
             return Expect("declare", 0, self.declaration_options(seat))
-        if ph == _P.KITTY and may_counter(self, seat):
+        if ph == FAST.KITTY and may_counter(self, seat):
             return Expect("declare", 0, self.declaration_options(seat))
-        if ph == _P.EXCHANGE and self.exchange is not None and seat == self.exchange.seat \
+        if ph == FAST.EXCHANGE and self.exchange is not None and seat == self.exchange.seat \
                 and self.exchange.drawn is not None:
             return Expect("bury", self.exchange.count)
-        if ph == _P.FRIEND and seat == self.dealer:
+        if ph == FAST.FRIEND and seat == self.dealer:
             return Expect("call_friend", self.ruleset.friend_calls)
         return _NONE
 
