@@ -4,18 +4,21 @@ with wrong draws injected (out of turn, a copy further down the stack, a draw pa
 equal copy that is another object, an unknown stack), replayed event by event through the general
 path — every effect (refusals and their reasons included) and every snapshot the same."""
 import random
+import sys
+from pathlib import Path
 
 import pytest
 
 from shengji_table.game import events as ev
-from shengji_table.game.bots import make_bot
-from shengji_table.game.driver import Driver
 from shengji_table.game.hand import Hand, draw
 from shengji_table.game.hand.rules_table import PHASE_CLASSES
 from shengji_table.game.match import Match
 from shengji_table.game.phase import Phase
 from shengji_table.rules.cards import CardCopy, all_copies
 from shengji_table.rules.ruleset import Ruleset
+
+sys.path.insert(0, str(Path(__file__).parent))
+from recorded import recorded_match  # noqa: E402  (tests/game/recorded.py)
 
 
 def _wrong_draws(hand, rng):
@@ -31,32 +34,18 @@ def _wrong_draws(hand, rng):
     return out
 
 
+def _state(m: Match):
+    """The snapshot, and the hands' faces and dealt cards (what a view and the referee read)."""
+    return m.snapshot(), m.hand and ([h.faces() for h in m.hand.hands], m.hand.dealt)
+
+
+def _wrong_now(match, rng) -> list:
+    hand = match.hand
+    return _wrong_draws(hand, rng) if hand.phase == Phase.DRAWING and rng.random() < 0.3 else []
+
+
 def _played(preset: str, seed: int, hands: int) -> tuple:
-    rs = Ruleset.from_preset(preset)
-    m = Match(rs)
-    rng = random.Random(seed)
-    log: list = []
-    apply = m.apply
-
-    def logged(e):
-        out = apply(e)
-        log.append((e, out, m.snapshot(), m.hand and ([h.faces() for h in m.hand.hands], m.hand.dealt)))
-        return out
-
-    m.apply = logged
-
-    def inject(match):
-        hand = match.hand
-        if hand.phase == Phase.DRAWING and rng.random() < 0.3:
-            for e in _wrong_draws(hand, rng):
-                logged(e)
-
-    d = Driver(m, [make_bot("random", seed + i) for i in range(rs.players)], check=inject)
-    for k in range(hands):
-        if m.over:
-            break
-        d.play_hand(seed=seed * 100 + k)
-    return rs, log
+    return recorded_match(preset, seed, hands, _state, _wrong_now)
 
 
 @pytest.mark.parametrize("preset", ["classic", "one-deck", "find-friend-5", "six-players", "three-players",
@@ -70,9 +59,9 @@ def test_R7_1_draw_short_cut_agrees_with_the_general_path(preset, monkeypatch):
     monkeypatch.setitem(PHASE_CLASSES[Phase.DRAWING], ev.Draw,
                         (lambda hand, e: general.append(1) or draw._draw(hand, e), True))
     m = Match(rs)
-    for i, (e, out, snap, faces) in enumerate(log):
+    for i, (e, out, state) in enumerate(log):
         assert m.apply(e) == out, (i, e)
-        assert m.snapshot() == snap and (m.hand and ([h.faces() for h in m.hand.hands], m.hand.dealt)) == faces, (i, e)
+        assert _state(m) == state, (i, e)
     assert len(general) == len(draws)
 
 

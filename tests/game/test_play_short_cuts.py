@@ -2,16 +2,17 @@
 the general path they skip: whole hands of several presets, with wrong taps injected (an illegal
 follow, a card of another seat, out of turn, a card already played), replayed event by event with
 the short cuts off — every effect (refusals and their reasons included) and every snapshot the same."""
-import random
+import sys
+from pathlib import Path
 
 import pytest
 
 from shengji_table.game import events as ev
-from shengji_table.game.bots import make_bot
-from shengji_table.game.driver import Driver
 from shengji_table.game.hand import play
 from shengji_table.game.match import Match
-from shengji_table.rules.ruleset import Ruleset
+
+sys.path.insert(0, str(Path(__file__).parent))
+from recorded import recorded_match  # noqa: E402  (tests/game/recorded.py)
 
 
 def _wrong_taps(hand, rng):
@@ -43,33 +44,14 @@ def _state(m: Match) -> tuple:
                           [(held.faces(), list(held.counts())) for held in h.hands])
 
 
+def _wrong_now(match, rng) -> list:
+    hand = match.hand
+    return _wrong_taps(hand, rng) if hand.phase == "playing" and rng.random() < 0.3 else []
+
+
 def _played_with_short_cuts(preset: str, seed: int, hands: int) -> tuple:
     """Every event a match received (the driver's and the wrong ones), its effects, the snapshot."""
-    rs = Ruleset.from_preset(preset)
-    m = Match(rs)
-    rng = random.Random(seed)
-    log: list = []
-    apply = m.apply
-
-    def logged(e):
-        out = apply(e)
-        log.append((e, out, _state(m)))
-        return out
-
-    m.apply = logged
-
-    def inject(match):
-        hand = match.hand
-        if hand.phase == "playing" and rng.random() < 0.3:
-            for e in _wrong_taps(hand, rng):
-                logged(e)
-
-    d = Driver(m, [make_bot("random", seed + i) for i in range(rs.players)], check=inject)
-    for k in range(hands):
-        if m.over:
-            break
-        d.play_hand(seed=seed * 100 + k)
-    return rs, log
+    return recorded_match(preset, seed, hands, _state, _wrong_now)
 
 
 @pytest.mark.parametrize("preset", ["classic", "one-deck-two-colour", "find-friend-5", "six-players",

@@ -377,14 +377,10 @@ class Driver:
                     break
             else:
                 raise DriverError(f"seat {seat} chose {face}, which it does not hold")
-            e = taps.get(c.key)
-            if e is None:
-                e = taps[c.key] = ev.Tap(seat, c)
-            send(e)
-            if leading:
-                send(self._confirms[seat])
-            return
-        for c in self._copies(seat, cards):
+            copies: Sequence = (c,)
+        else:
+            copies = self._copies(seat, cards)
+        for c in copies:
             e = taps.get(c.key)
             if e is None:
                 e = taps[c.key] = ev.Tap(seat, c)
