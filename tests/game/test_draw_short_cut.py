@@ -101,3 +101,18 @@ def test_table_seat_one_test_and_the_full_test_agree():
         assert out[0].reason == f"there is no seat {seat} at a table of 4"
     assert hand.snapshot() == before
     assert hand.apply(ev.Draw(False, hand.stack[0]))[0].type == "ring"    # seat 0, as isinstance says
+
+
+@pytest.mark.parametrize("decks", [1, 2, 3, 4])
+def test_R1_1_shuffled_stack_is_the_generators_shuffle(decks):
+    """A seeded deal's stack (R-1.1: every copy once) is ``random.Random(seed).shuffle`` of the
+    copies, for every deck count and many seeds (the records of every seeded deal depend on it)."""
+    copies = tuple(all_copies(decks))
+    for seed in [0, 1, 2, 97, 2 ** 31 - 1, 10 ** 12, -5, "text"] + list(range(1000, 1040)):
+        expected = list(copies)
+        random.Random(seed).shuffle(expected)
+        assert draw.shuffled(copies, seed) == tuple(expected), seed
+    for n in range(0, 6):                             # the shortest lists too
+        items = list(range(n))
+        random.Random(n).shuffle(items)
+        assert draw.shuffled(range(n), n) == tuple(items)
