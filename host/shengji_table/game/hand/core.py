@@ -131,6 +131,9 @@ class Hand:
         self._trick_src: tuple = (None, 0, ())            # (trick list, its length, its face plays)
         self._lead_rule: tuple = ((), None, None)         # (the lead's copies, their follow rule, its counted_suit)
         self._single_rules: dict = {}                     # effective suit -> a single's (rule, counted suit)
+        # the led suit a one-card follow is counted against (rules.follow.counted_suit) while the
+        # trick's lead is one card, set as it is laid; None: the follow takes the general check
+        self.counted_suit: str | None = None
         self._declarer_key: tuple | None = None          # (dealer, friend search, friends found)
         self._declarer_set: frozenset = frozenset()
         self._points: tuple = (None, None, (), 0)          # (trick views, declarers, points, attackers')
