@@ -11,7 +11,7 @@ import pytest
 
 from shengji_table.game import events as ev
 from shengji_table.game.hand import Hand, draw
-from shengji_table.game.hand.rules_table import PHASE_CLASSES
+from shengji_table.game.hand.rules_table import PHASE_CLASSES, SEATED_RULES
 from shengji_table.game.match import Match
 from shengji_table.game.phase import Phase
 from shengji_table.rules.cards import CardCopy, all_copies
@@ -56,8 +56,11 @@ def test_R7_1_draw_short_cut_agrees_with_the_general_path(preset, monkeypatch):
     assert sum(1 for out in draws if out[0].type == "refusal") > 20
     assert sum(1 for out in draws if out[0].type != "refusal") >= rs.hand_size * rs.players
     general = []
-    monkeypatch.setitem(PHASE_CLASSES[Phase.DRAWING], ev.Draw,
-                        (lambda hand, e: general.append(1) or draw._draw(hand, e), True))
+    def general_draw(hand, e):
+        general.append(1)
+        return draw._draw(hand, e)
+    monkeypatch.setitem(PHASE_CLASSES[Phase.DRAWING], ev.Draw, (general_draw, True))   # Hand.apply's table
+    monkeypatch.setitem(SEATED_RULES[Phase.DRAWING], ev.Draw, general_draw)            # Match.apply's
     m = Match(rs)
     for i, (e, out, state) in enumerate(log):
         assert m.apply(e) == out, (i, e)

@@ -298,10 +298,10 @@ class Hand:
         handler, seated = rule
         if seated:
             seat = event.seat
-            # a seat of the table in one test (an int, for 1.0 is in the set too); None, a bool
-            # and the refusals take the full test
+            # a seat of the table in one test (an int, for 1.0 is in the set too); a bool and the
+            # refusals take the full test (these events name a seat: None is no seat either)
             if type(seat) is not int or seat not in self.seats:
-                if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.players):
+                if not (isinstance(seat, int) and 0 <= seat < self.players):
                     return self._no_such_seat(event, seat)
         out = handler(self, event)             # _run, without its frame
         if out and type(out[0]) is Refusal:

@@ -62,14 +62,18 @@ def shuffled(copies, seed) -> tuple:
     CPython's ``_randbelow``), without a Python frame per card (tested against ``shuffle``)."""
     stack = list(copies)
     getrandbits = random.Random(seed).getrandbits
-    for i in range(len(stack) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    steps = _STEPS.get(len(stack))
+    if steps is None:
+        steps = _STEPS[len(stack)] = tuple((i, i + 1, (i + 1).bit_length()) for i in range(len(stack) - 1, 0, -1))
+    for i, n, k in steps:
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         stack[i], stack[j] = stack[j], stack[i]
     return tuple(stack)
+
+
+_STEPS: dict = {}       # a stack's length -> shuffle's steps: (i, n = i + 1, n.bit_length()), i from the top
 
 
 def next_draw(hand: Hand):

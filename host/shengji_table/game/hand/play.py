@@ -122,21 +122,22 @@ def _lay_one(hand: Hand, seat: int, c, held) -> list:
     if laid is None:
         laid = _LAID[seat][c] = (_new_tuple(SeatPlay, (seat, (c,))), _single(seat, c.card))
     trick.append(laid[0])
+    laid_now = len(trick)
     # the trick's faces are current: with scanned hands only this file changes the trick
-    hand._trick_src = (trick, len(trick), hand._trick_src[2] + (laid[1],))
-    if len(trick) == 1:
+    hand._trick_src = (trick, laid_now, hand._trick_src[2] + (laid[1],))
+    if laid_now == 1:
         _led_one(hand)
     hand.played.add(c)
     held.pop(c)
     hand.played_count[seat] += 1
     if hand.friend_search is not None:
         out = [_ACCEPTED_ONE[seat], *hand.friend_search.observe(seat, (c,))]
-        if len(trick) < hand.players:
+        if laid_now < hand.players:
             turn = hand.turn = (seat + 1) % hand.players
             out.append(_TURN[turn])
             return out
         return out + _finish_trick(hand)
-    if len(trick) < hand.players:
+    if laid_now < hand.players:
         turn = hand.turn = (seat + 1) % hand.players
         return [_ACCEPTED_ONE[seat], _TURN[turn]]
     return [_ACCEPTED_ONE[seat], *_finish_trick(hand)]
