@@ -168,16 +168,17 @@ def _take_back(hand: Hand, seat: int, c) -> list:
 
 
 def confirm(hand: Hand, e: ev.Confirm) -> list:
-    if e.seat != hand.turn:
-        return hand.refuse(e.seat, e, "table.out-of-turn", f"it is seat {hand.turn}'s turn, not seat {e.seat}'s")
-    if hand.trick:
-        return hand.refuse(e.seat, e, "R-4.4", f"a follower's play commits by itself at {hand.lead_count()} cards")
-    if not hand.pending:
-        return hand.refuse(e.seat, e, "R-4.1", "tap the cards to lead first")
-    if _SHORT_CUTS and len(hand.pending) == 1 and hand.knowledge.scanned:
-        c = hand.pending[0]                      # one card is one unit
+    pending, seat = hand.pending, e.seat
+    if len(pending) == 1 and seat == hand.turn and not hand.trick and _SHORT_CUTS and hand.knowledge.scanned:
+        # the commonest confirm, first: a one-card lead (one card is one unit) by the seat on turn
         hand.pending = []
-        return _lay_one(hand, e.seat, c, hand.hands[e.seat])
+        return _lay_one(hand, seat, pending[0], hand.hands[seat])
+    if seat != hand.turn:
+        return hand.refuse(seat, e, "table.out-of-turn", f"it is seat {hand.turn}'s turn, not seat {seat}'s")
+    if hand.trick:
+        return hand.refuse(seat, e, "R-4.4", f"a follower's play commits by itself at {hand.lead_count()} cards")
+    if not pending:
+        return hand.refuse(seat, e, "R-4.1", "tap the cards to lead first")
     return _commit_lead(hand, e)
 
 
