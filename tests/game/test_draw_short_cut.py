@@ -11,7 +11,7 @@ import pytest
 
 from shengji_table.game import events as ev
 from shengji_table.game.hand import Hand, draw
-from shengji_table.game.hand.rules_table import PHASE_CLASSES
+from shengji_table.game.hand.rules_table import PHASE_CLASSES, SEATED_RULES
 from shengji_table.game.match import Match
 from shengji_table.game.phase import Phase
 from shengji_table.rules.cards import CardCopy, all_copies
@@ -56,8 +56,11 @@ def test_R7_1_draw_short_cut_agrees_with_the_general_path(preset, monkeypatch):
     assert sum(1 for out in draws if out[0].type == "refusal") > 20
     assert sum(1 for out in draws if out[0].type != "refusal") >= rs.hand_size * rs.players
     general = []
-    monkeypatch.setitem(PHASE_CLASSES[Phase.DRAWING], ev.Draw,
-                        (lambda hand, e: general.append(1) or draw._draw(hand, e), True))
+    def general_draw(hand, e):
+        general.append(1)
+        return draw._draw(hand, e)
+    monkeypatch.setitem(PHASE_CLASSES[Phase.DRAWING], ev.Draw, (general_draw, True))   # Hand.apply's table
+    monkeypatch.setitem(SEATED_RULES[Phase.DRAWING], ev.Draw, general_draw)            # Match.apply's
     m = Match(rs)
     for i, (e, out, state) in enumerate(log):
         assert m.apply(e) == out, (i, e)
@@ -101,3 +104,18 @@ def test_table_seat_one_test_and_the_full_test_agree():
         assert out[0].reason == f"there is no seat {seat} at a table of 4"
     assert hand.snapshot() == before
     assert hand.apply(ev.Draw(False, hand.stack[0]))[0].type == "ring"    # seat 0, as isinstance says
+
+
+@pytest.mark.parametrize("decks", [1, 2, 3, 4])
+def test_R1_1_shuffled_stack_is_the_generators_shuffle(decks):
+    """A seeded deal's stack (R-1.1: every copy once) is ``random.Random(seed).shuffle`` of the
+    copies, for every deck count and many seeds (the records of every seeded deal depend on it)."""
+    copies = tuple(all_copies(decks))
+    for seed in [0, 1, 2, 97, 2 ** 31 - 1, 10 ** 12, -5, "text"] + list(range(1000, 1040)):
+        expected = list(copies)
+        random.Random(seed).shuffle(expected)
+        assert draw.shuffled(copies, seed) == tuple(expected), seed
+    for n in range(0, 6):                             # the shortest lists too
+        items = list(range(n))
+        random.Random(n).shuffle(items)
+        assert draw.shuffled(range(n), n) == tuple(items)

@@ -29,6 +29,7 @@ from . import decisions as dd
 from . import view as dv
 from .effects import Refusal
 from .hand import Hand
+from .hand.draw import shuffled
 from .hand.kitty import holder as kitty_holder
 from .match import Match
 from .phase import OPEN, Phase
@@ -74,18 +75,25 @@ class Driver:
         # copy (by its key) at a seat, a seat's button (and for the process, the draws: _DRAWS)
         self._taps: list = [{} for _ in range(match.players)]
         self._confirms = tuple(ev.Confirm(s) for s in range(match.players))
+        self._apply = match.apply
 
     # ------------------------------------------------------------------
     def send(self, event):
-        effects = self.match.apply(event)
+        """Apply ``event`` to the match and return its effects; a refusal raises :class:`DriverError`.
+        ``on_event`` and ``check`` (as given at construction) see it after."""
+        effects = self._apply(event)
         if effects and type(effects[0]) is Refusal:
-            r = effects[0]
-            raise DriverError(f"{event.type} by seat {r.seat} refused: {r.rule}: {r.reason}")
+            raise _refused(event, effects[0])
         if self.on_event is not None:
             self.on_event(event, effects)
         if self.check is not None:
             self.check(self.match)
         return effects
+
+    def _plain(self) -> bool:
+        """Whether an event may skip :meth:`send` (and its frame): no hooks to call, no subclass's
+        own ``send`` to run."""
+        return self.on_event is None and self.check is None and type(self).send is Driver.send
 
     @property
     def _rng(self) -> random.Random:
@@ -171,14 +179,19 @@ class Driver:
         self.send(ev.Deal(seed=seed) if order is None else ev.Deal(order=tuple(order)))
         hand = self._hand()
         offers = not m.ruleset.bidding
-        draws, send, level = _DRAWS, self.send, hand.level
+        draws, send, apply, plain, level = _DRAWS, self.send, self._apply, self._plain(), hand.level
         # the deal's draws in order: each seat's turn (hand.draw_seats) and the stack's next copy
         # (hand.next_draw for each, without the call); a refused draw raises
         for seat, copy in zip(hand.draw_seats, hand.stack or ()):
             e = draws[seat].get(copy.key)          # keyed by the copy's number: hashed in C
             if e is None:
                 e = draws[seat][copy.key] = ev.Draw(seat, copy)
-            send(e)
+            if plain:                              # send without its frame
+                out = apply(e)
+                if type(out[0]) is Refusal:        # a draw's effects are never empty
+                    raise _refused(e, out[0])
+            else:
+                send(e)
             if offers and (copy.card.rank == level or copy.card.suit == JOKER):
                 self._offer_declaration(seat)
         self.send(ev.CloseDeclarations())
@@ -189,9 +202,8 @@ class Driver:
         self.send(ev.Deal())
         hand = self._hand()
         rs = m.ruleset
-        stack = list(all_copies(rs.decks)) if order is None else list(order)
-        if order is None:
-            random.Random(seed).shuffle(stack)   # the same deal as a scanned Deal(seed=seed)
+        # the same deal as a scanned Deal(seed=seed)
+        stack = list(shuffled(all_copies(rs.decks), seed) if order is None else order)
         n, hs = m.players, rs.hand_size
         self.held = [[] for _ in range(n)]
         self._picked_up = ()
@@ -403,6 +415,10 @@ _DRAWS: tuple = tuple({} for _ in range(6))
 
 # the phases before the kitty is taken: finish_hand from there still offers the counter-declarations
 _BEFORE_KITTY = (Phase.DRAWING, Phase.BIDDING, Phase.TRUMP, Phase.KITTY)
+
+
+def _refused(event, r: Refusal) -> DriverError:
+    return DriverError(f"{event.type} by seat {r.seat} refused: {r.rule}: {r.reason}")
 
 
 def _first_copy(held, face, seat: int):

@@ -31,6 +31,7 @@ from ..rules.transfer import (TRANSFER_RULE, DugKitty, LevelGift, TransferWindow
 from . import events as ev
 from .effects import Announce, Refusal
 from .hand import MODES, Hand
+from .hand.rules_table import SEATED_RULES
 from .phase import Phase
 
 # the events the match rules on itself (their type names); every other is the hand's in play
@@ -82,11 +83,21 @@ class Match:
         hand = self._live
         if hand is None:
             return self._apply_own(event)
-        # the common case, first: an event of the hand in play.  The hand refuses the match's own
-        # events (a deal, passing levels on) without changing anything; the match then rules on them
-        out = hand.apply(event)
-        if out and type(out[0]) is Refusal:
-            return self._apply_own(event) if event.type in _MATCH_EVENTS else out
+        # The commonest case first: a seated event of the hand in play's phase, run by the phase's
+        # rule here — ``Hand.apply``'s own first case (the same table, the same seat test), without
+        # its frame.  Any other event goes through ``Hand.apply``.
+        rule = SEATED_RULES[hand.phase].get(type(event))
+        if rule is not None and type(event.seat) is int and event.seat in hand.seats:
+            out = rule(hand, event)
+            if out and type(out[0]) is Refusal:
+                return out
+            hand._events.append(event)
+        else:
+            # the hand refuses the match's own events (a deal, passing levels on) without changing
+            # anything; the match then rules on them
+            out = hand.apply(event)
+            if out and type(out[0]) is Refusal:
+                return self._apply_own(event) if event.type in _MATCH_EVENTS else out
         self.events.append(event)
         if hand.result is not None and len(self.summaries) < hand.number:
             out = out + self._settle_hand(hand)

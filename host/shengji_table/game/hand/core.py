@@ -131,6 +131,9 @@ class Hand:
         self._trick_src: tuple = (None, 0, ())            # (trick list, its length, its face plays)
         self._lead_rule: tuple = ((), None, None)         # (the lead's copies, their follow rule, its counted_suit)
         self._single_rules: dict = {}                     # effective suit -> a single's (rule, counted suit)
+        # the led suit a one-card follow is counted against (rules.follow.counted_suit) while the
+        # trick's lead is one card, set as it is laid; None: the follow takes the general check
+        self.counted_suit: str | None = None
         self._declarer_key: tuple | None = None          # (dealer, friend search, friends found)
         self._declarer_set: frozenset = frozenset()
         self._points: tuple = (None, None, (), 0)          # (trick views, declarers, points, attackers')
@@ -295,10 +298,10 @@ class Hand:
         handler, seated = rule
         if seated:
             seat = event.seat
-            # a seat of the table in one test (an int, for 1.0 is in the set too); None, a bool
-            # and the refusals take the full test
+            # a seat of the table in one test (an int, for 1.0 is in the set too); a bool and the
+            # refusals take the full test (these events name a seat: None is no seat either)
             if type(seat) is not int or seat not in self.seats:
-                if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.players):
+                if not (isinstance(seat, int) and 0 <= seat < self.players):
                     return self._no_such_seat(event, seat)
         out = handler(self, event)             # _run, without its frame
         if out and type(out[0]) is Refusal:

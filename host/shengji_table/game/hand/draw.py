@@ -33,7 +33,7 @@ _DRAWING, _STEAL = Phase.DRAWING, Phase.STEAL    # read at every draw and offer:
 NO_COPY = object()           # hand.next_copies where no draw of a known stack's copy is due
 _DRAWN = tuple(seat_rings("accepted", n) for n in range(64))   # [cards held][seat]: a draw's ring
 
-__all__ = ["deal", "draw", "declare", "close_declarations", "next_draw", "declaration_options",
+__all__ = ["deal", "shuffled", "draw", "declare", "close_declarations", "next_draw", "declaration_options",
            "may_counter"]
 
 
@@ -44,9 +44,7 @@ def deal(hand: Hand, e: ev.Deal) -> list:
             return hand.refuse(None, e, "R-1.1", f"the stack must hold each of the {len(copies)} cards exactly once")
         hand.stack = tuple(e.order)
     elif e.seed is not None:
-        stack = list(copies)
-        random.Random(e.seed).shuffle(stack)
-        hand.stack = tuple(stack)
+        hand.stack = shuffled(copies, e.seed)
     hand.phase = Phase.DRAWING
     hand.turn = hand.first_seat
     size = hand.deal_size
@@ -56,6 +54,26 @@ def deal(hand: Hand, e: ev.Deal) -> list:
     hand.counts = [0] * hand.players
     return [Announce("deal", f"Hand {hand.number}: dealing, {hand.ruleset.hand_size} cards each; "
                              f"level {level_text(hand.level)}.")]
+
+
+def shuffled(copies, seed) -> tuple:
+    """``random.Random(seed).shuffle`` of ``copies``, as a tuple: the generator called exactly as
+    ``shuffle`` calls it (for ``n`` = len … 2, ``getrandbits(n.bit_length())`` until below ``n``:
+    CPython's ``_randbelow``), without a Python frame per card (tested against ``shuffle``)."""
+    stack = list(copies)
+    getrandbits = random.Random(seed).getrandbits
+    steps = _STEPS.get(len(stack))
+    if steps is None:
+        steps = _STEPS[len(stack)] = tuple((i, i + 1, (i + 1).bit_length()) for i in range(len(stack) - 1, 0, -1))
+    for i, n, k in steps:
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        stack[i], stack[j] = stack[j], stack[i]
+    return tuple(stack)
+
+
+_STEPS: dict = {}       # a stack's length -> shuffle's steps: (i, n = i + 1, n.bit_length()), i from the top
 
 
 def next_draw(hand: Hand):

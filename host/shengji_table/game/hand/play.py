@@ -47,6 +47,7 @@ def start_play(hand: Hand) -> list:
     hand.leader = hand.turn = hand.dealer
     trick = hand.trick = []
     hand._trick_src = (trick, 0, ())
+    hand.counted_suit = None
     hand.pending = []
     return [ring(hand.dealer_seat(), "turn")]
 
@@ -59,23 +60,22 @@ def tap(hand: Hand, e: ev.Tap) -> list:
             # The commonest taps, by one test: a copy the seat on turn holds, nothing entered yet (so
             # nothing to take back, nothing to refuse) — a lead's first card, or a follow's.
             hand.entry_start = len(hand._events)       # not .events: that copies the list
-            trick = hand.trick
-            if not trick or len(trick[0].cards) != 1:
+            suit = hand.counted_suit
+            if suit is not None:
+                # a one-card follow to a one-card lead, laid at once when counting says it is legal
+                # (R-4.4: of the led suit, or the hand holds none of it;
+                # rules.follow.one_card_follow_is_legal); otherwise _commit_follow gives the verdict
+                order = hand.order
+                if order._suit[c.card.index] == suit or not suit_count(held._counts or held.counts(),  # type: ignore[union-attr]
+                                                                       suit, order):
+                    return _lay_one(hand, seat, c, held)
                 pending.append(c)
-                return [_PENDING_ONE[seat]]            # a lead waits for the button, a longer follow for more
-            # a one-card follow, laid at once when counting says it is legal (R-4.4: of the led
-            # suit, or the hand holds none of it; rules.follow.one_card_follow_is_legal with the
-            # rule's counted suit kept for the trick); otherwise _commit_follow gives the verdict
-            lead, _, suit = hand._lead_rule
-            if lead is not trick[0].cards:
-                hand.lead_rule()
-                suit = hand._lead_rule[2]
-            order = hand.order
-            if suit is not None and (order._suit[c.card.index] == suit        # type: ignore[union-attr]
-                                     or not suit_count(held._counts or held.counts(), suit, order)):
-                return _lay_one(hand, seat, c, held)
+                return _commit_follow(hand, e)
             pending.append(c)
-            return _commit_follow(hand, e)
+            trick = hand.trick
+            if trick and len(trick[0].cards) == 1:     # a one-card lead whose follow counting cannot decide
+                return _commit_follow(hand, e)
+            return [_PENDING_ONE[seat]]                # a lead waits for the button, a longer follow for more
     if pending and c in pending and seat == hand.turn:
         return _take_back(hand, seat, c)
     return _tap_checked(hand, e, c, seat, pending)
@@ -118,29 +118,26 @@ def _lay_one(hand: Hand, seat: int, c, held) -> list:
     pending list is empty (the caller empties it)."""
     hand.play_start = hand.entry_start
     trick = hand.trick
-    key = seat * 512 + c.key
-    laid = _LAID.get(key)                       # shared: immutable, and a copy is laid once a hand
+    laid = _LAID[seat].get(c)                   # shared: immutable, and a copy is laid once a hand
     if laid is None:
-        laid = _LAID[key] = (_new_tuple(SeatPlay, (seat, (c,))), _single(seat, c.card))
-    if trick:
-        src = hand._trick_src
-        plays = src[2] if src[0] is trick and src[1] == len(trick) else hand.trick_plays()
-        trick.append(laid[0])
-        hand._trick_src = (trick, len(trick), plays + (laid[1],))
-    else:
-        trick.append(laid[0])
-        hand._trick_src = (trick, 1, (laid[1],))
+        laid = _LAID[seat][c] = (_new_tuple(SeatPlay, (seat, (c,))), _single(seat, c.card))
+    trick.append(laid[0])
+    laid_now = len(trick)
+    # the trick's faces are current: with scanned hands only this file changes the trick
+    hand._trick_src = (trick, laid_now, hand._trick_src[2] + (laid[1],))
+    if laid_now == 1:
+        _led_one(hand)
     hand.played.add(c)
     held.pop(c)
     hand.played_count[seat] += 1
     if hand.friend_search is not None:
         out = [_ACCEPTED_ONE[seat], *hand.friend_search.observe(seat, (c,))]
-        if len(trick) < hand.players:
+        if laid_now < hand.players:
             turn = hand.turn = (seat + 1) % hand.players
             out.append(_TURN[turn])
             return out
         return out + _finish_trick(hand)
-    if len(trick) < hand.players:
+    if laid_now < hand.players:
         turn = hand.turn = (seat + 1) % hand.players
         return [_ACCEPTED_ONE[seat], _TURN[turn]]
     return [_ACCEPTED_ONE[seat], *_finish_trick(hand)]
@@ -171,16 +168,17 @@ def _take_back(hand: Hand, seat: int, c) -> list:
 
 
 def confirm(hand: Hand, e: ev.Confirm) -> list:
-    if e.seat != hand.turn:
-        return hand.refuse(e.seat, e, "table.out-of-turn", f"it is seat {hand.turn}'s turn, not seat {e.seat}'s")
-    if hand.trick:
-        return hand.refuse(e.seat, e, "R-4.4", f"a follower's play commits by itself at {hand.lead_count()} cards")
-    if not hand.pending:
-        return hand.refuse(e.seat, e, "R-4.1", "tap the cards to lead first")
-    if _SHORT_CUTS and len(hand.pending) == 1 and hand.knowledge.scanned:
-        c = hand.pending[0]                      # one card is one unit
+    pending, seat = hand.pending, e.seat
+    if len(pending) == 1 and seat == hand.turn and not hand.trick and _SHORT_CUTS and hand.knowledge.scanned:
+        # the commonest confirm, first: a one-card lead (one card is one unit) by the seat on turn
         hand.pending = []
-        return _lay_one(hand, e.seat, c, hand.hands[e.seat])
+        return _lay_one(hand, seat, pending[0], hand.hands[seat])
+    if seat != hand.turn:
+        return hand.refuse(seat, e, "table.out-of-turn", f"it is seat {hand.turn}'s turn, not seat {seat}'s")
+    if hand.trick:
+        return hand.refuse(seat, e, "R-4.4", f"a follower's play commits by itself at {hand.lead_count()} cards")
+    if not pending:
+        return hand.refuse(seat, e, "R-4.1", "tap the cards to lead first")
     return _commit_lead(hand, e)
 
 
@@ -258,6 +256,8 @@ def _commit(hand: Hand, seat: int, cards: tuple, faces: tuple | None = None, pla
             if held:
                 held.pop(c, None)
     hand._trick_src = (trick, len(trick), plays + (play,))
+    if len(trick) == 1 and len(cards) == 1:
+        _led_one(hand)
     hand.pending = []
     hand.played_count[seat] += len(cards)
     if hand.knowledge.plays_are_evidence:      # open play: the evidence a revoke is proven from (R-10.2)
@@ -277,7 +277,14 @@ def _single(seat: int, face) -> Play:
 
 
 _SINGLES: dict = {}
-_LAID: dict = {}        # seat·512 + copy key -> (its SeatPlay, its Play)
+_LAID: tuple = tuple({} for _ in range(6))      # by seat: copy -> (its SeatPlay, its Play)
+
+
+def _led_one(hand: Hand) -> None:
+    """A one-card lead is laid: its follow rule, and the suit its one-card follows are counted
+    against (``Hand.counted_suit``)."""
+    hand.lead_rule()
+    hand.counted_suit = hand._lead_rule[2]
 
 
 def _after_commit(hand: Hand, seat: int, cards: tuple) -> list:
@@ -335,6 +342,7 @@ def _finish_trick(hand: Hand) -> list:
     hand.won[winner] += pts
     trick = hand.trick = []
     hand._trick_src = (trick, 0, ())            # the next trick's plays: none yet (the views read them)
+    hand.counted_suit = None
     hand.leader = hand.turn = winner
     said = _new(Announce)                       # Announce("trick", …, "R-5") likewise
     _set(said, "__dict__", {"kind": "trick", "text": f"Trick {len(hand.tricks)} to seat {winner}"

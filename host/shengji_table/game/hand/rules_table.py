@@ -14,7 +14,7 @@ from ..events import EVENT_TYPES
 from ..phase import Phase
 from . import bidding, counter, draw, evidence, friend_call, kitty, play, referee
 
-__all__ = ["PHASE_RULES", "PHASE_CLASSES", "ANY_PHASE", "OUT_OF_PHASE", "handler_for"]
+__all__ = ["PHASE_RULES", "PHASE_CLASSES", "SEATED_RULES", "ANY_PHASE", "OUT_OF_PHASE", "handler_for"]
 
 Handler = Callable[..., list]
 
@@ -47,6 +47,11 @@ PHASE_RULES: dict[Phase, dict[str, Handler]] = {
 PHASE_CLASSES: dict[Phase, dict[type, tuple[Handler, bool]]] = {
     phase: {EVENT_TYPES[t]: (h, "seat" in EVENT_TYPES[t].__dataclass_fields__) for t, h in rules.items()}
     for phase, rules in PHASE_RULES.items()}
+
+# The seated events of PHASE_CLASSES (all but a deal and closing a draw or a steal): the match's
+# own first look-up for every event of the hand in play (``Match.apply``)
+SEATED_RULES: dict[Phase, dict[type, Handler]] = {
+    phase: {cls: h for cls, (h, seated) in rules.items() if seated} for phase, rules in PHASE_CLASSES.items()}
 
 ANY_PHASE: dict[str, Handler] = {
     "challenge": evidence.challenge,
