@@ -1,5 +1,6 @@
 """The random bot's short cuts (``bots.sampling``) against the general path they skip: a one-card
-follow (R-4.4: a card of the led suit while the hand holds one, else any card) and a lead of one
+follow (R-4.4: a card of the led suit while the hand holds one, else any card), a follow short of
+the led suit (R-4.4: all of the suit, the rest any other cards) and a lead of one
 unit (R-3, ``lead_candidates``) give the same card and leave the generator in the same state as
 ``rng.choice`` / ``rng.sample`` over the lists the rules build."""
 from __future__ import annotations
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from shengji_table.game.bots.sampling import random_follow, random_lead
+from shengji_table.game.bots.sampling import random_follow, random_lead, take_cards
 from shengji_table.rules.ruleset import PRESETS, Ruleset
 from shengji_table.rules.trick import lead_candidates
 
@@ -43,6 +44,31 @@ def test_one_card_follow_is_the_general_draw_R4_4(preset):
         assert fast.getstate() == general.getstate()
         kinds.add(min(2, sum(order.suit_of(c) == order.suit_of(lead[0]) for c in hand)))
     assert kinds == {0, 1, 2}            # void, one card of the suit, a choice among several
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_short_follow_is_the_general_draw_R4_4(preset):
+    """A follower with no more cards of the led suit than the lead plays all of them and draws the
+    rest from its other cards — a void one from the whole hand, read without a pass over it."""
+    rs = Ruleset.from_preset(preset)
+    rng = random.Random(preset)
+    kinds = set()
+    for order, hand in random_orders_and_hands(rs, rng, 300):
+        suit = order.suit_of(hand[0])
+        lead = tuple(c for c in hand if order.suit_of(c) == suit)[:2 + rng.randrange(3)]
+        follower = take_cards(hand, lead)
+        held = sum(order.suit_of(c) == suit for c in follower)
+        if len(lead) < 2 or held > len(lead) or len(follower) < len(lead):
+            continue
+        seed = rng.random()
+        fast, general = random.Random(seed), random.Random(seed)
+        suit_cards = [c for c in follower if order.suit_of(c) == suit]
+        others = [c for c in follower if order.suit_of(c) != suit]
+        want = tuple(suit_cards + general.sample(others, len(lead) - held))
+        assert random_follow(lead, tuple(follower), order, fast) == want
+        assert fast.getstate() == general.getstate()
+        kinds.add(min(1, held))
+    assert kinds == {0, 1}               # void, and short of the suit
 
 
 @pytest.mark.parametrize("preset", PRESETS)

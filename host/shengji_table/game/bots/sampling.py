@@ -213,10 +213,9 @@ def random_follow(lead: Sequence[Card], hand: Sequence[Card], order, rng: random
             return (suit_cards[below(held)],)
         if held:
             return (suit_cards[0],)
-        others = [c for c in hand if suit_at[c.index] != suit]
-        return (others[below(len(others))],)
+        return (hand[below(len(hand))],)        # void: the other cards are the whole hand
     if held <= n:
-        others = [c for c in hand if suit_at[c.index] != suit]
+        others = list(hand) if not held else [c for c in hand if suit_at[c.index] != suit]
         return tuple(suit_cards + rng.sample(others, n - held))
     rule = _rule(lead, order)
     if rule.protect:                            # R-4.8 longer-tuples: the rules' own enumeration
