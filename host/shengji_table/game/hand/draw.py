@@ -59,7 +59,9 @@ def deal(hand: Hand, e: ev.Deal) -> list:
 def shuffled(copies, seed) -> tuple:
     """``random.Random(seed).shuffle`` of ``copies``, as a tuple: the generator called exactly as
     ``shuffle`` calls it (for ``n`` = len … 2, ``getrandbits(n.bit_length())`` until below ``n``:
-    CPython's ``_randbelow``), without a Python frame per card (tested against ``shuffle``)."""
+    CPython's ``_randbelow``), without a Python frame per card (tested against ``shuffle``).  Written
+    out, a seed's deal is also pinned to the generator's words: a record's ``Deal(seed=…)`` deals
+    the same stack even on a Python whose ``shuffle`` changed (the test would then say so)."""
     stack = list(copies)
     getrandbits = random.Random(seed).getrandbits
     steps = _STEPS.get(len(stack))
