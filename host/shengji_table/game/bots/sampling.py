@@ -266,9 +266,7 @@ def random_lead(hand: Sequence[Card], order, rng: random.Random, throw_rate: flo
     if type(found) is list:
         return tuple(found[below(len(found))])
     pos, faces = found
-    k = below(len(pos))
-    p = pos[k]
-    return _UNIT[faces[p].index][k - bisect_left(pos, p)]     # _Units(pos, faces)[k]
+    return _unit_at(pos, faces, below(len(pos)))
 
 
 # _UNIT[i][j]: face i as a unit of j + 1 cards (a single, a pair, …)
@@ -291,9 +289,14 @@ class _Units:
         return len(self._pos)
 
     def __getitem__(self, k: int) -> tuple:
-        pos = self._pos
-        p = pos[k]
-        return _UNIT[self._faces[p].index][k - bisect_left(pos, p)]
+        return _unit_at(self._pos, self._faces, k)
+
+
+def _unit_at(pos: list, faces: tuple, k: int) -> tuple:
+    """Entry ``k`` of :class:`_Units` ``(pos, faces)``: the ``k``-th card in display order, as a
+    unit of one more card than the earlier copies of its face."""
+    p = pos[k]
+    return _UNIT[faces[p].index][k - bisect_left(pos, p)]
 
 
 def lead_units(hand: Sequence[Card], order) -> list | _Units:
