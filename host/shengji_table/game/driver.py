@@ -177,25 +177,39 @@ class Driver:
         if self._open:
             return self._play_open_hand(seed, order)
         self.send(ev.Deal(seed=seed) if order is None else ev.Deal(order=tuple(order)))
-        hand = self._hand()
-        offers = not m.ruleset.bidding
-        draws, send, apply, plain, level = _DRAWS, self.send, self._apply, self._plain(), hand.level
-        # the deal's draws in order: each seat's turn (hand.draw_seats) and the stack's next copy
-        # (hand.next_draw for each, without the call); a refused draw raises
+        self._draw_deal(self._hand())
+        self.send(ev.CloseDeclarations())
+        return self.finish_hand()
+
+    def _draw_deal(self, hand: Hand) -> None:
+        """The deal's draws in order — each seat's turn (``hand.draw_seats``) and the stack's next
+        copy (``hand.next_draw`` for each, without the call) — each level card or joker drawn
+        followed by its seat's offer to declare; a refused draw raises.  With no hook to see each
+        draw (``_plain``) the draws between two offers go to the match as one run."""
+        offers, level = not self.match.ruleset.bidding, hand.level
+        draws, send, plain, run = _DRAWS, self.send, self._plain(), []
         for seat, copy in zip(hand.draw_seats, hand.stack or ()):
             e = draws[seat].get(copy.key)          # keyed by the copy's number: hashed in C
             if e is None:
                 e = draws[seat][copy.key] = ev.Draw(seat, copy)
-            if plain:                              # send without its frame
-                out = apply(e)
-                if type(out[0]) is Refusal:        # a draw's effects are never empty
-                    raise _refused(e, out[0])
+            offer = offers and (copy.card.rank == level or copy.card.suit == JOKER)
+            if plain:
+                run.append(e)
+                if not offer:
+                    continue
+                self._apply_draws(run)             # the draws so far, before the offer
+                run = []
             else:
                 send(e)
-            if offers and (copy.card.rank == level or copy.card.suit == JOKER):
+            if offer:
                 self._offer_declaration(seat)
-        self.send(ev.CloseDeclarations())
-        return self.finish_hand()
+        if run:
+            self._apply_draws(run)
+
+    def _apply_draws(self, run: list) -> None:
+        bad = self.match.apply_draws(run)
+        if bad is not None:
+            raise _refused(run[bad[0]], bad[1])
 
     def _play_open_hand(self, seed: int, order: tuple | None = None):
         m = self.match

@@ -31,11 +31,13 @@ from ..rules.transfer import (TRANSFER_RULE, DugKitty, LevelGift, TransferWindow
 from . import events as ev
 from .effects import Announce, Refusal
 from .hand import MODES, Hand
+from .hand.draw import draw_run
 from .hand.rules_table import SEATED_RULES
 from .phase import Phase
 
 # the events the match rules on itself (their type names); every other is the hand's in play
 _MATCH_EVENTS = frozenset(cls.type for cls in (ev.Deal, ev.PassLevels, ev.RefuseLevels))
+_Draw, _DRAWING = ev.Draw, Phase.DRAWING
 
 __all__ = ["Match", "HandSummary", "TRANSFER_RULE"]
 
@@ -130,12 +132,46 @@ class Match:
         # apply() gives every other event to the hand in play: there is none yet
         return [Refusal(getattr(event, "seat", None), event.type, "table.phase", "no hand has been dealt yet")]
 
+    def apply_draws(self, draws: Sequence) -> tuple | None:
+        """Apply a run of draws in turn, their effects dropped (a table's deal between two
+        declaration offers, a replay): those ``draw_run`` takes — every draw of a deal from a known
+        stack — in one pass, the rest by ``apply``.  The first refused ends the run: returned as
+        ``(its index, its refusal)``; None when every draw was accepted."""
+        hand, k = self._live, 0
+        if hand is not None and hand.phase is _DRAWING:
+            k = draw_run(hand, draws)
+            if k:
+                taken = draws[:k]
+                hand._events += taken
+                self.events += taken
+        for i in range(k, len(draws)):
+            out = self.apply(draws[i])
+            if out and type(out[0]) is Refusal:
+                return i, out[0]
+        return None
+
     def apply_all(self, events: Iterable) -> Match:
-        """Apply every event in turn (a record's replay), their effects dropped."""
-        apply = self.apply
+        """Apply every event in turn (a record's replay), their effects dropped; runs of draws
+        by ``apply_draws`` (the same state as ``apply`` each, tested)."""
+        apply, draws = self.apply, []
         for e in events:
+            if type(e) is _Draw:
+                draws.append(e)
+                continue
+            if draws:
+                self._replay_draws(draws)
+                draws = []
             apply(e)
+        if draws:
+            self._replay_draws(draws)
         return self
+
+    def _replay_draws(self, draws: list) -> None:
+        """``apply_draws`` for a replay: a refused draw is dropped and the run goes on."""
+        bad = self.apply_draws(draws)
+        while bad is not None:
+            draws = draws[bad[0] + 1:]
+            bad = self.apply_draws(draws)
 
     # ------------------------------------------------------------------
     def _settle_hand(self, hand: Hand) -> list:

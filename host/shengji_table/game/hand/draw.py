@@ -33,7 +33,7 @@ _DRAWING, _STEAL = Phase.DRAWING, Phase.STEAL    # read at every draw and offer:
 NO_COPY = object()           # hand.next_copies where no draw of a known stack's copy is due
 _DRAWN = tuple(seat_rings("accepted", n) for n in range(64))   # [cards held][seat]: a draw's ring
 
-__all__ = ["deal", "shuffled", "draw", "declare", "close_declarations", "next_draw", "declaration_options",
+__all__ = ["deal", "shuffled", "draw", "draw_run", "declare", "close_declarations", "next_draw", "declaration_options",
            "may_counter"]
 
 
@@ -101,6 +101,24 @@ def draw(hand: Hand, e: ev.Draw) -> list:
             k = counts[seat] = counts[seat] + 1
             return [_DRAWN[k][seat] if k < 64 else ring(seat, "accepted", k)]
     return _draw(hand, e)
+
+
+def draw_run(hand: Hand, events) -> int:
+    """Draw ``events`` (draws) in turn while each is ``draw``'s first case — the known stack's
+    next copy by the seat on turn, an ``int`` — without a frame or an effect each (a table's deal:
+    ``Match.apply_draws``); the count drawn.  The first other event is left, with those after it,
+    to ``draw``.  The hand must be drawing; its events are the caller's to keep."""
+    n = start = hand.drawn
+    nxt, seats, hands, counts = hand.next_copies, hand.draw_seats, hand.hands, hand.counts
+    for e in events:
+        c, seat = e.copy, e.seat
+        if c is not nxt[n] or seat != seats[n] or type(seat) is not int:
+            break
+        hands[seat].add_new(c)
+        counts[seat] += 1
+        n += 1
+    hand.drawn = n
+    return n - start
 
 
 def _draw(hand: Hand, e: ev.Draw) -> list:
