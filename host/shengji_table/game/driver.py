@@ -172,7 +172,6 @@ class Driver:
         """Deal with ``seed`` and play the hand to its settlement (open play: the driver shuffles
         with ``seed`` and keeps the hands; the engine's deal carries no seed).  ``order``: deal that
         explicit stack instead of a shuffle (a duplicate board); ``seed`` still seeds the rest."""
-        m = self.match
         self._rng_seed, self._rng_now = seed ^ 0x5EED, None   # the counter-declarer's random draw (three players)
         if self._open:
             return self._play_open_hand(seed, order)
