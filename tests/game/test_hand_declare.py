@@ -7,7 +7,8 @@ from shengji_table.game import events as ev
 from shengji_table.game.effects import Announce, Refusal
 from shengji_table.game.hand import Hand
 from shengji_table.game.hand import draw as hand_draw
-from shengji_table.rules.cards import BIG_JOKER, SMALL_JOKER, SUITS, Card
+from shengji_table.game.phase import Phase
+from shengji_table.rules.cards import BIG_JOKER, SMALL_JOKER, SUITS, Card, CardCopy
 from shengji_table.rules.declare import Declaration, check_declaration
 from shengji_table.rules.ruleset import PRESETS, Ruleset
 
@@ -154,3 +155,39 @@ def test_offered_calls_are_the_rules_verdicts_R6_1_R6_2(preset):
         want = check_declaration(rs, level, hand.standing, Declaration(seat, cards)).valid
         assert hand_draw._valid_now(hand, seat, cards) == want
         assert hand_draw._valid_now(hand, seat, cards) == want          # and once remembered
+
+
+# every preset, and the options the presets leave at their defaults: 自反 forbidden with calls
+# shown (R-6.2), three decks' mixed jokers (R-6.7)
+_OFFER_RULESETS = [(p, {}) for p in PRESETS] + [("classic", {"self_overcall": False}),
+                                                ("three-decks", {"mixed_joker_nt": True})]
+
+
+@pytest.mark.parametrize("preset, options", _OFFER_RULESETS)
+def test_draw_offers_are_the_general_options_R6_1_R6_2_R6_7(preset, options):
+    """A scanned draw's offers read from the seat's counts of the six faces that declare
+    (``draw._offers``, remembered per counts) are the general path's (``draw._options``: the
+    seat's groups, each call checked by ``_valid_now``) — same calls, same order — for random
+    hands and standing calls; rulesets the short cut does not serve take the general path."""
+    rs = Ruleset.from_preset(preset, **options)
+    rng = random.Random(preset + str(options))
+    served = 0
+    for _ in range(400):
+        level = rng.randint(2, 14)
+        hand = Hand(rs, levels=(level,) * rs.players)
+        hand.phase = Phase.DRAWING
+        seat = rng.randrange(rs.players)
+        faces = [Card(s, level) for s in SUITS] + [SMALL_JOKER, BIG_JOKER]
+        for f in faces:
+            for deck in range(rng.randint(0, rs.decks) if rng.random() < 0.5 else 0):
+                hand.hands[seat].add_new(CardCopy(f, deck + 1))
+        if rng.random() < 0.7:
+            first = rng.choice(faces)
+            call = Declaration(rng.choice([seat, rng.randrange(rs.players)]), (first,) * rng.randint(1, rs.decks))
+            hand.standing = check_declaration(rs, level, None, call).standing
+        want = () if rs.bidding else hand_draw._options(hand, seat, None)     # bidding: trump is named
+        assert hand.declaration_options(seat) == want
+        if not (rs.bidding or rs.two_colour or rs.hidden_declarations):
+            assert hand_draw._offers(hand, seat) == want == hand_draw._offers(hand, seat)   # and remembered
+            served += bool(want)
+    assert served > 50 or rs.bidding or rs.two_colour or rs.hidden_declarations

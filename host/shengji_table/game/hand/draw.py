@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from itertools import cycle, islice
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING
 
 from ...rules.cards import BIG_JOKER, JOKER, SMALL_JOKER, SUITS, Card, all_copies, format_cards, level_text, suit_word
@@ -232,7 +232,19 @@ def _valid_now(hand: Hand, seat: int, cards: tuple) -> bool:
     cards' strength (remembered for the process: every hand offers the same few calls) and the
     standing call's strength, trump and seat (R-6.1 – R-6.3; the test compares it with
     ``check_declaration``)."""
-    rs, level = hand.ruleset, hand.level
+    call, standing = _strength(hand.ruleset, hand.level, cards), hand.standing
+    if call is None or standing is None:        # the first call stands if it is a call (R-6.1)
+        return call is not None
+    trump, strength = call
+    # stronger than the standing call (R-6.3), and one's own call only reinforced or, where the
+    # ruleset allows 自反, overcalled (R-6.2)
+    return strength > standing.strength and (seat != standing.seat or trump == standing.trump
+                                             or hand.ruleset.self_overcall)
+
+
+def _strength(rs, level: int, cards: tuple):
+    """``declaration_strength`` of ``cards``, ``(trump, strength)``, or None when they are no call
+    (remembered for the process: every hand offers the same few calls)."""
     key = (id(rs), level, tuple(map(_INDEX, cards)))    # the entry keeps the ruleset alive: its id stays its own
     hit = _STRENGTHS.get(key)
     if hit is None or hit[0] is not rs:
@@ -243,13 +255,7 @@ def _valid_now(hand: Hand, seat: int, cards: tuple) -> bool:
         if len(_STRENGTHS) >= 10_000:
             _STRENGTHS.clear()
         hit = _STRENGTHS[key] = (rs, call)
-    call, standing = hit[1], hand.standing
-    if call is None or standing is None:        # the first call stands if it is a call (R-6.1)
-        return call is not None
-    trump, strength = call
-    # stronger than the standing call (R-6.3), and one's own call only reinforced or, where the
-    # ruleset allows 自反, overcalled (R-6.2)
-    return strength > standing.strength and (seat != standing.seat or trump == standing.trump or rs.self_overcall)
+    return hit[1]
 
 
 _STRENGTHS: dict = {}       # (ruleset id, level, face indices) -> (ruleset, (trump, strength) or None)
@@ -278,9 +284,57 @@ def _declaring_groups(hand: Hand, seat: int, held) -> list:
 def declaration_options(hand: Hand, seat: int, held=None) -> tuple:
     """Every declaration (tuple of faces) seat ``seat`` could validly make now (for bots)."""
     ph, rs = hand.phase, hand.ruleset
-    stealing = ph == _STEAL
-    if not (ph == _DRAWING and not rs.bidding) and not may_counter(hand, seat) and not stealing:
+    if ph is _DRAWING and not rs.bidding:
+        if held is None and not rs.two_colour and not rs.hidden_declarations:
+            return _offers(hand, seat)          # the commonest: a scanned draw's offer
+    elif not may_counter(hand, seat) and ph != _STEAL:
         return ()
+    return _options(hand, seat, held)
+
+
+def _offers(hand: Hand, seat: int) -> tuple:
+    """``_options`` while a scanned hand is drawn with calls shown and one colour: from the seat's
+    counts of the six faces that declare, each face's calls of one, two … copies read from a table
+    per ruleset and level with their strengths, those that beat the standing call (R-6.1 – R-6.3:
+    ``_valid_now``'s verdicts; tested against ``_options``)."""
+    rs, level = hand.ruleset, hand.level
+    table = _LEVEL_CALLS.get((id(rs), level))
+    if table is None or table[0] is not rs:      # the entry keeps the ruleset alive: its id stays its own
+        table = _LEVEL_CALLS[(id(rs), level)] = _level_calls(rs, level)
+    counts = table[1](hand.hands[seat].counts())
+    calls = [call for face_calls, k in zip(table[2], counts) if k for call in face_calls[:k] if call is not None]
+    if rs.mixed_joker_nt and counts[4] and counts[5]:     # R-6.7: both jokers declare no trump
+        calls += table[3]
+    standing = hand.standing
+    if standing is None:                        # the first call stands if it is a call (R-6.1)
+        return tuple([cards for cards, _, _ in calls])
+    beat = standing.strength
+    if seat != standing.seat or rs.self_overcall:
+        return tuple([cards for cards, _, strength in calls if strength > beat])
+    trump = standing.trump                      # one's own call only reinforced (R-6.2)
+    return tuple([cards for cards, t, strength in calls if strength > beat and t == trump])
+
+
+def _level_calls(rs, level: int) -> tuple:
+    """``(ruleset, an item-getter of the counts of _declaring_faces, per face its calls of 1, 2 …
+    copies as (cards, trump, strength) or None where they are no call, the two jokers' call)``."""
+    faces = _declaring_faces(level)
+    per_face = []
+    for f in faces:
+        calls = [_strength(rs, level, (f,) * n) for n in range(1, rs.decks + 1)]
+        per_face.append(tuple(None if c is None else ((f,) * n, *c) for n, c in enumerate(calls, 1)))
+    both = _strength(rs, level, faces[4:]) if rs.mixed_joker_nt else None
+    return (rs, itemgetter(*(f.index for f in faces)), tuple(per_face),
+            [(faces[4:], *both)] if both is not None else [])
+
+
+_LEVEL_CALLS: dict = {}     # (ruleset id, level) -> _level_calls
+
+
+def _options(hand: Hand, seat: int, held) -> tuple:
+    """``declaration_options`` in every phase and mode, once the seat may declare at all."""
+    ph, rs = hand.phase, hand.ruleset
+    stealing = ph == _STEAL
     groups = _declaring_groups(hand, seat, held)
     items = sorted(groups, key=lambda kv: kv[0].index) if rs.two_colour else groups
     out = [(f,) * n for f, k in items for n in range(1, k + 1)]
