@@ -109,14 +109,18 @@ def draw_run(hand: Hand, events) -> int:
     ``Match.apply_draws``); the count drawn.  The first other event is left, with those after it,
     to ``draw``.  The hand must be drawing; its events are the caller's to keep."""
     n = start = hand.drawn
-    nxt, seats, hands, counts = hand.next_copies, hand.draw_seats, hand.hands, hand.counts
+    nxt, seats = hand.next_copies, hand.draw_seats
     for e in events:
-        c, seat = e.copy, e.seat
-        if c is not nxt[n] or seat != seats[n] or type(seat) is not int:
+        seat = e.seat
+        if e.copy is not nxt[n] or seat != seats[n] or type(seat) is not int:
             break
-        hands[seat].add_new(c)
-        counts[seat] += 1
         n += 1
+    # the run's copies by seat: every players-th from the seat's first draw in it
+    players, hands, counts = hand.players, hand.hands, hand.counts
+    for first in range(start, min(n, start + players)):
+        copies = nxt[first:n:players]
+        hands[seats[first]].add_drawn(copies)
+        counts[seats[first]] += len(copies)
     hand.drawn = n
     return n - start
 

@@ -70,6 +70,21 @@ class Held(dict):
         self._faces = None
         dict.__setitem__(self, copy, value)
 
+    def add_drawn(self, copies) -> None:
+        """``add_new`` of each of ``copies`` in turn (a seat's draws of a run: ``draw.draw_run``)."""
+        if self._sorted_ok:
+            keys, faces = self._keys, self._sorted
+            for copy in copies:
+                i = bisect_left(keys, copy.key)
+                keys.insert(i, copy.key)
+                faces.insert(i, copy.card)
+        counts = self._counts
+        if counts is not None:
+            for copy in copies:
+                counts[copy.card.index] += 1
+        self._faces = None
+        dict.update(self, dict.fromkeys(copies))
+
     def pop(self, copy, default=_ABSENT):
         value = _pop(self, copy, _ABSENT)
         if value is _ABSENT:
