@@ -20,6 +20,7 @@ a dug kitty (J / A) leaves once the declarers are at 2 are named the same way (é
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import groupby
 from collections.abc import Iterable, Sequence
 
 from ..rules.cards import level_text
@@ -153,17 +154,13 @@ class Match:
     def apply_all(self, events: Iterable) -> Match:
         """Apply every event in turn (a record's replay), their effects dropped; runs of draws
         by ``apply_draws`` (the same state as ``apply`` each, tested)."""
-        apply, draws = self.apply, []
-        for e in events:
-            if type(e) is _Draw:
-                draws.append(e)
+        apply = self.apply
+        for cls, run in groupby(events, type):
+            if cls is _Draw:
+                self._replay_draws(list(run))
                 continue
-            if draws:
-                self._replay_draws(draws)
-                draws = []
-            apply(e)
-        if draws:
-            self._replay_draws(draws)
+            for e in run:
+                apply(e)
         return self
 
     def _replay_draws(self, draws: list) -> None:
