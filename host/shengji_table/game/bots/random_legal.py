@@ -44,7 +44,8 @@ class RandomLegalBot:
             return play_cards(random_follow(lead, view.hand, view.order, rng))
         if kind == "lead":
             rate = self.throw_rate if view.ruleset.throws == "allowed" else 0.0
-            return play_cards(random_lead(view.hand, view.order, rng, rate))
+            cards = random_lead(view.hand, view.order, rng, rate)
+            return ONE_CARD_PLAYS[cards[0].index] if len(cards) == 1 else play_cards(cards)
         if kind in ("declare", "bid"):
             options = list(view.expect.options)
             # Passing is legal except for the last bidder when nobody has bid, which the view does
