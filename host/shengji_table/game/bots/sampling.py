@@ -333,11 +333,14 @@ def _lead_places(hand: Sequence[Card], order) -> list | tuple:
         return lead_candidates(hand, order)
     display = order._display
     pos = sorted([display[c.index] for c in hand])
+    # each extra copy of a face is one equal neighbour in pos: counted by a set (in C) rather than the
+    # pass below, which only a hand with two pairs or a triple needs
+    if len(pos) - len(set(pos)) < 2:
+        return pos, order._faces_in_display
     held2 = [p for p, q in zip(pos, pos[1:]) if p == q]     # display places held twice or more
-    if len(held2) > 1:                  # two pairs: maybe a tractor, at adjacent ranks of a suit
-        faces, suit_at, rank_at = order._faces_in_display, order._suit, order._rank
-        keys = {(suit_at[i], rank_at[i]) for i in [faces[p].index for p in held2]}
-        if any((s, r + 1) in keys for s, r in keys):
-            return lead_candidates(hand, order)
-        return pos, faces
-    return pos, order._faces_in_display
+    # two pairs: maybe a tractor, at adjacent ranks of a suit
+    faces, suit_at, rank_at = order._faces_in_display, order._suit, order._rank
+    keys = {(suit_at[i], rank_at[i]) for i in [faces[p].index for p in held2]}
+    if any((s, r + 1) in keys for s, r in keys):
+        return lead_candidates(hand, order)
+    return pos, faces
