@@ -146,25 +146,14 @@ class Driver:
         held = self.hidden_hand(seat) if self._open else hand.hands[seat]
         if len(faces) == 1 and not exclude:    # most plays: one card, the first copy of its face
             return [_first_copy(held, faces[0], seat)]
-        need: dict = {}
-        for f in faces:
-            need[f.index] = need.get(f.index, 0) + 1
-        pool: dict = {i: [] for i in need}
-        missing = len(faces)
-        for c in held:
-            i = c.card.index
-            lst = pool.get(i)
-            if lst is not None and len(lst) < need[i] and not (exclude and c in exclude):
-                lst.append(c)
-                missing -= 1
-                if not missing:               # every face found: the rest of the hand is not needed
+        out: list = []
+        for f in faces:             # a pair or a throw: a scan of the hand per card, short in practice
+            for c in held:
+                if c.card is f and c not in out and not (exclude and c in exclude):
+                    out.append(c)
                     break
-        out = []
-        for f in faces:
-            lst = pool[f.index]
-            if not lst:
+            else:
                 raise DriverError(f"seat {seat} chose {f}, which it does not hold")
-            out.append(lst.pop(0))
         return out
 
     # ------------------------------------------------------------------
