@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from ..rules.cards import ALL_FACES, Card
 
-__all__ = ["Decision", "PlayCards", "play_cards", "ONE_CARD_PLAYS", "Bury", "Declare", "Pass", "Bid", "NameTrump", "CallFriend",
-           "FriendCall"]
+__all__ = ["Decision", "PlayCards", "play_cards", "ONE_CARD_PLAYS", "Bury", "Declare", "Pass", "Bid", "NameTrump",
+           "CallFriend", "FriendCall"]
 
 
 @dataclass(frozen=True)
