@@ -11,9 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from shengji_table.game.bots.sampling import random_follow, random_lead, take_cards
+from shengji_table.game.bots.random_legal import RandomLegalBot
+from shengji_table.game.bots.sampling import random_follow, random_lead, random_single, take_cards
+from shengji_table.game.decisions import play_cards
+from shengji_table.game.view import Expect, SeatView
 from shengji_table.rules.ruleset import PRESETS, Ruleset
-from shengji_table.rules.trick import lead_candidates
+from shengji_table.rules.trick import Play, lead_candidates
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from hands import random_orders_and_hands  # noqa: E402
@@ -80,3 +83,55 @@ def test_one_unit_lead_is_a_pick_from_the_lead_candidates_R3(preset):
         fast, general = random.Random(seed), random.Random(seed)
         assert random_lead(hand, order, fast) == tuple(general.choice(lead_candidates(hand, order)))
         assert fast.getstate() == general.getstate()
+
+
+class _OwnRandom(random.Random):
+    """A generator with its own ``random()``: ``_randbelow`` then draws without ``getrandbits``, so
+    ``random_single`` must not inline CPython's getrandbits loop for it."""
+
+    def random(self):
+        return super().random()
+
+
+@pytest.mark.parametrize("preset", ["classic", "one-deck-two-colour", "four-decks"])
+def test_one_card_follow_of_another_generator_is_its_own_draw_R4_4(preset):
+    rs = Ruleset.from_preset(preset)
+    rng = random.Random(preset)
+    for order, hand in random_orders_and_hands(rs, rng, 100):
+        if len(hand) < 2:
+            continue
+        lead, hand = (hand[0],), hand[1:]
+        seed = rng.random()
+        fast, general = _OwnRandom(seed), _OwnRandom(seed)
+        assert (random_single(lead[0], hand, order, fast),) == _general_single_follow(lead, hand, order, general)
+        assert fast.getstate() == general.getstate()
+
+
+@pytest.mark.parametrize("preset", ["classic", "three-players", "find-friend-5-three-decks"])
+def test_one_card_answers_are_the_plays_built_R4_4(preset):
+    """The random bot answers a one-card follow or lead with the shared ``ONE_CARD_PLAYS`` entry: the
+    same decision as ``play_cards`` of the card the general draw picks (R-4.4 follow, R-3 lead)."""
+    rs = Ruleset.from_preset(preset)
+    seen = set()
+    for order, hand in random_orders_and_hands(rs, random.Random(preset), 150):
+        if len(hand) < 2:
+            continue
+        bot, twin = RandomLegalBot(7, throw_rate=0.0), random.Random(7)
+        view = _play_view(rs, order, tuple(hand[1:]), ((1, (hand[0],)),))
+        answer = bot.choose(view)
+        assert answer == play_cards(random_follow((hand[0],), hand[1:], order, twin))
+        assert bot.rng.getstate() == twin.getstate()
+        lead_view = view._replace(trick=(), expect=Expect("lead"))
+        answer, unit = bot.choose(lead_view), random_lead(tuple(hand[1:]), order, twin)
+        assert answer == play_cards(unit) and answer.cards == unit
+        assert bot.rng.getstate() == twin.getstate()
+        seen.add(len(unit))
+    assert 1 in seen
+
+
+def _play_view(rs, order, hand, trick) -> SeatView:
+    return SeatView(ruleset=rs, seat=0, players=rs.players, phase="PLAYING", level=order.level, levels=(),
+                    trump=order.trump, order=order, hand=hand,
+                    trick=tuple(Play(s, cards) for s, cards in trick), leader=1, tricks=(), points=(),
+                    attackers_points=0, dealer=0, declarers=frozenset(), friend_calls=(), kitty=None,
+                    shown_kitty=(), standing_bid=None, expect=Expect("follow", 1))

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..rules.cards import Card
+from ..rules.cards import ALL_FACES, Card
 
-__all__ = ["Decision", "PlayCards", "play_cards", "Bury", "Declare", "Pass", "Bid", "NameTrump", "CallFriend",
-           "FriendCall"]
+__all__ = ["Decision", "PlayCards", "play_cards", "ONE_CARD_PLAYS", "Bury", "Declare", "Pass", "Bid", "NameTrump",
+           "CallFriend", "FriendCall"]
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,10 @@ def play_cards(cards: tuple) -> PlayCards:
 
 
 _new, _set = object.__new__, object.__setattr__
+
+# ONE_CARD_PLAYS[i]: the play of face i alone, one instance for the process (a decision is immutable,
+# and most plays are one card: an index read instead of building the answer)
+ONE_CARD_PLAYS: tuple = tuple(play_cards((f,)) for f in ALL_FACES)
 
 
 @dataclass(frozen=True)

@@ -146,25 +146,14 @@ class Driver:
         held = self.hidden_hand(seat) if self._open else hand.hands[seat]
         if len(faces) == 1 and not exclude:    # most plays: one card, the first copy of its face
             return [_first_copy(held, faces[0], seat)]
-        need: dict = {}
-        for f in faces:
-            need[f.index] = need.get(f.index, 0) + 1
-        pool: dict = {i: [] for i in need}
-        missing = len(faces)
-        for c in held:
-            i = c.card.index
-            lst = pool.get(i)
-            if lst is not None and len(lst) < need[i] and not (exclude and c in exclude):
-                lst.append(c)
-                missing -= 1
-                if not missing:               # every face found: the rest of the hand is not needed
+        out: list = []
+        for f in faces:             # a pair or a throw: a scan of the hand per card, short in practice
+            for c in held:
+                if c.card is f and c not in out and not (exclude and c in exclude):
+                    out.append(c)
                     break
-        out = []
-        for f in faces:
-            lst = pool[f.index]
-            if not lst:
+            else:
                 raise DriverError(f"seat {seat} chose {f}, which it does not hold")
-            out.append(lst.pop(0))
         return out
 
     # ------------------------------------------------------------------
@@ -393,7 +382,7 @@ class Driver:
         d = self.bots[seat].choose(self.view(seat) if self._open else hand.view(seat))
         if type(d) is not dd.PlayCards and not isinstance(d, dd.PlayCards):
             raise DriverError(f"seat {seat} answered {d!r} to a play question")
-        taps, send = self._taps[seat], self.send
+        taps = self._taps[seat]
         cards = d.cards
         if len(cards) == 1 and not self._open:   # most plays: one card, its first copy in the hand
             face = cards[0]
@@ -405,13 +394,21 @@ class Driver:
             copies: Sequence = (c,)
         else:
             copies = self._copies(seat, cards)
+        # send without its frame when it only applies (no hooks, no subclass's send): _plain inline
+        plain = self.on_event is None and self.check is None and type(self).send is _SEND
+        send = self._apply if plain else self.send
         for c in copies:
             e = taps.get(c.key)
             if e is None:
                 e = taps[c.key] = ev.Tap(seat, c)
-            send(e)
+            out = send(e)
+            if plain and out and type(out[0]) is Refusal:
+                raise _refused(e, out[0])
         if leading:
-            send(self._confirms[seat])
+            e = self._confirms[seat]
+            out = send(e)
+            if plain and type(out[0]) is Refusal:
+                raise _refused(e, out[0])
             if self._open and hand.throw_window:
                 self._challenge()
 
@@ -421,6 +418,8 @@ class Driver:
                      Phase.FRIEND: _on_friend,
                      Phase.PLAYING: _on_playing}
 
+
+_SEND = Driver.send
 
 # a draw of a copy (by its number) at a seat, one instance for the process (events are immutable):
 # a deal sends each copy to a seat of its own, so a driver's own table would fill slowly

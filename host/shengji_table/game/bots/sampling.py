@@ -27,7 +27,7 @@ from ...rules.shapes import count_groups, realizable
 from ...rules.trick import lead_candidates
 from ...rules.units import decompose
 
-__all__ = ["random_follow", "random_lead", "cheapest_follow", "shape_follow", "take_cards",
+__all__ = ["random_follow", "random_single", "random_lead", "cheapest_follow", "shape_follow", "take_cards",
            "RandomChoices", "CheapestChoices", "lead_units"]
 
 # How many plays of legal_follows the fallback looks at (reservoir sampling): bounded work.
@@ -203,17 +203,12 @@ def random_follow(lead: Sequence[Card], hand: Sequence[Card], order, rng: random
     components at random, fill with random cards of the suit.
     """
     n = len(lead)
+    if n == 1:      # the commonest follow
+        return (random_single(lead[0], hand, order, rng),)
     suit_at = order._suit                       # the effective suit by face index (no call per card)
     suit = suit_at[lead[0].index]
     suit_cards = [c for c in hand if suit_at[c.index] == suit]
     held = len(suit_cards)
-    if n == 1:      # the commonest follow; rng.choice / rng.sample of one card without their frames
-        below = rng._randbelow                  # type: ignore[attr-defined]  # what choice and sample call
-        if held > 1:
-            return (suit_cards[below(held)],)
-        if held:
-            return (suit_cards[0],)
-        return (hand[below(len(hand))],)        # void: the other cards are the whole hand
     if held <= n:
         others = list(hand) if not held else [c for c in hand if suit_at[c.index] != suit]
         return tuple(suit_cards + rng.sample(others, n - held))
@@ -233,6 +228,31 @@ def random_follow(lead: Sequence[Card], hand: Sequence[Card], order, rng: random
         if play is not None:
             return tuple(play)
     return _fallback_follow(lead, hand, order, rng)
+
+
+def random_single(face: Card, hand: Sequence[Card], order, rng: random.Random) -> Card:
+    """``random_follow((face,), hand, order, rng)[0]``: a random card of the led suit, or of the
+    whole hand when the seat has none (the other cards are the whole hand).  The same draw as
+    ``rng.choice`` (and a one-card ``rng.sample``) without their frames: ``_randbelow``, which for a
+    plain :class:`random.Random` is ``getrandbits(n.bit_length())`` until below ``n``, inline."""
+    suit_at = order._suit                       # the effective suit by face index (no call per card)
+    suit = suit_at[face.index]
+    cards: Sequence[Card] = [c for c in hand if suit_at[c.index] == suit]
+    n = len(cards)
+    if n == 1:
+        return cards[0]
+    if not n:
+        cards, n = hand, len(hand)
+    if type(rng) is not _Random:                # a subclass may draw otherwise
+        return cards[rng._randbelow(n)]         # type: ignore[attr-defined]  # what choice calls
+    getrandbits, k = rng.getrandbits, n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return cards[r]
+
+
+_Random = random.Random
 
 
 def _fallback_follow(lead, hand, order, rng: random.Random) -> tuple[Card, ...]:
@@ -313,11 +333,14 @@ def _lead_places(hand: Sequence[Card], order) -> list | tuple:
         return lead_candidates(hand, order)
     display = order._display
     pos = sorted([display[c.index] for c in hand])
+    # each extra copy of a face is one equal neighbour in pos: counted by a set (in C) rather than the
+    # pass below, which only a hand with two pairs or a triple needs
+    if len(pos) - len(set(pos)) < 2:
+        return pos, order._faces_in_display
     held2 = [p for p, q in zip(pos, pos[1:]) if p == q]     # display places held twice or more
-    if len(held2) > 1:                  # two pairs: maybe a tractor (R-3.3), at adjacent ranks of a suit
-        faces, suit_at, rank_at = order._faces_in_display, order._suit, order._rank
-        keys = {(suit_at[i], rank_at[i]) for i in [faces[p].index for p in held2]}
-        if any((s, r + 1) in keys for s, r in keys):
-            return lead_candidates(hand, order)
-        return pos, faces
-    return pos, order._faces_in_display
+    # two pairs: maybe a tractor (R-3.3), at adjacent ranks of a suit
+    faces, suit_at, rank_at = order._faces_in_display, order._suit, order._rank
+    keys = {(suit_at[i], rank_at[i]) for i in [faces[p].index for p in held2]}
+    if any((s, r + 1) in keys for s, r in keys):
+        return lead_candidates(hand, order)
+    return pos, faces

@@ -35,7 +35,10 @@ __all__ = ["Hand"]
 _FACE = attrgetter("card")          # a copy's face, read in C (views are built for every decision)
 _tuple_new = tuple.__new__
 # where a view's fields a play changes sit (SeatView is a named tuple): hand … attackers_points, expect
-_HAND, _DEALER, _EXPECT = (SeatView._fields.index(name) for name in ("hand", "dealer", "expect"))
+# the fields a play changes, by number, as Hand.view stores them into a seat's kept fields
+_PLAY_FIELDS = {8: "hand", 9: "trick", 10: "leader", 11: "tricks", 12: "points", 13: "attackers_points",
+                20: "expect"}
+assert all(SeatView._fields[i] == name for i, name in _PLAY_FIELDS.items()), "Hand.view's field numbers"
 _OVER, _PLAYING, _DRAWING = Phase.OVER, Phase.PLAYING, Phase.DRAWING
 _HOLDS_KITTY = (Phase.BURYING, Phase.FRIEND, Phase.PLAYING, Phase.OVER)   # the dealer sees the kitty
 # what play waits for, built once (an Expect is immutable): nothing, a lead, a follow of n cards
@@ -397,8 +400,7 @@ class Hand:
         if base[0] is not ph or base[1] is not declarers or base[2] is not self.standing:
             # in the draw only a call changes what is not a draw's, in the play only a friend found
             # (the referee's undo rebuilds the hand, and so these too); other phases build it anew
-            kept = SeatView.adopt(self._view_base(seat, ph, declarers))
-            base = (ph, declarers, self.standing, kept[:_HAND], kept[_DEALER:_EXPECT] + kept[_EXPECT + 1:])
+            base = (ph, declarers, self.standing, list(SeatView.adopt(self._view_base(seat, ph, declarers))))
             if ph is _PLAYING or ph is _DRAWING:
                 self._view_bases[seat] = base
         held = self.hands[seat]
@@ -413,14 +415,17 @@ class Hand:
                                                           or _follow(len(trick[0].cards))) if trick else _LEAD
             else:
                 expect = self.expect(seat)
-        # the kept fields with those a play changes, in field order, as one tuple (the kept ones
-        # were checked by adopt as the base was built)
-        ruleset, seat_, players, phase, level, levels, trump, order = base[3]
-        dealer, declarers_, friend_calls, kitty, shown_kitty, standing_bid, standing_seat = base[4]
-        return _tuple_new(SeatView, (ruleset, seat_, players, phase, level, levels, trump, order,
-                                     hand, plays, self.leader, self.trick_views, points, attackers_points,
-                                     dealer, declarers_, friend_calls, kitty, shown_kitty, standing_bid,
-                                     expect, standing_seat))
+        # the seat's kept fields (checked by adopt as the base was built) with those a play changes
+        # stored in their places (literal numbers: _PLAY_FIELDS), then copied into the view in C
+        fields = base[3]
+        fields[8] = hand
+        fields[9] = plays
+        fields[10] = self.leader
+        fields[11] = self.trick_views
+        fields[12] = points
+        fields[13] = attackers_points
+        fields[20] = expect
+        return _tuple_new(SeatView, fields)
 
     def _view_base(self, seat: int, ph: Phase, declarers: frozenset) -> dict:
         """The fields of ``seat``'s view that a play does not change."""
