@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from shengji_table.game.bots import make_bot
 from shengji_table.game.driver import Driver
+from shengji_table.game.events import Draw
 from shengji_table.game.match import Match
 from shengji_table.rules.ruleset import Ruleset
 
@@ -38,3 +39,16 @@ def recorded_match(preset: str, seed: int, hands: int, state: Callable, wrong: C
             break
         d.play_hand(seed=seed * 100 + k)
     return rs, log
+
+
+def wrong_draws(hand, rng) -> list:
+    """Draws the engine must refuse now: the right copy by another seat, the seat on turn with a
+    copy further down the stack, any draw once every seat holds its hand."""
+    n, stack = hand.drawn, hand.stack
+    if n >= hand.deal_size:
+        return [Draw(rng.randrange(hand.players), stack[n])]
+    seat = (hand.first_seat + n) % hand.players
+    out = [Draw((seat + 1) % hand.players, stack[n])]
+    if n + 1 < len(stack):
+        out.append(Draw(seat, stack[rng.randrange(n + 1, len(stack))]))
+    return out

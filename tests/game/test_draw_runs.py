@@ -18,7 +18,7 @@ from shengji_table.game.phase import Phase
 from shengji_table.rules.ruleset import Ruleset
 
 sys.path.insert(0, str(Path(__file__).parent))
-from recorded import recorded_match  # noqa: E402  (tests/game/recorded.py)
+from recorded import recorded_match, wrong_draws  # noqa: E402  (tests/game/recorded.py)
 
 PRESETS = ["classic", "one-deck", "find-friend-5", "six-players", "three-players", "four-decks"]
 
@@ -28,15 +28,10 @@ def _wrong_now(match, rng) -> list:
     hand = match.hand
     if hand.phase != Phase.DRAWING or rng.random() > 0.15:
         return []
-    n, stack = hand.drawn, hand.stack
-    if n >= hand.deal_size:
-        return [ev.Draw(rng.randrange(hand.players), stack[n])]
-    seat = (hand.first_seat + n) % hand.players
-    out = [ev.Draw((seat + 1) % hand.players, stack[n])]
-    if n + 1 < len(stack):
-        out.append(ev.Draw(seat, stack[rng.randrange(n + 1, len(stack))]))
-    if seat != 1:
-        out.append(ev.Draw(True, stack[n]))       # a bool seat (seat 1): not draw_run's, Hand.apply's to judge
+    out = wrong_draws(hand, rng)
+    n = hand.drawn
+    if n < hand.deal_size and (hand.first_seat + n) % hand.players != 1:
+        out.append(ev.Draw(True, hand.stack[n]))  # a bool seat (seat 1): not draw_run's, Hand.apply's to judge
     return out
 
 

@@ -18,20 +18,7 @@ from shengji_table.rules.cards import CardCopy, all_copies
 from shengji_table.rules.ruleset import Ruleset
 
 sys.path.insert(0, str(Path(__file__).parent))
-from recorded import recorded_match  # noqa: E402  (tests/game/recorded.py)
-
-
-def _wrong_draws(hand, rng):
-    """Draws the engine must refuse now: the right copy by another seat, the seat on turn with a
-    copy further down the stack, any draw once every seat holds its hand."""
-    n, stack = hand.drawn, hand.stack
-    if n >= hand.deal_size:
-        return [ev.Draw(rng.randrange(hand.players), stack[n])]
-    seat = (hand.first_seat + n) % hand.players
-    out = [ev.Draw((seat + 1) % hand.players, stack[n])]
-    if n + 1 < len(stack):
-        out.append(ev.Draw(seat, stack[rng.randrange(n + 1, len(stack))]))
-    return out
+from recorded import recorded_match, wrong_draws  # noqa: E402  (tests/game/recorded.py)
 
 
 def _state(m: Match):
@@ -41,7 +28,7 @@ def _state(m: Match):
 
 def _wrong_now(match, rng) -> list:
     hand = match.hand
-    return _wrong_draws(hand, rng) if hand.phase == Phase.DRAWING and rng.random() < 0.3 else []
+    return wrong_draws(hand, rng) if hand.phase == Phase.DRAWING and rng.random() < 0.3 else []
 
 
 def _played(preset: str, seed: int, hands: int) -> tuple:
