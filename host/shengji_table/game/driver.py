@@ -76,6 +76,7 @@ class Driver:
         self._taps: list = [{} for _ in range(match.players)]
         self._confirms = tuple(ev.Confirm(s) for s in range(match.players))
         self._apply = match.apply
+        self._plain_now = False                  # finish_hand: whether plays may skip send (_plain)
 
     # ------------------------------------------------------------------
     def send(self, event):
@@ -295,6 +296,7 @@ class Driver:
         step (``_PHASES``) until the hand is over."""
         hand = self._hand()
         self._countered = not self.counter_declarations or hand.phase not in _BEFORE_KITTY
+        self._plain_now = self._plain()          # read at every play (_on_playing)
         play = self._PHASES[_PLAYING]            # the step of most steps, without the table's look-up
         while hand.phase is not _OVER:
             if hand.phase is _PLAYING:
@@ -394,8 +396,8 @@ class Driver:
             copies: Sequence = (c,)
         else:
             copies = self._copies(seat, cards)
-        # send without its frame when it only applies (no hooks, no subclass's send): _plain inline
-        plain = self.on_event is None and self.check is None and type(self).send is _SEND
+        # send without its frame when it only applies (no hooks, no subclass's send)
+        plain = self._plain_now
         send = self._apply if plain else self.send
         for c in copies:
             e = taps.get(c.key)
@@ -418,8 +420,6 @@ class Driver:
                      Phase.FRIEND: _on_friend,
                      Phase.PLAYING: _on_playing}
 
-
-_SEND = Driver.send
 
 # a draw of a copy (by its number) at a seat, one instance for the process (events are immutable):
 # a deal sends each copy to a seat of its own, so a driver's own table would fill slowly
