@@ -22,9 +22,16 @@ pytest.importorskip("uvicorn")
 
 
 def wait_for(what, timeout: float, poll: float = 0.05):
+    """``what()``'s first true answer within ``timeout`` s.  An element not there yet, or gone
+    with the page it was on, is not an answer yet: after a form is sent the browser is between
+    two pages for a moment, longer on a loaded machine."""
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        got = what()
+        try:
+            got = what()
+        except (NoSuchElementException, StaleElementReferenceException):
+            got = None
         if got:
             return got
         time.sleep(poll)
