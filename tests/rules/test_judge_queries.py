@@ -54,6 +54,26 @@ def test_R4_3_failed_throw_followers_answer_the_forced_unit():
     assert r["plays"][1]["legal"] is True and r["winner"] == 1 and r["points"] == 10
 
 
+
+def test_R4_3_R4_4_follower_answering_the_whole_failed_throw_is_told_what_stands():
+    """Seat 0 tries ♥A Q and seat 1's ♥K beats the Q: only the Q stands, so two cards from seat 1
+    break R-4.4, and the reason says the throw failed rather than "2 cards were led"."""
+    r = judge({"preset": "classic", "level": "2", "trump": "S",
+               "hands": {"0": ["HA", "HQ"], "1": ["HK", "H3"]},
+               "trick": [{"seat": 0, "cards": ["HA", "HQ"]}, {"seat": 1, "cards": ["HK", "H3"]}]})
+    follow = r["plays"][1]
+    assert (follow["legal"], follow["rule"]) == (False, "R-4.4")
+    assert follow["reason"] == ("the throw of 2 cards failed and only HQ stands as the lead, "
+                                "so play exactly 1 card, not 2")
+
+
+def test_R4_4_wrong_count_reason_counts_in_words():
+    """One card led and two played: "1 card was led", not "1 cards were led"."""
+    r = judge(trick((0, "HA"), (1, "H3 H4")))
+    assert r["reason"] == "1 card was led, so play exactly 1, not 2"
+    r = judge(trick((0, "HA HA"), (1, "H3")))
+    assert r["reason"] == "2 cards were led, so play exactly 2, not 1"
+
 # ---- the match ----------------------------------------------------------------------------------
 
 def match(**sit):

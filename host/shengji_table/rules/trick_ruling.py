@@ -122,11 +122,22 @@ def _throw_check(lead: Play, others: dict, order, units: tuple):
     return tc
 
 
-def _rule_follow(out: dict, order, lead: tuple, play: Play, hand, rule, counts) -> None:
-    """A follow: the lead's count (R-4.4) and, with the hand, suit and shape (R-4.4–4.7)."""
+def _count_reason(lead: tuple, played: int, thrown: int) -> str:
+    """Why a follow of ``played`` cards has the wrong count; ``thrown``: the cards of a failed
+    throw's attempt, when only its forced part ``lead`` stands (R-4.3)."""
+    need = f"{len(lead)} card" + ("s" if len(lead) != 1 else "")
+    if thrown:
+        return (f"the throw of {thrown} cards failed and only {' '.join(map(str, lead))} stands as the lead, "
+                f"so play exactly {need}, not {played}")
+    return f"{need} {'were' if len(lead) != 1 else 'was'} led, so play exactly {len(lead)}, not {played}"
+
+
+def _rule_follow(out: dict, order, lead: tuple, play: Play, hand, rule, counts, thrown: int = 0) -> None:
+    """A follow: the lead's count (R-4.4) and, with the hand, suit and shape (R-4.4–4.7).
+    ``thrown``: the cards the leader tried to throw when ``lead`` is a failed throw's forced part."""
     if len(play.cards) != len(lead):
         if out["legal"]:
-            _illegal(out, "R-4.4", f"{len(lead)} cards were led, so play exactly {len(lead)}, not {len(play.cards)}")
+            _illegal(out, "R-4.4", _count_reason(lead, len(play.cards), thrown))
     elif out["legal"]:
         if hand is not None:
             # the count is right and _check_hand found the cards in the hand
@@ -167,12 +178,14 @@ def rule_counted_trick(ruleset, order, plays: list, hands: dict, counts: dict, m
     entries = [entry]
     counted = [standing]            # the plays that stand, for the winner and the points
     seats = [lead.seat]
+    thrown = 0
     if standing is not lead.cards:
         _units, _verdict, rule, shape = _lead_facts(standing, order)
+        thrown = len(lead.cards)
     for play in plays[1:]:
         entry = {"seat": play.seat, "legal": True, "rule": "", "reason": ""}
         _check_hand(entry, play, counts, missing)
-        _rule_follow(entry, order, standing, play, hands.get(play.seat), rule, counts.get(play.seat))
+        _rule_follow(entry, order, standing, play, hands.get(play.seat), rule, counts.get(play.seat), thrown)
         entries.append(entry)
         if entry["legal"]:
             counted.append(play.cards)
