@@ -125,11 +125,12 @@ def _throw_check(lead: Play, others: dict, order, units: tuple):
 def _count_reason(lead: tuple, played: int, thrown: int) -> str:
     """Why a follow of ``played`` cards has the wrong count; ``thrown``: the cards of a failed
     throw's attempt, when only its forced part ``lead`` stands (R-4.3)."""
-    need = f"{len(lead)} card" + ("s" if len(lead) != 1 else "")
+    n = len(lead)
+    need = f"{n} card" if n == 1 else f"{n} cards"
     if thrown:
         return (f"the throw of {thrown} cards failed and only {' '.join(map(str, lead))} stands as the lead, "
                 f"so play exactly {need}, not {played}")
-    return f"{need} {'were' if len(lead) != 1 else 'was'} led, so play exactly {len(lead)}, not {played}"
+    return f"{need} {'was' if n == 1 else 'were'} led, so play exactly {n}, not {played}"
 
 
 def _rule_follow(out: dict, order, lead: tuple, play: Play, hand, rule, counts, thrown: int = 0) -> None:
