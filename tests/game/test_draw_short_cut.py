@@ -68,7 +68,7 @@ def test_R7_1_equal_copies_and_unknown_stacks_take_the_general_path():
             seat = (fast.first_seat + n) % rs.players
             e = ev.Draw(seat, CardCopy(stack[n].card, stack[n].deck))     # equal, not the same object
             got, want = fast.apply(e), draw._draw(slow, e)
-            slow._events.append(e)
+            slow.log.append(e)
             assert got == want and got[0].type == "ring", n
             if deal.seed is None and n == 3:
                 again = ev.Draw((seat + 1) % rs.players, stack[0])

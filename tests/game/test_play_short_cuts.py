@@ -39,7 +39,7 @@ def _state(m: Match) -> tuple:
     h = m.hand
     if h is None:
         return m.snapshot(), None
-    return m.snapshot(), (list(h.played_count), h.play_start, h.entry_start, sorted(c.key for c in h.played),
+    return m.snapshot(), (list(h.played_count), list(h.play_starts), h.entry_start, sorted(c.key for c in h.played),
                           h.trick_views, h.trick_plays() if h.trick else (), h.throw_window,
                           [(held.faces(), list(held.counts())) for held in h.hands])
 

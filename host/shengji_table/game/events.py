@@ -20,7 +20,8 @@ __all__ = [
     "EventError", "Event", "event_from_json", "EVENT_TYPES",
     "Deal", "Draw", "Declare", "CloseDeclarations", "Bid", "NameTrump", "TakeKitty", "BuryCard",
     "CallFriend", "Tap", "TakeBack", "Confirm", "Challenge", "RevealKitty",
-    "RefereeUndo", "RefereePenalty", "RefereeEndHand", "RefereeAdjust", "PassLevels", "RefuseLevels", "CounterDraw",
+    "RefereeUndo", "RefereePenalty", "RefereeEndHand", "RefereeAdjust", "RefereeReverse", "REFEREE_ACTS",
+    "PassLevels", "RefuseLevels", "CounterDraw",
 ]
 
 
@@ -128,7 +129,7 @@ def event_from_json(data: Mapping[str, Any]) -> Event:
     for key in ("reason", "rule"):
         if key in kwargs and not isinstance(kwargs[key], str):
             raise EventError(f"event {tag!r}: field {key!r} is text, not {kwargs[key]!r}")
-    for key in ("seat", "at_fault", "nth", "points", "seed", "giver"):
+    for key in ("seat", "at_fault", "nth", "points", "seed", "giver", "ruling", "attackers_points"):
         v = kwargs.get(key)
         if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
             raise EventError(f"event {tag!r}: field {key!r} is a whole number, not {v!r}")
@@ -317,6 +318,21 @@ class RefereeAdjust(Event):
 
     attackers_points: int
     reason: str = ""
+
+
+@_event("referee_reverse")
+@dataclass(frozen=True)
+class RefereeReverse(Event):
+    """Reverse the hand's ruling number ``ruling`` (1 for its first referee act): the hand stands
+    as if that act had never been made, provided everything accepted since still stands.  The
+    record keeps the act and its reversal (R-10)."""
+
+    ruling: int
+    reason: str = ""
+
+
+# the referee's acts: each one accepted is a numbered ruling of its hand (``hand/referee.py``)
+REFEREE_ACTS = (RefereeUndo, RefereePenalty, RefereeEndHand, RefereeAdjust, RefereeReverse)
 
 
 # ---- the match, between hands --------------------------------------------------------------------

@@ -38,7 +38,7 @@ from .phase import Phase
 
 # the events the match rules on itself (their type names); every other is the hand's in play
 _MATCH_EVENTS = frozenset(cls.type for cls in (ev.Deal, ev.PassLevels, ev.RefuseLevels))
-_Draw, _DRAWING = ev.Draw, Phase.DRAWING
+_Draw, _DRAWING, _Reverse = ev.Draw, Phase.DRAWING, ev.RefereeReverse
 
 __all__ = ["Match", "HandSummary", "TRANSFER_RULE"]
 
@@ -79,6 +79,7 @@ class Match:
         self.leftovers: dict = {}                    # seat -> levels a must-play level stopped (级数不浪费)
         self._transfer: TransferWindow | None = None   # the open window for passing them on (until the next deal)
         self._dig: DugKitty | None = None         # find a friend: who names the attackers that 陪降 (dig drop)
+        self._unsettled: tuple | None = None      # the match as it was before the last hand was settled
 
     # ------------------------------------------------------------------
     def apply(self, event) -> list:
@@ -94,8 +95,10 @@ class Match:
             out = rule(hand, event)
             if out and type(out[0]) is Refusal:
                 return out
-            hand._events.append(event)
+            hand.log.append(event)
         else:
+            if type(event) is _Reverse:
+                return self._reverse(event)
             # the hand refuses the match's own events (a deal, passing levels on) without changing
             # anything; the match then rules on them
             out = hand.apply(event)
@@ -108,6 +111,8 @@ class Match:
 
     def _apply_own(self, event) -> list:
         """The match's own events (a deal, passing levels on) and what is refused before a hand."""
+        if type(event) is _Reverse and self.hand is not None:
+            return self._reverse(event)          # the last hand's ruling, after the match ended
         if self.over:
             return [Refusal(getattr(event, "seat", None), event.type, "R-8.4", "the match is over")]
         if isinstance(event, (ev.PassLevels, ev.RefuseLevels)):
@@ -159,7 +164,7 @@ class Match:
             k = draw_run(hand, draws)
             if k:
                 taken = draws[:k]
-                hand._events += taken
+                hand.log += taken
                 self.events += taken
         for i in range(k, len(draws)):
             out = self.apply(draws[i])
@@ -186,8 +191,39 @@ class Match:
             draws = draws[bad[0] + 1:]
             bad = self.apply_draws(draws)
 
+    def _reverse(self, event: ev.RefereeReverse) -> list:
+        """A reversal of one of the hand's rulings (``hand/referee.py``).  When the hand had been
+        settled, the settlement is taken back first and made again from the hand as it now stands
+        (the match as if the reversed act had never been made); not once levels were passed on."""
+        hand = self.hand
+        assert hand is not None, "apply() routes a reversal here only once a hand is dealt"
+        settled = len(self.summaries) >= hand.number
+        if settled:
+            assert self._unsettled is not None, "a settled hand kept the match as it was before"
+            since = self.events[self._unsettled[-1]:]
+            if any(type(e) in (ev.PassLevels, ev.RefuseLevels) for e in since):
+                return [Refusal(None, event.type, "R-10", "levels were passed on since the hand was settled: "
+                                                          "its rulings can no longer be reversed")]
+        out = hand.apply(event)
+        if out and type(out[0]) is Refusal:
+            return out
+        self.events.append(event)
+        if settled:
+            (levels, self.dealer, self.first_seat, self.over, self.winners, leftovers, self._transfer,
+             self._dig, count, _) = self._unsettled  # type: ignore[misc]
+            self.levels, self.leftovers = list(levels), dict(leftovers)
+            del self.summaries[count:]
+            self._live = hand
+            out.append(Announce("level", f"Hand {hand.number}'s settlement is withdrawn: levels back to "
+                                         f"{', '.join(level_text(lv) for lv in self.levels)}.", "R-10"))
+        if hand.result is not None and len(self.summaries) < hand.number:
+            out += self._settle_hand(hand)
+        return out
+
     # ------------------------------------------------------------------
     def _settle_hand(self, hand: Hand) -> list:
+        self._unsettled = (list(self.levels), self.dealer, self.first_seat, self.over, self.winners,
+                           dict(self.leftovers), self._transfer, self._dig, len(self.summaries), len(self.events))
         res = hand.result
         # Called once the hand has ended, and only the end of a hand (Hand._settle /
         # Hand._end_by_ruling) sets the result, and with it a dealer.

@@ -213,7 +213,7 @@ _HOW = {
     Step.NEXT_COPY: _copy,
     Step.CALL: _button,
 }
-_REFEREE = frozenset({"referee_undo", "referee_penalty", "referee_end_hand", "referee_adjust"})
+_REFEREE = frozenset(cls.type for cls in ev.REFEREE_ACTS)
 _ACTION = {Gesture.SEAT_TAP: "tap", Gesture.CENTRE_TAP: "tap", Gesture.PRESS: "press",
            Gesture.RELEASE: "press", Gesture.LONG_PRESS: "long"}
 
@@ -397,9 +397,9 @@ class TablePlayers:
         if m.hand is None:
             return None
         plan = self._plan_for(m)
-        # the hand's own accepted events, less the referee's: a penalty changes no play, and after
-        # an undo the hand no longer has the undone play, so the bot on turn plays it again
-        done = [e for e in m.hand.events if e.type not in _REFEREE]
+        # the events the hand stands on, less the referee's: a penalty changes no play, and after
+        # an undo the hand no longer stands on the undone play, so the bot on turn plays it again
+        done = [e for e in m.hand.standing_events() if e.type not in _REFEREE]
         if [e.to_json() for e in done] != [e.to_json() for e in plan[:len(done)]]:
             differs_at = (next(i for i, (a, b) in enumerate(zip(done, plan)) if a != b) if len(done) <= len(plan)
                           else len(plan))

@@ -9,6 +9,8 @@ action          body                                              becomes
 ``end-hand``    ``{"at_fault": seat, "rule": "R-10.2"|"R-10.3",   ``referee_end_hand``
                 "reason": "…"}``
 ``adjust``      ``{"attackers_points": n, "reason": "…"}``        ``referee_adjust`` (R-10.5)
+``reverse``     ``{"ruling": n, "reason": "…"}``                  ``referee_reverse``: the hand's
+                                                                  ruling ``n`` reversed (R-10)
 ``pause``       ``{"reason": "…"}``                               the service stops taking taps
 ``resume``      ``{}``                                            it takes them again
 ==============  ================================================  ===================================
@@ -32,6 +34,7 @@ ACTIONS: dict = {
     "penalty": {"at_fault": (int, True), "points": (int, True), "reason": (str, True)},
     "end-hand": {"at_fault": (int, True), "rule": (str, True), "reason": (str, True)},
     "adjust": {"attackers_points": (int, True), "reason": (str, True)},
+    "reverse": {"ruling": (int, True), "reason": (str, True)},
     "pause": {"reason": (str, True)},
     "resume": {"reason": (str, False)},
 }
@@ -74,6 +77,8 @@ def parse_action(action: str, body, service) -> Callable:
     f = _fields(action, body)
     if action == "undo":
         return lambda by: service.referee(ev.RefereeUndo(reason=f["reason"]), by=by)
+    if action == "reverse":
+        return lambda by: service.referee(ev.RefereeReverse(f["ruling"], f["reason"]), by=by)
     if action == "penalty":
         return lambda by: service.referee(ev.RefereePenalty(f["at_fault"], f["points"], f["reason"]), by=by)
     if action == "end-hand":

@@ -159,6 +159,8 @@ def referee_state(service, names: dict | None = None, announcements=(), log_rows
     state["pending"] = _cards(hand.pending) if hand is not None else []
     state["kitty"] = _cards(hand.kitty) if hand is not None else []
     state["buried"] = _cards(hand.buried) if hand is not None else []
+    # the hand's rulings, numbered, each with whether a later one reversed it (the console reverses by number)
+    state["hand_rulings"] = [r.to_json(hand.voided) for r in hand.rulings] if hand is not None else []
     rows = list(service.log.entries(match=service.match, after=max(0, service.log.last_id() - 20 * log_rows)))
     state["rulings"] = [{"id": e.id, "at": e.at, **e.payload} for e in rows if e.kind == "ruling"][-log_rows:]
     state["log"] = [{"id": e.id, "at": e.at, "kind": e.kind, "payload": e.payload}

@@ -22,7 +22,7 @@ from ..effects import Refusal, ring
 from ..friend import FriendSearch
 from ..phase import FAST, SCANNED, Phase
 from ..view import Expect, SeatView, TrickView
-from . import bidding, draw, evidence, kitty
+from . import bidding, draw, evidence, kitty, referee
 from .counter import Exchange, may_counter
 from .held import Held
 from .knowledge import KNOWLEDGE, MODES, Knowledge
@@ -122,14 +122,18 @@ class Hand:
         self.follows: list = [[] for _ in range(n)]      # (trick no, lead faces, play faces, play index)
         self.seat_plays: list = [[] for _ in range(n)]   # faces played per seat, per play
         self.deferred_friend: tuple | None = None     # a throw's friend check waits for the window
-        # the referee (R-10)
-        self.undone: list = []                           # (seat, cards, reason) undone by the referee
+        # the referee (R-10; referee.py): the rulings accepted, in order; the log positions of the
+        # plays standing undos took back; the numbers of the rulings reversed
+        self.rulings: tuple = ()
+        self.masked: frozenset = frozenset()
+        self.voided: frozenset = frozenset()
+        self.replaying: dict = {}                        # while rebuilt: the rulings made before, by number
         self.result: HandResult | None = None
-        self._events: list = []                          # accepted events, in order
-        self.play_start: int | None = None            # index in events where the last committed play began
+        self.log: list = []                              # every accepted event, in order
+        self.play_starts: list = []                      # where in the log each standing play's entry began
         self.entry_start: int | None = None           # ... and where the entry under way began
         self.trick_views: tuple = ()                     # finished tricks as the views show them
-        self._deal_context = (dealer, first_seat)          # how the hand began, for rebuild()
+        self._deal_context = (dealer, first_seat)          # how the hand began, for fresh()
         # views are built for every decision: the parts that change less often, kept until they do
         self._trick_src: tuple = (None, 0, ())            # (trick list, its length, its face plays)
         self._lead_rule: tuple = ((), None, None)         # (the lead's copies, their follow rule, its counted_suit)
@@ -146,8 +150,22 @@ class Hand:
     # ------------------------------------------------------------------ queries
     @property
     def events(self) -> tuple:
-        """The events this hand accepted, in order."""
-        return tuple(self._events)
+        """Every event this hand accepted, in order (the referee's acts and what they took back too)."""
+        return tuple(self.log)
+
+    def standing_events(self) -> list:
+        """The events the hand stands on now (``referee.standing_events``)."""
+        return referee.standing_events(self)
+
+    @property
+    def undone(self) -> list:
+        """``(seat, copies, reason)`` of every play the referee undid and did not reverse."""
+        return referee.undone(self)
+
+    def last_play(self) -> tuple:
+        """``(seat, copies)`` of the last committed play that stands (in play)."""
+        seat, cards = self.trick[-1] if self.trick else self.tricks[-1].plays[-1]
+        return seat, tuple(cards)
 
     @property
     def dealt(self) -> list:
@@ -309,7 +327,7 @@ class Hand:
         out = handler(self, event)             # _run, without its frame
         if out and type(out[0]) is Refusal:
             return out
-        self._events.append(event)
+        self.log.append(event)
         return out
 
     def _apply_any(self, event) -> list:
@@ -319,7 +337,7 @@ class Hand:
         seat = getattr(event, "seat", None)
         if handler is None:
             return [Refusal(seat, event.type, "table.event", f"a {event.type!r} event does not belong to a hand")]
-        if self.phase == _OVER and not isinstance(event, ev.RevealKitty):
+        if self.phase == _OVER and not isinstance(event, (ev.RevealKitty, ev.RefereeReverse)):
             return [Refusal(seat, event.type, "table.over", "the hand is over")]
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.players):
             return self._no_such_seat(event, seat)
@@ -330,7 +348,7 @@ class Hand:
         out = handler(self, event)
         if out and type(out[0]) is Refusal:
             return out
-        self._events.append(event)
+        self.log.append(event)
         return out
 
     def _no_such_seat(self, event, seat) -> list:
@@ -343,16 +361,18 @@ class Hand:
             out.append(ring(seat, "refused", len(self.pending) if seat == self.turn else 0))
         return out
 
-    def rebuild(self, events) -> None:
-        """Start this hand again from its deal context and apply ``events`` (the referee's undo:
-        R-10.4).  Everything the referee had undone before is kept."""
+    def fresh(self) -> Hand:
+        """This hand as it was before its first event (its deal context: dealer, levels, first seat)."""
         dealer, first_seat = self._deal_context
-        fresh = Hand(self.ruleset, mode=self.mode, dealer=dealer, levels=self.levels, first_seat=first_seat,
-                     number=self.number)
-        for e in events:
-            fresh.apply(e)
-        fresh.undone = list(self.undone)
-        self.__dict__.update(fresh.__dict__)
+        return Hand(self.ruleset, mode=self.mode, dealer=dealer, levels=self.levels, first_seat=first_seat,
+                    number=self.number)
+
+    def adopt(self, other: Hand) -> None:
+        """Take ``other``'s state (a rebuild of this hand, ``referee.refold``), keeping this hand's
+        log: the referee's act that asked for the rebuild is logged after it."""
+        log = self.log
+        self.__dict__.update(other.__dict__)
+        self.log = log
 
     # ------------------------------------------------------------------ views and snapshots
     def expect(self, seat: int) -> Expect:

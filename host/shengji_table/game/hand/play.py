@@ -59,7 +59,7 @@ def tap(hand: Hand, e: ev.Tap) -> list:
         if c in held:
             # The commonest taps, by one test: a copy the seat on turn holds, nothing entered yet (so
             # nothing to take back, nothing to refuse) — a lead's first card, or a follow's.
-            hand.entry_start = len(hand._events)       # not .events: that copies the list
+            hand.entry_start = len(hand.log)       # not .events: that copies the list
             suit = hand.counted_suit
             if suit is not None:
                 # a one-card follow to a one-card lead, laid at once when counting says it is legal
@@ -97,7 +97,7 @@ def _tap_checked(hand: Hand, e: ev.Tap, c, seat: int, pending: list) -> list:
         return end_by_ruling(hand, seat, "R-10.3", f"seat {seat} plays a card after its "
                                                    f"{hand.counts[seat]} cards: a wrong card count")
     if not pending:
-        hand.entry_start = len(hand._events)
+        hand.entry_start = len(hand.log)
     pending.append(c)
     trick = hand.trick
     if trick and len(pending) == len(trick[0].cards):
@@ -116,7 +116,7 @@ def _lay_one(hand: Hand, seat: int, c, held) -> list:
     """:func:`_commit` and :func:`_after_commit` of one held copy, scanned hands: no throw is open
     (so the throw window is shut and no friend check waits for one) and a play is no evidence; the
     pending list is empty (the caller empties it)."""
-    hand.play_start = hand.entry_start
+    hand.play_starts.append(hand.entry_start)
     trick = hand.trick
     laid = _LAID[seat].get(c)                   # shared: immutable, and a copy is laid once a hand
     if laid is None:
@@ -232,7 +232,7 @@ def _commit_follow(hand: Hand, e: ev.Tap) -> list:
 def _commit(hand: Hand, seat: int, cards: tuple, faces: tuple | None = None, plays: tuple | None = None) -> None:
     """Lay ``cards`` (whose faces are ``faces``) as ``seat``'s play: into the trick, out of the hand.
     ``plays``: the trick's face plays so far, when the caller has them."""
-    hand.play_start = hand.entry_start
+    hand.play_starts.append(hand.entry_start)
     trick = hand.trick
     if plays is None:
         src = hand._trick_src                  # trick_plays() when it is current: the usual case inline

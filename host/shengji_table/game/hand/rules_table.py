@@ -60,6 +60,7 @@ ANY_PHASE: dict[str, Handler] = {
     "referee_end_hand": referee.end_hand,
     "referee_adjust": referee.adjust_result,
     "referee_undo": referee.undo_last_play,
+    "referee_reverse": referee.reverse_ruling,
 }
 
 

@@ -47,6 +47,20 @@ function render(s) {
   const kitty = $("kitty");
   kitty.replaceChildren();
   for (const c of (s.buried.length ? s.buried : s.kitty)) kitty.append(cardEl(c));
+  const listed = $("hand-rulings");
+  listed.replaceChildren(...s.hand_rulings.map(r => {
+    const li = document.createElement("li");
+    li.value = r.number;
+    li.textContent = r.text + (r.reason ? ": " + r.reason : "") + (r.reversed ? " (reversed)" : "");
+    if (r.reversed) li.className = "reversed";
+    return li;
+  }));
+  const open = s.hand_rulings.filter(r => !r.reversed && r.type !== "referee_reverse");
+  const select = $("ruling-select");
+  const chosen = select.value;
+  select.replaceChildren(...open.map(r => new Option(r.number + ". " + r.text, r.number)));
+  if (open.some(r => String(r.number) === chosen)) select.value = chosen;
+  $("reverse").disabled = open.length === 0;
   $("rulings").textContent = s.rulings.slice().reverse().map(r => time(r.at) + "  " + r.rule + "  "
     + (r.seat === null ? "table" : "seat " + r.seat) + "  " + r.event + ": " + r.reason).join("\n");
   $("log").textContent = s.log.slice().reverse().map(e => "#" + e.id + " " + time(e.at) + " " + e.kind + "  " + summary(e)).join("\n");
@@ -77,7 +91,7 @@ for (const form of document.querySelectorAll("form[data-action]")) {
   form.addEventListener("submit", async ev => {
     ev.preventDefault();
     const body = {};
-    for (const [k, v] of new FormData(form)) body[k] = (k === "points" || k === "at_fault" || k === "attackers_points") ? Number(v) : v;
+    for (const [k, v] of new FormData(form)) body[k] = (k === "points" || k === "at_fault" || k === "attackers_points" || k === "ruling") ? Number(v) : v;
     const r = await fetch("/api/referee/" + form.dataset.action, {
       method: "POST", credentials: "same-origin", headers: {"Content-Type": "application/json"},
       body: JSON.stringify(body)});
