@@ -61,16 +61,20 @@ _KEYS = {
 }
 
 
-_KEY_SETS = {q: frozenset(keys) for q, keys in _KEYS.items()}
+# The usual keys of each query; a trick's lead and level keys (LEAD_KEYS) are left out, so the one
+# C test of _check_keys also tells whether the situation asks about the lead.
+_KEY_SETS = {q: frozenset(keys) - (LEAD_KEYS if q == "trick" else frozenset()) for q, keys in _KEYS.items()}
 
 
-def _check_keys(sit: Mapping, query: str) -> None:
+def _check_keys(sit: Mapping, query: str) -> bool:
+    """Refuse an unknown key; True when the situation has a key beyond the usual ones."""
     if _KEY_SETS[query].issuperset(sit):
-        return                       # the usual case, checked in C
+        return False                 # the usual case, checked in C
     unknown = [k for k in sit if k not in _KEYS[query]]
     if unknown:
         raise SituationError(f"unknown key {unknown[0]!r} in a {query} situation; valid keys: "
                              f"{', '.join(_KEYS[query])}")
+    return True
 
 
 # ---- the queries --------------------------------------------------------------------------------
@@ -81,8 +85,10 @@ def judge(situation: Any) -> dict:
     query = sit.get("query", "trick")
     if query not in QUERIES:
         raise SituationError(f"unknown query {query!r}; valid queries: {', '.join(QUERIES)}")
-    _check_keys(sit, query)
+    more = _check_keys(sit, query)
     ruleset = _ruleset(sit)
+    if query == "trick":                      # the usual query first: a referee's batch is tricks
+        return _judge_trick(sit, ruleset, more)
     if query == "declare":
         return _judge_declare(sit, ruleset)
     if query == "settle":
@@ -91,13 +97,11 @@ def judge(situation: Any) -> dict:
         return judge_lead(sit, ruleset, lambda s: _rule_previous(s, ruleset, level_card(s, ruleset), hands=True))
     if query == "level":
         return judge_level(sit, ruleset)
-    if query in _MORE_QUERIES:
-        return _MORE_QUERIES[query](sit, ruleset)
-    return _judge_trick(sit, ruleset)
+    return _MORE_QUERIES[query](sit, ruleset)
 
 
-def _judge_trick(sit: Mapping, ruleset: Ruleset) -> dict:
-    asks_lead = not LEAD_KEYS.isdisjoint(sit)      # one set test: the follow checks' path stays as it was
+def _judge_trick(sit: Mapping, ruleset: Ruleset, asks_lead: bool = False) -> dict:
+    """``asks_lead``: the situation has a lead or level key (LEAD_KEYS), found by ``_check_keys``."""
     level = level_card(sit, ruleset) if asks_lead else _level(sit)
     trump = _trump(sit, ruleset)
     if "trick" not in sit:
