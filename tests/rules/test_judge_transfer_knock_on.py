@@ -122,7 +122,8 @@ def test_s9_knock_on_a_drop_below_2_is_refused():
     the naming is refused, nothing moves, and the rest is still to name."""
     r = judge({**DUG, "levels": ["J", "3", "3", "3", "3"], "drop_to": [{"seat": 3, "levels": 3}]})
     named = r["dig_levels"]["drop_to"]
-    assert named["valid"] is False and "no level goes below 2" in named["reason"] and "seat 3 is at 4" in named["reason"]
+    assert named["valid"] is False
+    assert "no level goes below 2" in named["reason"] and "seat 3 is at 4" in named["reason"]
     assert r["dig_levels"]["rest"]["levels"] == 3 and r["levels_after"][3] == "4"
 
 
@@ -140,7 +141,8 @@ def test_s9_knock_on_bad_namings_are_refused(drop_to, reason):
 def test_s9_knock_on_the_digger_drops_what_nobody_else_can():
     """如果所有可指定的玩家都降到2，則由摳底的人降剩下的級數: the other attackers reach 2 by the
     naming, and the digger drops the last level at once."""
-    r = judge({**DUG, "levels": ["J", "5", "3", "2", "2"], "drop_to": [{"seat": 3, "levels": 1}, {"seat": 4, "levels": 1}]})
+    r = judge({**DUG, "levels": ["J", "5", "3", "2", "2"],
+               "drop_to": [{"seat": 3, "levels": 1}, {"seat": 4, "levels": 1}]})
     assert r["dig_levels"]["drop_to"]["valid"] is True
     assert r["dig_levels"]["drops"]["1"] == {"from": "6", "to": "5"} and "rest" not in r["dig_levels"]
     assert r["levels_after"] == ["3", "5", "2", "2", "2"]
