@@ -201,3 +201,37 @@ def test_s9_knock_on_property_a_naming_stands_only_down_to_2(levels, seat, n):
     window = TransferWindow((0, 2), (1, 3, 4), (1, 3, 4), tuple(levels))
     verdict = check_transfer(rs, window, 0, ((seat, n),), leftovers={0: 14}, dig=k.dig)
     assert bool(verdict) == (n <= levels[seat] - 2)
+
+
+# ---- any value in a new key: a ruling or a clear SituationError ---------------------------------
+
+ANY = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 20) | st.sampled_from(["5", "J", "A", "jokers", "HA", "S", "x"]),
+    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(
+        st.sampled_from(["seat", "levels", "to", "refuses", "cards", "declarers", "attackers"]), inner, max_size=3),
+    max_leaves=15)
+BASES = [
+    ({**MATCH, "transfers": [{"seat": 0, "to": [{"seat": 2, "levels": 1}]}]}, ["transfers", "levels", "dealer"]),
+    ({**DUG, "levels": ["J", "3", "3", "3", "3"], "drop_to": [{"seat": 3, "levels": 1}]},
+     ["levels", "drop_to", "dealer", "level"]),
+    ({"query": "lead", "level": "10", "trump": "S", "previous": [{"seat": 0, "cards": ["HA"]},
+      {"seat": 1, "cards": ["S3"]}, {"seat": 2, "cards": ["H4"]}, {"seat": 3, "cards": ["H5"]}]},
+     ["previous", "dealer", "levels", "hands"]),
+    ({"level": "10", "trump": "S", "first_trick": True, "dealer": 0, "trick": [{"seat": 0, "cards": ["HK"]}]},
+     ["first_trick", "dealer", "previous", "levels"]),
+    ({"query": "level", "levels": ["5", "7", "5", "7"], "dealer": 1}, ["levels", "dealer", "hand", "level"]),
+]
+
+
+@given(st.sampled_from(range(len(BASES))), st.data(), ANY)
+def test_s9_r5_r2_6_property_new_keys_any_value_rules_or_refuses_cleanly(i, data, value):
+    """R-2.6, R-5.4, R-5.5, §9: any JSON value in any of the new keys gives a ruling or a
+    SituationError with a message — never another exception."""
+    base, keys = BASES[i]
+    sit = {**base, data.draw(st.sampled_from(keys)): value}
+    try:
+        out = judge(sit)
+    except SituationError as exc:
+        assert str(exc)
+    else:
+        json.dumps(out)
