@@ -246,3 +246,15 @@ def test_r2_6_property_the_level_card_is_the_dealers_level(levels, dealer, other
     if other != levels[dealer]:
         with pytest.raises(SituationError, match="R-2.6"):
             judge({**sit, "level": other})
+
+
+def test_r2_6_match_next_level_counts_the_levels_passed_on():
+    """Find a friend: the attackers take over (next dealer seat 1) and go up 2; seat 3, stopped at
+    J, passes its leftover level to seat 1 — the next level card is seat 1's after it: 8."""
+    sit = {"query": "match", "preset": "find-friend-5", "options": {"must_defend": ["J"]},
+           "levels": ["6", "5", "6", "10", "4"], "dealer": 0, "declarers": [0, 2], "attackers_points": 160}
+    r = judge(sit)
+    assert (r["next_dealer"], r["next_level"], r["leftovers"]) == (1, "7", {"3": 1})
+    r = judge({**sit, "transfers": [{"seat": 3, "to": [{"seat": 1, "levels": 1}]}]})
+    assert r["transfers"]["results"][0]["valid"] is True
+    assert r["next_level"] == "8" and r["level"] == "6"

@@ -132,10 +132,12 @@ def judge_match(sit: Mapping, ruleset: Ruleset) -> dict:
         out["leftovers_reason"] = ("级数不浪费 (§9): levels a must-defend level stopped may be passed to team-mates "
                                    "(up, not past a must-defend level) or taken off opponents (down, not below 2)")
     out["level"] = _level_out(levels[dealer])                # the dealer's level is the level card
-    out["next_level"] = None if step.winners or nxt is None else _level_out(step.levels[nxt])
+    after = [_level_out(v) for v in step.levels]
     if "transfers" in sit:                                      # 级数不浪费: passes and refusals (§9)
         winners = declarers if s.declarers_levels else attackers
         out["transfers"] = judge_transfers(sit, ruleset, step, declarers, attackers, winners)
+        after = out["transfers"]["levels_after"]
+    out["next_level"] = None if step.winners or nxt is None else after[nxt]
     if ruleset.bidding and not step.winners:
         out["next_first_bidder"] = nxt_first
         out["deal_rule"] = BIDDING_RULE
