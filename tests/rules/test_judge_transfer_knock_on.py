@@ -145,6 +145,7 @@ def test_s9_knock_on_the_digger_drops_what_nobody_else_can():
                "drop_to": [{"seat": 3, "levels": 1}, {"seat": 4, "levels": 1}]})
     assert r["dig_levels"]["drop_to"]["valid"] is True
     assert r["dig_levels"]["drops"]["1"] == {"from": "6", "to": "5"} and "rest" not in r["dig_levels"]
+    assert r["dig_levels"]["digger"]["seat"] == 1
     assert r["levels_after"] == ["3", "5", "2", "2", "2"]
 
 
@@ -201,6 +202,33 @@ def test_s9_knock_on_property_a_naming_stands_only_down_to_2(levels, seat, n):
     window = TransferWindow((0, 2), (1, 3, 4), (1, 3, 4), tuple(levels))
     verdict = check_transfer(rs, window, 0, ((seat, n),), leftovers={0: 14}, dig=k.dig)
     assert bool(verdict) == (n <= levels[seat] - 2)
+
+
+J_UNITS = [["SJ"], ["HJ"], ["SJ", "SJ"], ["HJ", "HJ"], ["SJ", "SJ", "HJ", "HJ"], ["SA"]]
+LEVELS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+
+
+@given(st.lists(st.sampled_from(LEVELS), min_size=4, max_size=4), st.sampled_from(["J", "A"]),
+       st.sampled_from(J_UNITS), st.integers(0, 100).map(lambda n: 5 * n),
+       st.lists(st.tuples(st.integers(0, 4), st.integers(-1, 12)), max_size=3, unique_by=lambda t: t[0]))
+def test_s9_knock_on_property_through_the_judge_no_level_below_2(others, dealer_level, unit, points, named):
+    """For any levels, dug unit, points and naming: every level after the settle query is 2 or
+    more; a naming that stands moves each named seat down by exactly its levels."""
+    sit = {**DUG, "levels": [dealer_level, *others], "attackers_points": min(points, 190),
+           "last_trick": {"seat": 1, "cards": unit}}
+    if named:
+        sit["drop_to"] = [{"seat": t, "levels": k} for t, k in named]
+    try:
+        r = judge(sit)
+    except SituationError as exc:               # drop_to where nothing was dug; ♥J off-suit at A
+        assert "nothing is left to drop" in str(exc) or "all of one suit" in str(exc)
+        return
+    after = [LEVELS.index(v) + 2 for v in r["levels_after"]]
+    assert all(v >= 2 for v in after)
+    dig = r.get("dig_levels", {})
+    if dig.get("drop_to", {}).get("valid"):
+        for t, k in named:
+            assert LEVELS.index(dig["drops"][str(t)]["from"]) - LEVELS.index(dig["drops"][str(t)]["to"]) >= k
 
 
 # ---- any value in a new key: a ruling or a clear SituationError ---------------------------------

@@ -149,6 +149,9 @@ def _dig_out(k: KnockOn, drop) -> dict:
                  "rule": drop.rule,
                  "reason": "the dealer drops first; what would take the dealer below 2 the first friend drops "
                            "(由朋友陪降); no level goes below 2."}
+    if dig.digger in k.changes and dig.at_j:
+        out["digger"] = {"seat": dig.digger, "reason": f"every other attacker is at 2: seat {dig.digger}, who dug "
+                                                       "the kitty, drops the rest (直至降到2為止)."}
     if k.rest:
         who = "an attacker other than the digger" if dig.at_j else "any attacker"
         out["rest"] = {"levels": k.rest, "named_by": dig.giver,
