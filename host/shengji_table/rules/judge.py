@@ -63,7 +63,7 @@ _KEYS = {
 
 # The usual keys of each query; a trick's lead and level keys (LEAD_KEYS) are left out, so the one
 # C test of _check_keys also tells whether the situation asks about the lead.
-_KEY_SETS = {q: frozenset(keys) - (LEAD_KEYS if q == "trick" else frozenset()) for q, keys in _KEYS.items()}
+_KEY_SETS = {q: frozenset(k for k in keys if q != "trick" or k not in LEAD_KEYS) for q, keys in _KEYS.items()}
 
 
 def _check_keys(sit: Mapping, query: str) -> bool:
