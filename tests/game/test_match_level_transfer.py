@@ -235,3 +235,40 @@ def test_dig_drop_digger_drops_what_nobody_else_can():
     assert m.leftovers.get(0, 0) == 0
     before, after, steps, why = s["changes"][str(digger)]
     assert steps < 0 and "digger" in why and m.levels[digger] == after
+
+
+def test_dig_drop_naming_past_2_is_refused_and_changes_nothing():
+    """變異打法 5: the levels a dug kitty leaves are carried on until nobody can drop them, so the
+    dealer may not name an attacker for more than takes it to 2 (§9 级数不浪费, rules.transfer)."""
+    for start in range(0, 3000, 600):
+        m = dug_at_j([11, 2, 3, 2, 4], seeds=range(start, start + 600))
+        r = m.summaries[-1]["result"]
+        left = m.leftovers.get(0, 0)
+        low = [a for a in r["attackers"] if a != r["last_winner"] and m.levels[a] - 2 < left]
+        if low:
+            break
+    else:
+        raise AssertionError("no dig left an attacker with less room than the levels to name")
+    other = low[0]
+    before = list(m.levels)
+    out = m.apply(ev.PassLevels(0, ((other, m.levels[other] - 1),)))
+    assert refused(out, "§9 级数不浪费") and "no level goes below 2" in out[0].reason
+    assert m.levels == before and m.leftovers[0] == left
+
+
+def test_dig_drop_the_judge_gives_the_match_levels():
+    """The judge's settle query (``levels``, 陪降) gives each seat the level the match gives it after
+    a hand dug at J, and leaves the dealer the same levels to name."""
+    from shengji_table.rules.cards import level_text
+    from shengji_table.rules.judge import judge
+    for levels in ([11, 3, 3, 3, 3], [11, 2, 2, 2, 2], [11, 7, 4, 2, 9]):
+        m = dug_at_j(levels)
+        s = m.summaries[-1]
+        r = s["result"]
+        sit = {"query": "settle", "preset": "find-friend-5", "dealer": s["dealer"], "declarers": r["declarers"],
+               "levels": [level_text(v) for v in s["levels_before"]], "trump": s["trump"] or "NT",
+               "attackers_points": r["captured"], "kitty": [], "penalty": r["bonus"] + r["penalty"],
+               "last_trick": {"seat": r["last_winner"], "cards": r["last_cards"]}}
+        ruled = judge(sit)
+        assert ruled["levels_after"] == [level_text(v) for v in m.levels]
+        assert ruled["dig_levels"].get("rest", {}).get("levels", 0) == m.leftovers.get(0, 0)

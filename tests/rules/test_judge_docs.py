@@ -27,7 +27,8 @@ def test_doc_quotes_every_query():
     """Every query of the judge is documented with a bundled example (and the per-play trick ruling,
     the first dealer, the revoke in a four-play trick)."""
     assert sorted(name for name, _, _ in quoted()) == ["bidding", "deal", "declare", "first-dealer", "friend",
-                                                        "kitty-steal", "match", "revoke", "settle", "trick"]
+                                                        "kitty-steal", "knock-on", "lead", "level", "match",
+                                                        "revoke", "settle", "transfer", "trick"]
     queries = {situation.get("query", "trick") for _, situation, _ in quoted()}
     assert queries == set(QUERIES)
 

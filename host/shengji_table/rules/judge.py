@@ -34,6 +34,8 @@ from .order import TrumpOrder
 from .follow import face_counts, missing_in_counts
 from .judge_match import KEYS as _MORE_KEYS, QUERIES as _MORE_QUERIES
 from .judge_steal import judge_steals
+from .judge_lead import LEAD_KEYS, LEVEL_KEYS, check_lead, judge_lead, judge_level, level_card
+from .judge_transfer import settle_levels
 from .judge_read import (MAX_CARDS, SituationError, _cards, _check_copies, _int, _level, _object, _ruleset, _seat,
                          _seat_cards, _trump)
 from .trick_ruling import rule_counted_trick
@@ -45,28 +47,34 @@ from .units import decompose
 
 __all__ = ["judge", "SituationError", "QUERIES"]
 
-QUERIES = ("trick", "declare", "settle") + tuple(_MORE_QUERIES)
+QUERIES = ("trick", "declare", "settle", "lead", "level") + tuple(_MORE_QUERIES)
 
 _COMMON = ("query", "preset", "options")
 _KEYS = {
-    "trick": _COMMON + ("level", "trump", "hands", "trick"),
-    "declare": _COMMON + ("level", "declarations", "kitty", "hand", "dealer", "first_seat", "steals"),
+    "trick": _COMMON + ("level", "trump", "hands", "trick", "dealer", "first_trick", "previous", "levels"),
+    "declare": _COMMON + ("level", "declarations", "kitty", "hand", "dealer", "first_seat", "steals", "levels"),
     "settle": _COMMON + ("dealer", "attackers_points", "kitty", "last_trick", "level", "trump",
-                         "penalty", "bid", "declarers", "split"),
+                         "penalty", "bid", "declarers", "split", "levels", "drop_to"),
+    "lead": _COMMON + ("dealer", "previous", "level", "trump", "hands", "levels"),
+    "level": _COMMON + LEVEL_KEYS,
     **{q: _COMMON + keys for q, keys in _MORE_KEYS.items()},
 }
 
 
-_KEY_SETS = {q: frozenset(keys) for q, keys in _KEYS.items()}
+# The usual keys of each query; a trick's lead and level keys (LEAD_KEYS) are left out, so the one
+# C test of _check_keys also tells whether the situation asks about the lead.
+_KEY_SETS = {q: frozenset(k for k in keys if q != "trick" or k not in LEAD_KEYS) for q, keys in _KEYS.items()}
 
 
-def _check_keys(sit: Mapping, query: str) -> None:
+def _check_keys(sit: Mapping, query: str) -> bool:
+    """Refuse an unknown key; True when the situation has a key beyond the usual ones."""
     if _KEY_SETS[query].issuperset(sit):
-        return                       # the usual case, checked in C
+        return False                 # the usual case, checked in C
     unknown = [k for k in sit if k not in _KEYS[query]]
     if unknown:
         raise SituationError(f"unknown key {unknown[0]!r} in a {query} situation; valid keys: "
                              f"{', '.join(_KEYS[query])}")
+    return True
 
 
 # ---- the queries --------------------------------------------------------------------------------
@@ -77,19 +85,24 @@ def judge(situation: Any) -> dict:
     query = sit.get("query", "trick")
     if query not in QUERIES:
         raise SituationError(f"unknown query {query!r}; valid queries: {', '.join(QUERIES)}")
-    _check_keys(sit, query)
+    more = _check_keys(sit, query)
     ruleset = _ruleset(sit)
+    if query == "trick":                      # the usual query first: a referee's batch is tricks
+        return _judge_trick(sit, ruleset, more)
     if query == "declare":
         return _judge_declare(sit, ruleset)
     if query == "settle":
         return _judge_settle(sit, ruleset)
-    if query in _MORE_QUERIES:
-        return _MORE_QUERIES[query](sit, ruleset)
-    return _judge_trick(sit, ruleset)
+    if query == "lead":
+        return judge_lead(sit, ruleset, lambda s: _rule_previous(s, ruleset, level_card(s, ruleset), hands=True))
+    if query == "level":
+        return judge_level(sit, ruleset)
+    return _MORE_QUERIES[query](sit, ruleset)
 
 
-def _judge_trick(sit: Mapping, ruleset: Ruleset) -> dict:
-    level = _level(sit)
+def _judge_trick(sit: Mapping, ruleset: Ruleset, asks_lead: bool = False) -> dict:
+    """``asks_lead``: the situation has a lead or level key (LEAD_KEYS), found by ``_check_keys``."""
+    level = level_card(sit, ruleset) if asks_lead else _level(sit)
     trump = _trump(sit, ruleset)
     if "trick" not in sit:
         raise SituationError("'trick' is missing: the plays so far, lead first, e.g. "
@@ -122,6 +135,10 @@ def _judge_trick(sit: Mapping, ruleset: Ruleset) -> dict:
         ruling = rule_counted_trick(ruleset, order, plays, hands, counts, missing)
     except (RulesetError, CardError) as exc:
         raise SituationError(str(exc)) from None
+    if asks_lead:
+        lead = check_lead(sit, ruleset, plays[0].seat, lambda: _rule_previous(sit, ruleset, level, plays)["winner"])
+        if lead is not None:
+            ruling["lead"] = lead
     throw = ruling.get("throw")
     if len(plays) == 1 and throw and throw.get("ok") is False and ruleset.throw_penalty != "none":
         # R-4.3 / R-10.1: the trick situation does not say which side led, so the penalty is given
@@ -131,6 +148,25 @@ def _judge_trick(sit: Mapping, ruleset: Ruleset) -> dict:
         ruling["penalty"] = {"points": pen.points, "withdrawn": withdrawn, "rule": pen.rule,
                              "reason": f"{pen.points} points go to the other side of the leader "
                                        f"({ruleset.throw_penalty} penalty)."}
+    return ruling
+
+
+def _rule_previous(sit: Mapping, ruleset: Ruleset, level: int, plays=(), *, hands: bool = False) -> dict:
+    """The ruling on the ``previous`` trick (a whole trick, lead first), as the trick query gives it,
+    at ``level`` with the situation's trump (and with ``hands``, the lead query's, the hands before
+    it); its cards and those of this trick's ``plays`` are distinct cards."""
+    raw = sit["previous"]
+    if not isinstance(raw, list) or len(raw) != ruleset.players:
+        raise SituationError(f"'previous' is the whole previous trick, lead first: {ruleset.players} plays "
+                             "{\"seat\": …, \"cards\": […]}")
+    sub = {k: sit[k] for k in ("preset", "options", "trump") + (("hands",) if hands else ()) if k in sit}
+    sub.update(level=level_text(level), trick=raw)
+    try:
+        ruling = _judge_trick(sub, ruleset)
+        _check_copies(ruleset, [_cards(p["cards"], "previous") for p in raw] + [p.cards for p in plays],
+                      "the previous trick and this one")
+    except SituationError as exc:
+        raise SituationError(f"previous: {exc}") from None
     return ruling
 
 
@@ -216,7 +252,7 @@ def _copies_fit(ruleset: Ruleset, counts: dict, extra: list) -> bool:
 
 
 def _judge_declare(sit: Mapping, ruleset: Ruleset) -> dict:
-    level = _level(sit)
+    level = level_card(sit, ruleset)
     raw = sit.get("declarations")
     if not isinstance(raw, list):
         raise SituationError("'declarations' is a list of {\"seat\": n, \"cards\": [...]}, in time order")
@@ -307,10 +343,10 @@ def _judge_settle(sit: Mapping, ruleset: Ruleset) -> dict:
     points = _int(sit, "attackers_points")
     penalty = _int(sit, "penalty", required=False) or 0
     bid = _settle_bid(sit, ruleset)
-    level = _level(sit, required=False, default=ruleset.start_level)
+    level = level_card(sit, ruleset, required=False, default=ruleset.start_level)
     trump = _trump(sit, ruleset, required=False)
     notes = []
-    if "level" not in sit or "trump" not in sit:
+    if ("level" not in sit and "levels" not in sit) or "trump" not in sit:
         notes.append(f"level {level_text(level)} and trump {trump_text(trump)} were used to find the units of "
                      "the last trick; give 'level' and 'trump' if they were otherwise")
     kitty = _cards(sit.get("kitty", []), "'kitty'")
@@ -348,6 +384,8 @@ def _judge_settle(sit: Mapping, ruleset: Ruleset) -> dict:
     }
     if ruleset.teams == "find-friend":
         out.update(_friend_shares(sit, ruleset, s, declarers, attackers, last, level, total, order))
+    if "levels" in sit or "drop_to" in sit:      # each seat's level afterwards (R-8.4, 陪降)
+        out.update(settle_levels(sit, ruleset, s, declarers, attackers, last, level, total, order))
     if notes:
         out["notes"] = notes
     return out

@@ -16,6 +16,7 @@ from .friend import RULE as FRIEND_RULE, FriendTracker, check_calls
 from .judge_read import (SituationError, _cards, _check_copies, _int, _level, _object, _seat, _seat_cards,
                          _trump)
 from .levels import DEAL_RULE, apply_settlement, pass_deal
+from .judge_transfer import judge_transfers
 from .ruleset import Ruleset, RulesetError, level_from_text
 from .settle import JOKER_LEVEL, Settlement, settle, top_level
 
@@ -130,6 +131,13 @@ def judge_match(sit: Mapping, ruleset: Ruleset) -> dict:
         out["leftovers"] = {str(k): v for k, v in sorted(step.leftovers.items())}
         out["leftovers_reason"] = ("级数不浪费 (§9): levels a must-defend level stopped may be passed to team-mates "
                                    "(up, not past a must-defend level) or taken off opponents (down, not below 2)")
+    out["level"] = _level_out(levels[dealer])                # the dealer's level is the level card
+    after = [_level_out(v) for v in step.levels]
+    if "transfers" in sit:                                      # 级数不浪费: passes and refusals (§9)
+        winners = declarers if s.declarers_levels else attackers
+        out["transfers"] = judge_transfers(sit, ruleset, step, declarers, attackers, winners)
+        after = out["transfers"]["levels_after"]
+    out["next_level"] = None if step.winners or nxt is None else after[nxt]
     if ruleset.bidding and not step.winners:
         out["next_first_bidder"] = nxt_first
         out["deal_rule"] = BIDDING_RULE
@@ -301,7 +309,7 @@ def judge_friend(sit: Mapping, ruleset: Ruleset) -> dict:
 QUERIES = {"match": judge_match, "deal": judge_deal, "bidding": judge_bidding, "friend": judge_friend}
 KEYS = {
     "match": ("dealer", "levels", "declarers", "attackers_points", "bid", "settlement", "last_trick_seat",
-              "first_seat"),
+              "first_seat", "transfers"),
     "deal": (),
     "bidding": ("bids", "first_seat", "level", "trump", "counters"),
     "friend": ("dealer", "calls", "tricks"),

@@ -11,12 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from collections.abc import Mapping, Sequence
 
+from .cards import level_text
 from .ruleset import Ruleset
-from .settle import advance_level, lower_level, top_level
+from .settle import DigDrop, advance_level, lower_level, top_level
 from .verdict import Verdict
 
 __all__ = ["TRANSFER_RULE", "LevelGift", "TransferWindow", "DugKitty", "gift_level", "check_transfer",
-           "check_refusal", "levels_in_words"]
+           "check_refusal", "levels_in_words", "KnockOn", "knock_on", "digger_drops"]
 
 
 TRANSFER_RULE = "§9 级数不浪费"
@@ -150,11 +151,9 @@ def check_transfer(ruleset: Ruleset, window: TransferWindow | None, seat, to, *,
         return bad
     targets = [t for t, _ in to]
     if dig is not None and dig.giver == seat:
-        for t in targets:
-            if t in window.declarers:
-                return Verdict(False, TRANSFER_RULE, "the levels left by a dug kitty go to attackers (陪降)")
-            if t == dig.excluded:
-                return Verdict(False, TRANSFER_RULE, f"seat {t} dug the kitty: it drops only when nobody else can")
+        bad = _check_knock_on(window, dig, to)
+        if bad is not None:
+            return bad
     ups = {t in window.team_of(seat) for t in targets}
     if len(ups) != 1:
         return Verdict(False, TRANSFER_RULE, "team-mates go up or opponents go down (或): not both at once")
@@ -164,6 +163,23 @@ def check_transfer(ruleset: Ruleset, window: TransferWindow | None, seat, to, *,
         return Verdict(False, TRANSFER_RULE, f"seat {seat} already chose to make "
                                              + ("team-mates go up" if up is False else "opponents go down"))
     return Verdict(True, TRANSFER_RULE, "team-mates go up." if up else "opponents go down.")
+
+
+def _check_knock_on(window: TransferWindow, dig: DugKitty, to) -> Verdict | None:
+    """The levels a dug kitty left (陪降) go to attackers, not to the digger at J, and no named seat
+    goes below 2: what it cannot drop would be lost, and the texts pass it on (如果所有可指定的玩家
+    都降到2，則由摳底的人降剩下的級數), so the giver names others for it."""
+    for t, k in to:
+        if t in window.declarers:
+            return Verdict(False, TRANSFER_RULE, "the levels left by a dug kitty go to attackers (陪降)")
+        if t == dig.excluded:
+            return Verdict(False, TRANSFER_RULE, f"seat {t} dug the kitty: it drops only when nobody else can")
+        room = window.level_of(t) - 2
+        if k > room:
+            can = "drops no further" if room <= 0 else f"can drop {levels_in_words(room)}, not {k}"
+            return Verdict(False, TRANSFER_RULE, f"seat {t} is at {level_text(window.level_of(t))} and {can}: "
+                                                 "no level goes below 2; name others for the rest (陪降)")
+    return None
 
 
 def _check_targets(seat: int, to, n: int, left: int) -> Verdict | None:
@@ -202,3 +218,58 @@ def check_refusal(window: TransferWindow | None, seat: int, giver: int, *,
 
 
 # ---- find a friend (seed 000 变异打法) ------------------------------------------------------
+
+@dataclass(frozen=True)
+class KnockOn:
+    """A dug kitty's drop (:func:`~.settle.dig_drop`) applied to every seat's level (陪降, seed 000
+    變異打法 5–6).  ``levels``: each seat's level after it; ``changes``: ``{seat: (before, after)}`` of
+    the seats that dropped; ``rest``: the levels nobody could drop yet, for ``dig.giver`` to name
+    attackers for (:func:`check_transfer`), 0 when none is left; ``dig``: who names them."""
+
+    levels: tuple
+    changes: dict
+    rest: int
+    dig: DugKitty
+
+
+def knock_on(levels, drop: DigDrop, declarers, digger: int, *, at_j: bool) -> KnockOn:
+    """Drop the declarers by ``drop``: the dealer (``declarers[0]``) first; what takes the dealer
+    below 2 the first friend drops with their own share (莊家降到2後，剩下的級數由朋友陪降); every
+    other friend drops their share.  What is still left is named by the dealer at J, by the first
+    friend at A (如果莊家的朋友已經降到2，剩下的級數由他/她指定); at J, when every attacker but the
+    digger is at 2, the digger drops it (:func:`digger_drops`).  No level goes below 2."""
+    after = list(levels)
+    changes: dict = {}
+    dealer, friends = declarers[0], list(declarers[1:])
+    rest = carry = 0
+    for i, (seat, steps) in enumerate(((dealer, drop.dealer), *((f, drop.friend) for f in friends))):
+        steps += carry if i == 1 else 0
+        if not steps:
+            continue
+        old = after[seat]
+        after[seat], left = lower_level(old, steps)
+        changes[seat] = (changes.get(seat, (old,))[0], after[seat])
+        if i == 0 and friends:
+            carry = left
+        else:
+            rest += left
+    giver = dealer if at_j or not friends else friends[0]
+    dig = DugKitty(giver, digger, at_j, tuple(declarers))
+    return digger_drops(KnockOn(tuple(after), changes, rest, dig))
+
+
+def digger_drops(k: KnockOn) -> KnockOn:
+    """At J, once every attacker but the digger is at 2, the digger drops what is left, down to 2
+    (如果所有可指定的玩家都降到2，則由摳底的人降剩下的級數，直至降到2為止); nothing is left then."""
+    dig = k.dig
+    if not k.rest or not dig.at_j:
+        return k
+    others = [s for s in range(len(k.levels)) if s not in dig.declarers and s != dig.digger]
+    if any(k.levels[s] > 2 for s in others):
+        return k
+    after = list(k.levels)
+    old = after[dig.digger]
+    after[dig.digger] = lower_level(old, k.rest)[0]
+    changes = dict(k.changes)
+    changes[dig.digger] = (changes.get(dig.digger, (old,))[0], after[dig.digger])
+    return KnockOn(tuple(after), changes, 0, dig)
