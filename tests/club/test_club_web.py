@@ -16,11 +16,12 @@ from starlette.testclient import TestClient  # noqa: E402
 from shengji_table.club.web import create_club_app  # noqa: E402
 from shengji_table.face.web.auth import RefereeGate, hash_pin  # noqa: E402
 
-PIN = "4711"
+PIN = "4711-0815"
 
 
 def _basic(pin: str) -> dict:
-    return {"Authorization": "Basic " + base64.b64encode(f"organiser:{pin}".encode()).decode()}
+    return {"Authorization": "Basic " + base64.b64encode(f"organiser:{pin}".encode()).decode(),
+            "Content-Type": "application/json"}
 
 
 @pytest.fixture
