@@ -117,6 +117,7 @@ class WebServer:
         cert, key = tls if tls is not None else (None, None)
         self.config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
                                      lifespan="on", timeout_graceful_shutdown=1, ws="none", http=self.protocol,
+                                     proxy_headers=False,       # no proxy in front: the peer's address counts
                                      limit_concurrency=limit + 8, timeout_keep_alive=KEEP_ALIVE_S,
                                      h11_max_incomplete_event_size=16 * 1024,
                                      ssl_certfile=cert, ssl_keyfile=key)
