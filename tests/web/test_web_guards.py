@@ -66,7 +66,8 @@ def test_a_session_changes_nothing_without_its_anti_forgery_token(table):
         r = client.post("/api/referee/penalty", json=PENALTY, headers=headers)
         assert r.status_code == 403 and "anti-forgery" in r.json()["error"]
     assert state(svc, client) == before
-    r = client.post("/api/referee/penalty", json=PENALTY, headers={"X-CSRF-Token": csrf})
+    r = client.post("/api/referee/penalty", json=PENALTY, headers={"X-CSRF-Token": csrf, "Origin": "http://testserver",
+                                                                   "Sec-Fetch-Site": "same-origin"})
     assert r.status_code == 200 and state(svc, client)[0] == before[0] + 1
 
 
@@ -86,13 +87,6 @@ def test_a_request_from_another_origin_changes_nothing_even_with_the_pin(table, 
     r = client.post("/referee/login", data={"pin": PIN}, headers=headers, follow_redirects=False)
     assert r.status_code == 403 and COOKIE not in r.headers.get("set-cookie", "")
     assert state(svc, client) == before
-
-
-def test_the_servers_own_origin_is_let_through(table):
-    svc, client, _ = table
-    r = client.post("/api/referee/pause", json={"reason": "tea"}, auth=BASIC,
-                    headers={"Origin": "http://testserver", "Sec-Fetch-Site": "same-origin"})
-    assert r.status_code == 200 and client.get("/api/table").json()["paused"] == "tea"
 
 
 @pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data",
