@@ -497,4 +497,9 @@ def load_board(path: str | os.PathLike[str]) -> Board:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise BoardError(source, [f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"]) from exc
-    return parse_board(data, source)
+    except RecursionError:
+        raise BoardError(source, ["not a board: JSON nested too deeply"]) from None
+    try:
+        return parse_board(data, source)
+    except RecursionError:
+        raise BoardError(source, ["not a board: nested too deeply"]) from None
