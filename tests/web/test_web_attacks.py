@@ -178,12 +178,12 @@ def test_a_long_pin_flood_writes_no_row_per_attempt(target):
     _flood(target, 4200)
 
 
-def _slowloris(target, n: int, waves: int) -> None:
+def _slowloris(target, n: int, rounds: int) -> None:
     t = target("--nofile", "256")
     held: list = []
     answered = 0
     try:
-        for _ in range(waves):
+        for _ in range(rounds):
             for _ in range(n):
                 s = socket.create_connection((t.host, t.port), timeout=10)
                 s.sendall(f"GET /api/table HTTP/1.1\r\nHost: {t.host}\r\nX-Slow: ".encode())
@@ -197,9 +197,9 @@ def _slowloris(target, n: int, waves: int) -> None:
         for s in held:
             s.close()
     figures = t.stop()
-    print(f"\nslowloris: {waves} wave(s) of {n} half-sent requests against a 256-file limit; "
-          f"{answered}/{waves} normal requests answered; connections the server closed: {figures.get('closed')}")
-    assert answered == waves and figures.get("closed", 0) >= n - 96 - 8
+    print(f"\nslowloris: {rounds} round(s) of {n} half-sent requests against a 256-file limit; "
+          f"{answered}/{rounds} normal requests answered; connections the server closed: {figures.get('closed')}")
+    assert answered == rounds and figures.get("closed", 0) >= n - 96 - 8
 
 
 def test_slowloris_leaves_the_face_answering(target):
@@ -207,7 +207,7 @@ def test_slowloris_leaves_the_face_answering(target):
 
 
 @pytest.mark.slow
-def test_slowloris_in_waves_leaves_the_face_answering(target):
+def test_slowloris_in_rounds_leaves_the_face_answering(target):
     _slowloris(target, 300, 5)
 
 
