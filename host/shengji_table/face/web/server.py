@@ -8,6 +8,7 @@ beyond that closes the oldest still waiting for its headers (or, when every one 
 uvicorn's ``limit_concurrency`` answers 503 beyond that.  ``tls=(CERT, KEY)`` serves HTTPS."""
 from __future__ import annotations
 
+import asyncio
 import ssl
 import threading
 import time
@@ -54,14 +55,14 @@ def _guarded_protocol(limit: int, header_timeout: float):
 
     class Guarded(H11Protocol):
         evicted = [0]                     # connections closed to make room (shared, for the figures)
+        _header_timer: asyncio.TimerHandle | None = None
+        _since = 0.0
 
-        def connection_made(self, transport) -> None:   # type: ignore[override]
+        def connection_made(self, transport) -> None:
             super().connection_made(transport)
-            self._header_timer = None
-            self._since = self.loop.time()
             self._arm()
             if len(self.connections) > limit:
-                waiting = [c for c in self.connections if c is not self and getattr(c, "_waiting", lambda: False)()]
+                waiting = [c for c in self.connections if c is not self and isinstance(c, Guarded) and c._waiting()]
                 victim = min(waiting, key=lambda c: c._since) if waiting else self
                 self.evicted[0] += 1
                 victim.transport.close()
