@@ -222,3 +222,17 @@ def test_a_stalled_header_is_dropped(target):
         got = b"?"
     s.close()
     assert got == b""                     # closed by the server, not our 30 s bound
+
+
+def test_a_stalled_body_is_refused_with_408(target):
+    """A body that stops arriving (BODY_TIMEOUT_S) is refused, not waited for."""
+    t = target()
+    s = socket.create_connection((t.host, t.port), timeout=30)
+    s.sendall(f"POST /referee/login HTTP/1.1\r\nHost: {t.host}:{t.port}\r\n"
+              f"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\npin=12".encode())
+    try:
+        status = _status(s)
+    finally:
+        s.close()
+    figures = t.stop()
+    assert status == 408 and figures["refused"]["408"] == 1

@@ -73,3 +73,7 @@ def test_bad_tls_files_are_refused_before_anything_starts(certs, tmp_path):
         assert "Traceback" not in p.stderr and not log.exists()
     p = _cli("demo", "--hands", "1", "--web-tls", str(cert), str(key))
     assert p.returncode == 2 and "need --web" in p.stderr
+    club = tmp_path / "club.sqlite"
+    p = _cli("club", "serve", "--db", str(club), "--broker", "mqtt://127.0.0.1:1", "--web", "127.0.0.1:0",
+             "--web-tls", str(tmp_path / "none.pem"), str(key))
+    assert p.returncode == 2 and f"no such file {tmp_path / 'none.pem'}" in p.stderr and not club.exists()

@@ -39,10 +39,12 @@ def max_connections() -> int:
 
 def check_tls(cert, key) -> str | None:
     """Why ``cert`` and ``key`` cannot serve HTTPS (None: they can), before anything starts."""
+    import os
+    for path in (cert, key):
+        if not os.path.isfile(path):
+            return f"--web-tls: no such file {path}"
     try:
         ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(str(cert), str(key))
-    except FileNotFoundError as exc:
-        return f"--web-tls: no such file {exc.filename}"
     except (ssl.SSLError, OSError, ValueError) as exc:
         return f"--web-tls: {cert} and {key} are not a PEM certificate and its key: {exc}"
     return None
