@@ -50,3 +50,16 @@ def _run(attempts) -> None:
     summarised += sum(r["wrong"] + r["refused_locked"] for r in rows)
     assert summarised == failures
     assert gate.locked_for("192.168.1.5") == 0
+
+
+@given(st.integers(min_value=0, max_value=2 ** 64 - 1))
+def test_one_ipv6_64_is_one_address_for_the_lockout(host_part):
+    """A machine can hold a whole IPv6 /64: every address in it counts as one for the lockout;
+    IPv4 addresses (and IPv4-mapped ones) count each on its own."""
+    import ipaddress
+
+    from shengji_table.face.web.guard import throttled
+    v6 = str(ipaddress.IPv6Address((0x20010DB8_00000001 << 64) | host_part))
+    assert throttled(v6) == "2001:db8:0:1::/64"
+    v4 = str(ipaddress.IPv4Address(host_part & 0xFFFFFFFF))
+    assert throttled(v4) == v4 and throttled(f"::ffff:{v4}") == v4

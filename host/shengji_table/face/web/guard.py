@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import urllib.parse
 from collections.abc import Callable
@@ -178,6 +179,18 @@ def address(request: Request) -> str:
     return request.client.host if request.client is not None else "?"
 
 
+def throttled(host: str) -> str:
+    """What the lockout counts by: the IPv4 address, or an IPv6 address's /64 (one machine can hold
+    a whole /64)."""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if ip.version == 6 and ip.ipv4_mapped is None:
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip.ipv4_mapped or ip) if ip.version == 6 else host
+
+
 class Door:
     """Who is let in through ``gate`` (None: the door is shut, every request 403 ``off``).
 
@@ -223,7 +236,7 @@ class Door:
 
     def try_pin(self, pin: str, request: Request, how: str) -> Response | None:
         assert self.gate is not None
-        where = address(request)
+        where = throttled(address(request))
         self.flush()                      # the summaries due before this attempt
         verdict = self.gate.check(pin, where, how)
         if verdict == "ok":
