@@ -150,6 +150,7 @@ def _basic(pin: str) -> dict:
 def _flood(target, n: int) -> None:
     t = target()
     rows = t.rows()
+    before = t.memory_mib()
     answers: dict = {}
     conn = http.client.HTTPConnection(t.host, t.port, timeout=20, source_address=("127.0.0.2", 0))
     for i in range(n):
@@ -159,12 +160,14 @@ def _flood(target, n: int) -> None:
         answers[r.status] = answers.get(r.status, 0) + 1
     conn.close()
     during = t.rows() - rows
+    peak = t.memory_mib()
     req = urllib.request.Request(t.url + "api/referee", headers=_basic(PIN))
     assert urllib.request.urlopen(req, timeout=20).status == 200          # 127.0.0.1: not locked
     figures = t.stop()
     after = t.rows() - rows
     print(f"\nPIN flood: {n} wrong PINs from 127.0.0.2 -> answers {answers}; log rows written during "
-          f"the flood {during}, after it (summary, the referee's login and read) {after}")
+          f"the flood {during}, after it (summary, the referee's login and read) {after}; "
+          f"memory peak {before:.0f} -> {peak:.0f} MiB")
     assert answers.get(429, 0) >= n - 5 and during == 0
     assert after <= 3 and figures["rows"] == rows + after
 
@@ -180,6 +183,7 @@ def test_a_long_pin_flood_writes_no_row_per_attempt(target):
 
 def _slowloris(target, n: int, rounds: int) -> None:
     t = target("--nofile", "256")
+    before = t.memory_mib()
     held: list = []
     answered = 0
     try:
@@ -193,12 +197,14 @@ def _slowloris(target, n: int, rounds: int) -> None:
             for s in held[:-n]:
                 s.close()
             held = held[-n:]
+        peak = t.memory_mib()
     finally:
         for s in held:
             s.close()
     figures = t.stop()
     print(f"\nslowloris: {rounds} round(s) of {n} half-sent requests against a 256-file limit; "
-          f"{answered}/{rounds} normal requests answered; connections the server closed: {figures.get('closed')}")
+          f"{answered}/{rounds} normal requests answered; connections the server closed: {figures.get('closed')}; "
+          f"memory peak {before:.0f} -> {peak:.0f} MiB")
     assert answered == rounds and figures.get("closed", 0) >= n - 96 - 8
 
 
