@@ -487,14 +487,14 @@ def load_board(path: str | os.PathLike[str]) -> Board:
     """Read and validate a board file; raises :class:`BoardError` (a ``ValueError``) on any problem."""
     source = os.fspath(path)
     try:
-        with open(source, encoding="utf-8") as f:
-            text = f.read()
+        text = pathlib.Path(source).read_text(encoding="utf-8")
     except OSError as exc:
         raise BoardError(source, [f"cannot read the file: {exc.strerror or exc}"]) from exc
     except UnicodeDecodeError as exc:
         raise BoardError(source, [f"not UTF-8 text: {exc}"]) from exc
     try:
-        data = json.loads(text)
+        return parse_board(json.loads(text), source)
     except json.JSONDecodeError as exc:
         raise BoardError(source, [f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"]) from exc
-    return parse_board(data, source)
+    except RecursionError:        # JSON nested deeper than the parser recurses
+        raise BoardError(source, ["not a board: JSON nested too deeply"]) from None

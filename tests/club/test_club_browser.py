@@ -93,3 +93,33 @@ def test_duplicate_standings_page_updates_as_boards_are_played(chromium, tmp_pat
     finally:
         web.stop()
         server.stop()
+
+
+def test_organiser_page_sends_an_action_with_its_token_under_the_csp(chromium, tmp_path):
+    """The organiser's page in a browser under the Content-Security-Policy (no inline script): log
+    in with the PIN, withdraw a table from the page — the script sends the session's anti-forgery
+    token and JSON — and the club's database says so."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+    from shengji_table.club.web import start_club_web
+    from shengji_table.face.web.auth import hash_pin
+    server = club(tmp_path / "club.sqlite", tables=("T1", "T2"))
+    web = start_club_web(server, pin_hash=hash_pin("4711-0815"))
+    try:
+        chromium.get(web.url + "organiser")
+        chromium.find_element(By.NAME, "pin").send_keys("4711-0815")
+        chromium.find_element(By.TAG_NAME, "button").click()
+        wait_for(lambda: chromium.find_elements(By.ID, "act"), 10)
+        token = chromium.execute_script("return document.querySelector('meta[name=\"csrf-token\"]').content")
+        assert len(token) > 20                                  # the session's anti-forgery token
+        Select(chromium.find_element(By.ID, "action")).select_by_visible_text("withdraw")
+        body = chromium.find_element(By.ID, "body")
+        body.clear()
+        body.send_keys('{"table": "T2", "reason": "left early"}')
+        chromium.find_element(By.CSS_SELECTOR, "#act button").click()
+        wait_for(lambda: chromium.find_element(By.ID, "answer").text.startswith("200"), 10)
+        with server.lock:
+            assert server.db.one("SELECT withdrawn FROM tables WHERE id='T2'") == 1
+    finally:
+        web.stop()
+        server.stop()

@@ -16,11 +16,12 @@ from starlette.testclient import TestClient  # noqa: E402
 from shengji_table.club.web import create_club_app  # noqa: E402
 from shengji_table.face.web.auth import RefereeGate, hash_pin  # noqa: E402
 
-PIN = "4711"
+PIN = "4711-0815"
 
 
 def _basic(pin: str) -> dict:
-    return {"Authorization": "Basic " + base64.b64encode(f"organiser:{pin}".encode()).decode()}
+    return {"Authorization": "Basic " + base64.b64encode(f"organiser:{pin}".encode()).decode(),
+            "Content-Type": "application/json"}
 
 
 @pytest.fixture
@@ -124,3 +125,36 @@ def test_organiser_page_logs_in_with_the_pin_form(site):
     ok = client.post("/organiser/login", data={"pin": PIN}, follow_redirects=False)
     assert ok.status_code == 303 and "httponly" in ok.headers["set-cookie"].lower()
     assert client.get("/organiser").status_code == 200
+
+
+def test_the_organisers_actions_have_the_consoles_guards(site):
+    """The club's pages share the table's guards (docs/security.md): a body over 256 KiB is 413
+    before it is read, another origin 403, a body not sent as JSON 415, a session's action without
+    its anti-forgery token 403 — none changes anything — and wrong PINs write no row each, one
+    summary row per address once the minute is over; the pages carry the security headers."""
+    server, client, clock, _ = site
+    withdraw = '{"table": "T2", "reason": "x"}'
+    rows = server.db.q("SELECT count(*) FROM organiser")
+    assert client.post("/api/organiser/withdraw", content=b" " * (300 * 1024), headers=_basic(PIN)).status_code == 413
+    r = client.post("/api/organiser/withdraw", content=withdraw, headers={**_basic(PIN), "Origin": "http://evil:1"})
+    assert r.status_code == 403
+    r = client.post("/api/organiser/withdraw", content=withdraw, headers={**_basic(PIN), "Content-Type": "text/plain"})
+    assert r.status_code == 415
+    client.post("/organiser/login", data={"pin": PIN})
+    page = client.get("/organiser")
+    assert page.headers["cache-control"] == "no-store" and "frame-ancestors 'none'" in page.headers[
+        "content-security-policy"] and "<script>" not in page.text
+    assert client.post("/api/organiser/withdraw", content=withdraw,
+                       headers={"Content-Type": "application/json"}).status_code == 403
+    assert server.db.one("SELECT withdrawn FROM tables WHERE id='T2'") == 0
+    client.cookies.clear()
+    for _ in range(50):
+        assert client.post("/api/organiser/withdraw", content=withdraw, headers=_basic("wrong-pin")).status_code in (
+            401, 429)
+    logged = server.db.q("SELECT action, accepted, by FROM organiser ORDER BY id")[rows[0][0]:]
+    assert [a for a in logged if a[1] == 0 and a[0] == "login"] == []
+    clock[0] += 61
+    client.post("/api/organiser/withdraw", content=withdraw, headers=_basic("wrong-pin"))
+    summary = server.db.q("SELECT by, detail FROM organiser WHERE action='login' AND accepted=0")
+    assert len(summary) == 1 and summary[0][0] == "testclient"
+    assert json.loads(summary[0][1])["wrong"] + json.loads(summary[0][1])["refused_locked"] == 50

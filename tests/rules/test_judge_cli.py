@@ -193,3 +193,19 @@ def test_cli_batch_writer_falls_back_line_by_line():
     out = io.BytesIO()
     _write_lines(out, rulings[::2])
     assert out.getvalue() == b"".join(_encode(r) + b"\n" for r in rulings[::2])
+
+
+def test_cli_lines_split_only_at_newlines_and_a_bad_byte_costs_one_line():
+    """--lines: a line ends at "\\n" only — U+2028, U+2029 and U+0085 inside a JSON string do not
+    split it — and each line is decoded on its own: one bad UTF-8 byte is that line's error ruling,
+    the others are ruled."""
+    good = [json.dumps(json.loads((EXAMPLES / f"{n}.json").read_text(encoding="utf-8")))
+            for n in ("trick", "declare", "settle")]
+    odd = '{"preset": "classic\u2028\u2029\u0085\x1c"}'
+    data = "\n".join([good[0], odd, good[1]]).encode("utf-8") + b'\n{"preset": "\xff"}\n' + good[2].encode() + b"\n"
+    proc = subprocess.run([str(SCRIPT), "judge", "--lines"], input=data, capture_output=True, timeout=60, cwd=ROOT)
+    rows = [json.loads(x) for x in proc.stdout.decode("utf-8").split("\n") if x]
+    assert proc.returncode == 2 and len(rows) == 5, rows
+    assert rows[0]["rule"] == "R-4.5" and rows[2]["standing"]["seat"] == 0 and rows[4]["attackers_total"] == 125
+    assert "error" in rows[1] and "not UTF-8" in rows[3]["error"] and "line 4" in rows[3]["error"]
+    assert b"Traceback" not in proc.stderr

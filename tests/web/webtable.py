@@ -16,7 +16,7 @@ from shengji_table.table.controller import Controller, Outcome
 from shengji_table.table.service import TableService
 
 BOARD = json.loads(DEFAULT_BOARD.read_text())
-PIN = "2468"
+PIN = "2468-1357"
 
 
 class NullSession:

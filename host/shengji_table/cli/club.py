@@ -43,6 +43,8 @@ def add_arguments(parser):
                         "organiser's actions are off")
     s.add_argument("--scoring", choices=("levels", "duplicate"), default="levels",
                    help="the pages' standings: levels gained (default) or duplicate")
+    s.add_argument("--web-tls", nargs=2, metavar=("CERT", "KEY"),
+                   help="serve the club pages over HTTPS with this PEM certificate and key (club certs make)")
     # stop after S seconds (tests); not offered in --help
     s.add_argument("--for", dest="seconds", type=float, default=0, help=argparse.SUPPRESS)
     st = sub.add_parser("standings", help="print the standings")
@@ -161,8 +163,11 @@ def _serve(args) -> int:
     from ..club.web import start_club_web
     from ..club.wire import WireError, parse_broker_url
     from ..face.web.auth import PinError, load_pin_file
-    from ..face.web.server import parse_address
+    from ..face.web.server import check_tls, parse_address
     try:
+        tls = check_tls(*args.web_tls) if args.web_tls else None
+        if tls:
+            raise ValueError(tls)
         broker = parse_broker_url(args.broker)
         if broker.ca_file is not None:
             check_ca(broker.ca_file)          # before the database is opened: bad input changes nothing
@@ -176,7 +181,7 @@ def _serve(args) -> int:
         return _err(f"cannot read {args.password_file}: {exc.strerror}")
     server.start()
     try:
-        web = start_club_web(server, host, port, pin, scoring=args.scoring)
+        web = start_club_web(server, host, port, pin, scoring=args.scoring, tls=args.web_tls)
     except OSError as exc:
         server.stop()
         return _err(str(exc))

@@ -131,17 +131,19 @@ def run(args) -> int:
         return EXIT_OK
 
 
+def _read(args) -> bytes:
+    if args.file == "-":
+        return sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode("utf-8")
+    with open(args.file, "rb") as fh:
+        return fh.read()
+
+
 def _run(args) -> int:
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(encoding="utf-8")   # reasons quote the Chinese terms (反主, 自保)
     try:
-        if args.file == "-":
-            if hasattr(sys.stdin, "reconfigure"):
-                sys.stdin.reconfigure(encoding="utf-8")
-            text = sys.stdin.read()
-        else:
-            with open(args.file, encoding="utf-8") as fh:
-                text = fh.read()
+        data = _read(args)
+        text = "" if args.lines else data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         _emit({"error": f"cannot read {args.file}: {exc}"})
         return EXIT_MALFORMED
@@ -160,7 +162,9 @@ def _run(args) -> int:
     gc.freeze()
     gc.disable()
     try:
-        worst = _rule_lines(text.splitlines())
+        # Lines end at "\n" only: str.splitlines would also split at U+2028, U+0085 … inside a
+        # JSON string.  Each line is decoded on its own, so a bad byte costs that line's ruling only.
+        worst = _rule_lines(data.split(b"\n"))
     finally:
         gc.freeze()
         gc.enable()
@@ -169,14 +173,18 @@ def _run(args) -> int:
 
 
 def _rule_lines(lines) -> int:
-    """Rule on each non-blank line, one ruling a line on standard output; the worst status."""
+    """Rule on each non-blank line (bytes, UTF-8), one ruling a line on standard output; the
+    worst status."""
     worst = EXIT_OK
     out = getattr(sys.stdout, "buffer", None)
     batch: list = []
-    for line in lines:
-        if not line or line.isspace():
+    for number, raw in enumerate(lines, 1):
+        if not raw or raw.isspace():
             continue
-        ruling, status = rule_text(line)
+        try:
+            ruling, status = rule_text(raw.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            ruling, status = {"error": f"line {number} is not UTF-8: {exc}"}, EXIT_MALFORMED
         if out is None:
             _emit(ruling, flush=False)
         else:                            # the input is read whole, so nothing waits for a line

@@ -68,6 +68,8 @@ def read_rules_file(path: str) -> dict:
         if "at end of document" in why:
             why = why.replace("at end of document", f"at the end of the file, line {len(text.splitlines())}")
         raise HouseRulesError(f"rules file {path} is not TOML: {why}") from None
+    except RecursionError:
+        raise HouseRulesError(f"rules file {path} is nested too deeply to be a rules file") from None
     unknown = sorted(set(data) - set(_FILE_KEYS))
     if unknown:
         raise HouseRulesError(f"rules file {path}: unknown key(s) {', '.join(unknown)}; valid keys: "

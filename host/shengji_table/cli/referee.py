@@ -1,8 +1,10 @@
 """``shengji-table referee set-pin FILE``: write the referee's PIN file (its salted scrypt hash).
 
     shengji-table referee set-pin referee.pin            # asks for the PIN twice (not echoed)
-    echo 2468 | shengji-table referee set-pin referee.pin
-    shengji-table referee set-pin referee.pin --pin 2468
+    echo 24681357 | shengji-table referee set-pin referee.pin
+    shengji-table referee set-pin referee.pin --pin "red lanterns 5319"
+
+A PIN has at least 8 characters (a number, or a passphrase of a few words; ``auth.pin_problem``).
 
 The file holds ``scrypt$n$r$p$salt_hex$hash_hex`` and is written owner-only (mode 600); the PIN is
 never printed.  ``serve``/``demo --referee-pin-file FILE`` read it (``docs/referee.md``).
@@ -37,13 +39,14 @@ def _read_pin(args) -> str | None:
 
 
 def run(args) -> int:
-    from ..face.web.auth import MIN_PIN, hash_pin
+    from ..face.web.auth import hash_pin, pin_problem
     pin = _read_pin(args)
     if pin is None:
         return 2
     pin = pin.strip()
-    if len(pin) < MIN_PIN or any(c.isspace() for c in pin):
-        print(f"error: a PIN is at least {MIN_PIN} characters, no spaces; nothing written", file=sys.stderr)
+    problem = pin_problem(pin)
+    if problem:
+        print(f"error: {problem}; nothing written", file=sys.stderr)
         return 2
     tmp = f"{args.file}.tmp{os.getpid()}"
     try:

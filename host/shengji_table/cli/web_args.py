@@ -1,5 +1,5 @@
 """The web face's options, shared by ``serve`` and ``demo``: ``--web HOST:PORT``,
-``--referee-pin-file FILE``, ``--spectator-delay SECONDS``.
+``--referee-pin-file FILE``, ``--spectator-delay SECONDS``, ``--web-tls CERT KEY``.
 
     add_web_arguments(parser)          # in add_arguments
     web = start_web(args, service)     # once the service exists (None: no --web); web.stop() at exit
@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
-__all__ = ["add_web_arguments", "start_web", "stop_web", "check_web_args", "bad_web_args"]
+__all__ = ["add_web_arguments", "start_web", "stop_web", "check_web_args", "bad_web_args", "tls_problem"]
 
 
 def add_web_arguments(parser) -> None:
@@ -24,14 +24,26 @@ def add_web_arguments(parser) -> None:
                         "referee's console is off")
     g.add_argument("--spectator-delay", metavar="SECONDS", type=float, default=0.0,
                    help="the public page and stream run this many seconds behind the table (default 0)")
+    g.add_argument("--web-tls", nargs=2, metavar=("CERT", "KEY"),
+                   help="serve the pages over HTTPS with this PEM certificate and key (e.g. made by "
+                        "shengji-table club certs make), so the PIN does not cross the network in clear")
+
+
+def tls_problem(args) -> str | None:
+    """What is wrong with ``--web-tls`` (None: not given, or fine)."""
+    if not getattr(args, "web_tls", None):
+        return None
+    from ..face.web.server import check_tls
+    return check_tls(*args.web_tls)
 
 
 def check_web_args(args) -> str | None:
     """A sentence saying what is wrong with the web options (None: fine), before anything starts."""
     from ..face.web.server import parse_address
     if getattr(args, "web", None) is None:
-        if getattr(args, "referee_pin_file", None) or getattr(args, "spectator_delay", 0):
-            return "--referee-pin-file and --spectator-delay need --web HOST:PORT"
+        if getattr(args, "referee_pin_file", None) or getattr(args, "spectator_delay", 0) or \
+                getattr(args, "web_tls", None):
+            return "--referee-pin-file, --spectator-delay and --web-tls need --web HOST:PORT"
         return None
     try:
         parse_address(args.web)
@@ -45,7 +57,7 @@ def check_web_args(args) -> str | None:
             load_pin_file(args.referee_pin_file)
         except PinError as exc:
             return str(exc)
-    return None
+    return tls_problem(args)
 
 
 def bad_web_args(args) -> bool:
@@ -82,7 +94,7 @@ def start_web(args, service, say: Callable[[str], None] | None = None):
     try:
         web = start_web_server(service, host=host, port=port, pin_hash=pin_hash,
                                names=names if isinstance(names, dict) else None,
-                               spectator_delay=args.spectator_delay)
+                               spectator_delay=args.spectator_delay, tls=getattr(args, "web_tls", None))
     except OSError as exc:
         print(f"error: {exc}", file=sys.stderr)
         raise SystemExit(2) from None

@@ -17,25 +17,29 @@
 ==================================  ================================================================
 
 Everything but the organiser's routes is public and read-only.  The organiser's PIN is the
-referee's mechanism (``face/web/auth.py``: the scrypt PIN file, five wrong PINs lock it for 60 s):
-401 without it, 429 while locked, 400 with the reason for a malformed action.  Every attempt, the
-refused ones too, is an ``organiser`` row.
+referee's mechanism and guards (``face/web/auth.py``, ``face/web/guard.py``: the scrypt PIN file,
+five wrong PINs lock the client's address for 60 s, the anti-forgery token and the Origin check,
+bodies of at most 256 KiB, ``application/json`` only): 401 without it, 429 while locked, 403 from
+another origin or without the token, 400 with the reason for a malformed action.  Every action
+tried with the PIN, the refused ones too, is an ``organiser`` row; a login once per session; wrong
+PINs one summary row per address a minute (``docs/security.md``).
 """
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import json
-import urllib.parse
 from importlib import resources
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..face.web.auth import RefereeGate, basic_credentials
+from ..face.web.auth import RefereeGate
+from ..face.web.guard import Door, Guard, Refused, address, read_json
 from ..face.web.server import WebServer
 from .organiser import OrganiserError, apply_action
 from .server import ClubServer
@@ -46,6 +50,8 @@ __all__ = ["create_club_app", "start_club_web", "COOKIE"]
 
 COOKIE = "shengji_organiser"
 HEARTBEAT_S = 15.0
+MAX_BODY = 256 * 1024     # the organiser's actions (a round's seating is the largest)
+PRIVATE = ("/organiser", "/api/organiser")       # answered Cache-Control: no-store
 REFRESH_S = 0.1      # the pages are recomputed at most ten times a second, however fast rows arrive
 _STATIC = resources.files(__package__) / "static"
 
@@ -130,85 +136,41 @@ def _error(status: int, reason: str, headers: dict | None = None) -> JSONRespons
     return JSONResponse({"error": reason}, status_code=status, headers=headers)
 
 
-def _client(request: Request) -> str:
-    return request.client.host if request.client is not None else "?"
-
-
 def _static(name: str, message: str = "") -> str:
     return (_STATIC / name).read_text(encoding="utf-8").replace("{{message}}", message)
 
 
 class Organiser:
-    """Who may act, and the actions."""
+    """Who may act (a :class:`~shengji_table.face.web.guard.Door`), and the actions."""
 
-    def __init__(self, server: ClubServer, gate: RefereeGate | None):
+    def __init__(self, server: ClubServer, gate: RefereeGate | None, secure: bool = False):
         self.server, self.gate = server, gate
+        self.door = Door(gate, user="organiser", cookie=COOKIE, note=self._note, secure=secure,
+                         login_page=lambda message: _static("organiser-login.html", message),
+                         off="the organiser's actions are off: start the club with --organiser-pin-file FILE")
 
-    def _note(self, action: str, by: str, why: str) -> None:
+    def _note(self, action: str, accepted: bool, by: str, fields: dict) -> None:
         with self.server.lock, self.server.db.tx():
-            self.server.db.note_organiser(action, False, by, {"why": why})
-
-    def refused(self, request: Request, api: bool) -> Response | None:
-        if self.gate is None:
-            return _error(403, "the organiser's actions are off: start the club with --organiser-pin-file FILE")
-        if self.gate.session_ok(request.cookies.get(COOKIE)):
-            return None
-        try:
-            basic = basic_credentials(request.headers.get("authorization", ""))
-        except ValueError as exc:
-            return _error(400, str(exc))
-        if basic is not None:
-            user, pin = basic
-            if user != "organiser":
-                return _error(401, "the user is 'organiser'", {"WWW-Authenticate": 'Basic realm="organiser"'})
-            return self.try_pin(pin, request, "basic")
-        if api:
-            return _error(401, "the organiser's PIN is needed (HTTP Basic, user 'organiser', or log in at /organiser)",
-                          {"WWW-Authenticate": 'Basic realm="organiser"'})
-        return HTMLResponse(_static("organiser-login.html"), status_code=401)
-
-    def try_pin(self, pin: str, request: Request, how: str) -> Response | None:
-        assert self.gate is not None
-        verdict = self.gate.check(pin)
-        if verdict == "ok":
-            return None
-        who = f"{how}@{_client(request)}"
-        if verdict == "locked" or self.gate.locked_for() > 0:
-            wait = int(self.gate.locked_for() + 0.999)
-            self._note("login", who, "locked" if verdict == "locked" else "wrong PIN")
-            return _error(429, f"five wrong PINs: the organiser's actions are locked for {wait} s",
-                          {"Retry-After": str(wait)})
-        self._note("login", who, "wrong PIN")
-        return _error(401, "wrong PIN", {"WWW-Authenticate": 'Basic realm="organiser"'})
+            self.server.db.note_organiser(action, accepted, by, fields)
 
     async def page(self, request: Request) -> Response:
-        refusal = await asyncio.to_thread(self.refused, request, False)
-        return refusal or HTMLResponse(_static("organiser.html"))
+        refusal = await asyncio.to_thread(self.door.refused, request, False)
+        return refusal or HTMLResponse(_static("organiser.html").replace("{{csrf}}", self.door.csrf(request)))
 
     async def login(self, request: Request) -> Response:
-        if self.gate is None:
-            return _error(403, "the organiser's actions are off: start the club with --organiser-pin-file FILE")
-        form = urllib.parse.parse_qs((await request.body()).decode("utf-8", "replace"))
-        refusal = await asyncio.to_thread(self.try_pin, (form.get("pin") or [""])[0], request, "form")
-        if refusal is not None:
-            why = json.loads(bytes(refusal.body)).get("error", "refused")
-            return HTMLResponse(_static("organiser-login.html", why), status_code=refusal.status_code)
-        resp = RedirectResponse("/organiser", status_code=303)
-        resp.set_cookie(COOKIE, self.gate.open_session(), httponly=True, samesite="strict", path="/")
-        return resp
+        return await self.door.login(request, "/organiser")
 
     async def act(self, request: Request) -> Response:
-        refusal = await asyncio.to_thread(self.refused, request, True)
+        refusal = await asyncio.to_thread(self.door.refused, request, True)
         if refusal is not None:
             return refusal
-        raw = await request.body()
         action = request.path_params["action"]
-        by = f"organiser@{_client(request)}"
+        by = f"organiser@{address(request)}"
         try:
-            body = json.loads(raw.decode("utf-8")) if raw.strip() else {}
-        except (UnicodeDecodeError, ValueError) as exc:
-            await asyncio.to_thread(self._note, action[:40], by, f"the body is not JSON: {exc}")
-            return _error(400, f"the body is not JSON: {exc}")
+            body = await read_json(request)
+        except Refused as exc:
+            await asyncio.to_thread(self._note, action[:40], False, by, {"why": exc.reason})
+            return exc.response()
 
         def run():
             with self.server.lock:
@@ -222,17 +184,21 @@ class Organiser:
 
 
 def create_club_app(server: ClubServer, gate: RefereeGate | None = None, score=None,
-                    hub: ClubHub | None = None, scoring: str = "levels") -> Starlette:
+                    hub: ClubHub | None = None, scoring: str = "levels", secure: bool = False) -> Starlette:
     hub = hub or ClubHub(server, score, scoring)
-    org = Organiser(server, gate)
+    org = Organiser(server, gate, secure)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
         hub.loop, hub.dirty = asyncio.get_running_loop(), asyncio.Event()
         task = asyncio.create_task(hub.pump())
+        flusher = asyncio.create_task(org.door.flusher())
         yield
         hub.closed = True
         task.cancel()
+        flusher.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await flusher
 
     def locked(fn):
         async def handler(request: Request) -> Response:
@@ -267,15 +233,16 @@ def create_club_app(server: ClubServer, gate: RefereeGate | None = None, score=N
         Route("/organiser/login", org.login, methods=["POST"]),
         Route("/api/organiser/{action}", org.act, methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(_STATIC)), name="static"),
-    ], lifespan=lifespan)
+    ], lifespan=lifespan, middleware=[Middleware(Guard, max_body=MAX_BODY, private=PRIVATE)])
 
 
 def start_club_web(server: ClubServer, host: str = "127.0.0.1", port: int = 0, pin_hash: str | None = None,
-                   score=None, scoring: str = "levels") -> WebServer:
+                   score=None, scoring: str = "levels", tls: tuple | None = None) -> WebServer:
     """Serve the club pages at ``host:port`` (0: any free port) in a background thread; the
-    standings scored by ``scoring`` (levels or duplicate) unless ``score`` is given."""
+    standings scored by ``scoring`` (levels or duplicate) unless ``score`` is given; over HTTPS
+    with ``tls=(CERT, KEY)``."""
     gate = RefereeGate(pin_hash) if pin_hash is not None else None
     hub = ClubHub(server, score, scoring)
-    web = WebServer(create_club_app(server, gate, score, hub, scoring), host, port)
+    web = WebServer(create_club_app(server, gate, score, hub, scoring, secure=tls is not None), host, port, tls)
     web.hub = hub            # type: ignore[assignment]  # WebServer.stop closes the streams first
     return web.start()

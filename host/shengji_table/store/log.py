@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import os
 import pathlib
 import sqlite3
 import time
@@ -115,6 +116,17 @@ class Verification:
     unchained: bool = False       # rows written by a build before the chain: nothing to check them by
 
 
+def _private(path) -> None:
+    """Create ``path`` readable by its owner only (0600) if it is missing: the log holds every hand,
+    and SQLite makes its -wal and -shm files with the same mode."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
+    except OSError:
+        pass                              # a directory that cannot be written: sqlite says so
+
+
 class EventLog:
     """An open log file.  ``with EventLog(path) as log: log.append("game", {...})``."""
 
@@ -140,6 +152,7 @@ class EventLog:
             if read_only:
                 self._db = self._open_existing(live)
             else:
+                _private(self.path)
                 self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
                 self._hold()
                 tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")
@@ -356,6 +369,7 @@ class EventLog:
             raise LogError(f"{dest} exists: a backup never overwrites a file")
         tmp = target.with_name(target.name + ".partial")
         try:
+            _private(tmp)
             out = sqlite3.connect(tmp)
             try:
                 self._db.backup(out)

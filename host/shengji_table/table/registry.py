@@ -229,6 +229,8 @@ class DeckSet:
             data = json.loads(text, object_pairs_hook=_refuse_repeated_keys)
         except json.JSONDecodeError as exc:
             raise RegistryError(f"{path} is not JSON: {exc}") from None
+        except RecursionError:
+            raise RegistryError(f"{path} is not a deck set: JSON nested too deeply") from None
         except _RepeatedKey as exc:
             try:
                 uid_hex(exc.key)

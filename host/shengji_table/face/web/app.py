@@ -13,25 +13,28 @@
 ==============================  ==================================================================
 
 Answers: 401 without the PIN (HTTP Basic, user ``referee``, or the session cookie), 429 while the
-console is locked after five wrong PINs, 400 with a reason for a malformed body or an unknown
-action, 409 with the game's reason for an action it refuses now; no refusal changes anything.
+client's address is locked after five wrong PINs, 403 for a state-changing request from another
+origin or a session's request without its anti-forgery token (``X-CSRF-Token``), 413 for a body
+over 16 KiB, 415 for a body in another content type than the route takes, 400 with a reason for a
+malformed body or an unknown action, 409 with the game's reason for an action it refuses now; no
+refusal changes anything.  The guards are ``guard.py``'s (``docs/security.md``).
 """
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
-import urllib.parse
 from importlib import resources
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .actions import ActionError, parse_action
-from .auth import RefereeGate, basic_credentials
+from .auth import RefereeGate
+from .guard import Door, Guard, Refused, read_json
 from .hub import Hub
 from .state import referee_state
 
@@ -39,6 +42,7 @@ __all__ = ["create_app", "COOKIE"]
 
 COOKIE = "shengji_referee"
 HEARTBEAT_S = 15.0
+PRIVATE = ("/referee", "/api/referee")          # answered Cache-Control: no-store
 _STATIC = resources.files(__package__) / "static"
 
 
@@ -49,52 +53,19 @@ def _page(name: str, **subst) -> str:
     return text
 
 
-def _client(request: Request) -> str:
-    return request.client.host if request.client is not None else "?"
-
-
 class Console:
-    """The referee's side: who is let in, and what an action does."""
+    """The referee's side: who is let in (a :class:`~.guard.Door`), and what an action does."""
 
-    def __init__(self, hub: Hub, gate: RefereeGate | None):
+    def __init__(self, hub: Hub, gate: RefereeGate | None, secure: bool = False):
         self.hub = hub
         self.service = hub.service
         self.gate = gate
+        self.door = Door(gate, user="referee", cookie=COOKIE, note=self._note, secure=secure,
+                         login_page=lambda message: _page("login.html", message=message),
+                         off="the referee's console is off: start the table with --referee-pin-file FILE")
 
-    def refused(self, request: Request, api: bool) -> Response | None:
-        """None when the request carries the referee's session or PIN; else the refusal."""
-        if self.gate is None:
-            return _error(403, "the referee's console is off: start the table with --referee-pin-file FILE")
-        if self.gate.session_ok(request.cookies.get(COOKIE)):
-            return None
-        try:
-            basic = basic_credentials(request.headers.get("authorization", ""))
-        except ValueError as exc:
-            return _error(400, str(exc))
-        if basic is not None:
-            user, pin = basic
-            if user != "referee":
-                return _challenge("the user is 'referee'")
-            return self.try_pin(pin, request, "basic")
-        if api:
-            return _challenge("the referee's PIN is needed (HTTP Basic, user 'referee', or log in at /referee)")
-        return HTMLResponse(_page("login.html", message=""), status_code=401)
-
-    def try_pin(self, pin: str, request: Request, how: str) -> Response | None:
-        assert self.gate is not None
-        verdict = self.gate.check(pin)
-        if verdict == "ok":
-            return None
-        if verdict == "locked":
-            wait = int(self.gate.locked_for() + 0.999)
-            self.service.note_referee("login", False, f"{how}@{_client(request)}", why="locked")
-            return _error(429, f"five wrong PINs: the console is locked for {wait} s",
-                          headers={"Retry-After": str(wait)})
-        self.service.note_referee("login", False, f"{how}@{_client(request)}", why="wrong PIN")
-        if self.gate.locked_for() > 0:
-            return _error(429, f"wrong PIN; five wrong PINs lock the console for {int(self.gate.lock_s)} s",
-                          headers={"Retry-After": str(int(self.gate.lock_s))})
-        return _challenge("wrong PIN") if how == "basic" else _error(401, "wrong PIN")
+    def _note(self, action: str, accepted: bool, by: str, fields: dict) -> None:
+        self.service.note_referee(action, accepted, by, **fields)
 
     def act(self, action: str, body, by: str) -> Response:
         svc = self.service
@@ -112,10 +83,6 @@ class Console:
 
 def _error(status: int, reason: str, headers: dict | None = None) -> JSONResponse:
     return JSONResponse({"error": reason}, status_code=status, headers=headers)
-
-
-def _challenge(reason: str) -> JSONResponse:
-    return _error(401, reason, headers={"WWW-Authenticate": 'Basic realm="referee", charset="UTF-8"'})
 
 
 def _stream(hub: Hub, audience: str, event: str) -> StreamingResponse:
@@ -153,65 +120,57 @@ class Pages(Console):
     async def events(self, request: Request) -> Response:
         return _stream(self.hub, "public", "state")
 
-    def referee_page(self, request: Request) -> Response:
-        return self.refused(request, api=False) or HTMLResponse(_page("referee.html"))
+    async def referee_page(self, request: Request) -> Response:
+        refusal = await asyncio.to_thread(self.door.refused, request, False)
+        return refusal or HTMLResponse(_page("referee.html", csrf=self.door.csrf(request)))
 
     async def login(self, request: Request) -> Response:
-        gate = self.gate
-        if gate is None:
-            return _error(403, "the referee's console is off: start the table with --referee-pin-file FILE")
-        form = urllib.parse.parse_qs((await request.body()).decode("utf-8", "replace"))
-        pin = (form.get("pin") or [""])[0]
-        refusal = await asyncio.to_thread(self.try_pin, pin, request, "form")
-        if refusal is not None:
-            why = json.loads(bytes(refusal.body)).get("error", "refused")
-            return HTMLResponse(_page("login.html", message=_html_escape(why)), status_code=refusal.status_code)
-        self.service.note_referee("login", True, f"form@{_client(request)}")
-        resp = RedirectResponse("/referee", status_code=303)
-        resp.set_cookie(COOKIE, gate.open_session(), httponly=True, samesite="strict", path="/")
-        return resp
+        return await self.door.login(request, "/referee")
 
-    def logout(self, request: Request) -> Response:
-        if self.gate is not None:
-            self.gate.close_session(request.cookies.get(COOKIE))
-        resp = RedirectResponse("/referee", status_code=303)
-        resp.delete_cookie(COOKIE, path="/")
-        return resp
+    async def logout(self, request: Request) -> Response:
+        return await self.door.logout(request, "/referee")
 
-    def api_referee(self, request: Request) -> Response:
-        refusal = self.refused(request, api=True)
+    async def api_referee(self, request: Request) -> Response:
+        refusal = await asyncio.to_thread(self.door.refused, request, True)
         if refusal is not None:
             return refusal
-        with self.service.lock:
-            return JSONResponse(referee_state(self.service, self.hub.names, list(self.hub.announcements)))
+        await asyncio.to_thread(self.door.note_once, request, "read")
+
+        def read():
+            with self.service.lock:
+                return referee_state(self.service, self.hub.names, list(self.hub.announcements))
+        state = await asyncio.to_thread(read)
+        state["csrf"] = self.door.csrf(request)
+        return JSONResponse(state)
 
     async def api_action(self, request: Request) -> Response:
-        refusal = await asyncio.to_thread(self.refused, request, True)
+        refusal = await asyncio.to_thread(self.door.refused, request, True)
         if refusal is not None:
             return refusal
-        raw = await request.body()
         try:
-            body = json.loads(raw.decode("utf-8")) if raw.strip() else {}
-        except (UnicodeDecodeError, ValueError) as exc:
-            return _error(400, f"the body is not JSON: {exc}")
-        by_session = self.gate is not None and self.gate.session_ok(request.cookies.get(COOKIE))
-        by = f"{'session' if by_session else 'basic'}@{_client(request)}"
-        return await asyncio.to_thread(self.act, request.path_params["action"], body, by)
+            body = await read_json(request)
+        except Refused as exc:
+            return exc.response()
+        return await asyncio.to_thread(self.act, request.path_params["action"], body, self.door.who(request))
 
     async def referee_events(self, request: Request) -> Response:
-        refusal = await asyncio.to_thread(self.refused, request, True)
+        refusal = await asyncio.to_thread(self.door.refused, request, True)
         return refusal or _stream(self.hub, "referee", "changed")
 
 
-def create_app(hub: Hub, gate: RefereeGate | None = None) -> Starlette:
+def create_app(hub: Hub, gate: RefereeGate | None = None, *, secure: bool = False) -> Starlette:
     """The app for one table's :class:`Hub` (and its service); ``gate``: the referee's PIN (None:
-    the console is off)."""
-    pages = Pages(hub, gate)
+    the console is off); ``secure``: served over TLS (the session cookie is then ``Secure``)."""
+    pages = Pages(hub, gate, secure)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
         hub.attach(asyncio.get_running_loop())
+        flusher = asyncio.create_task(pages.door.flusher())
         yield
+        flusher.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await flusher
         hub.close()
 
     return Starlette(routes=[
@@ -222,8 +181,4 @@ def create_app(hub: Hub, gate: RefereeGate | None = None) -> Starlette:
         Route("/api/referee/{action}", pages.api_action, methods=["POST"]),
         Route("/referee/events", pages.referee_events),
         Mount("/static", StaticFiles(directory=str(_STATIC)), name="static"),
-    ], lifespan=lifespan)
-
-
-def _html_escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+    ], lifespan=lifespan, middleware=[Middleware(Guard, private=PRIVATE)])

@@ -67,6 +67,7 @@ function render(s) {
   document.body.dataset.version = (Number(document.body.dataset.version || 0) + 1).toString();
 }
 
+const CSRF = document.querySelector('meta[name="csrf-token"]').content;
 let pending = false, again = false;
 async function refresh() {
   if (pending) { again = true; return; }
@@ -93,7 +94,8 @@ for (const form of document.querySelectorAll("form[data-action]")) {
     const body = {};
     for (const [k, v] of new FormData(form)) body[k] = (k === "points" || k === "at_fault" || k === "attackers_points" || k === "ruling") ? Number(v) : v;
     const r = await fetch("/api/referee/" + form.dataset.action, {
-      method: "POST", credentials: "same-origin", headers: {"Content-Type": "application/json"},
+      method: "POST", credentials: "same-origin",
+      headers: {"Content-Type": "application/json", "X-CSRF-Token": CSRF},
       body: JSON.stringify(body)});
     const answer = await r.json();
     if (r.ok) say(form.dataset.action + ": done. " + (answer.texts || []).join(" "), true);
