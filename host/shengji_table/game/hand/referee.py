@@ -58,7 +58,9 @@ class Ruling:
     undone: tuple | None = None          # (seat, copies)
 
     def to_json(self, voided: frozenset = frozenset()) -> dict:
-        out = {"number": self.number, "type": self.event.type, "text": describe(self.event),
+        text = describe(self.event) if self.undone is None else \
+            f"undo of seat {self.undone[0]}'s play of {format_cards(self.undone[1])}"
+        out = {"number": self.number, "type": self.event.type, "text": text,
                "reason": getattr(self.event, "reason", ""), "reversed": self.number in voided}
         if self.undone is not None:
             out["undone"] = [self.undone[0], [str(c) for c in self.undone[1]]]
