@@ -35,6 +35,7 @@ from .hand import MODES, Hand
 from .hand.draw import draw_run
 from .hand.rules_table import SEATED_RULES
 from .phase import Phase
+from .views import PublicView, RefereeView, public_view, referee_view
 
 # the events the match rules on itself (their type names); every other is the hand's in play
 _MATCH_EVENTS = frozenset(cls.type for cls in (ev.Deal, ev.PassLevels, ev.RefuseLevels))
@@ -439,6 +440,14 @@ class Match:
         return out
 
     # ------------------------------------------------------------------
+    def public_view(self) -> PublicView | None:
+        """The hand in play as everybody sees it (``views.py``); None before the first deal."""
+        return public_view(self)
+
+    def referee_view(self) -> RefereeView | None:
+        """The hand in play with nothing hidden (``views.py``); None before the first deal."""
+        return referee_view(self)
+
     def snapshot(self) -> dict:
         """The whole match state as plain JSON values."""
         return {

@@ -16,6 +16,7 @@ from __future__ import annotations
 import time
 
 from ...game.phase import Phase
+from ...game.views import PublicView
 from ...rules.cards import JOKER, SMALL_JOKER_RANK, rank_text, trump_text
 from ...table.controller import R
 
@@ -52,35 +53,24 @@ def _cards(copies) -> list:
 
 
 def _plays(plays) -> list:
-    return [{"seat": s, "cards": _cards(cards)} for s, cards in plays]
+    return [{"seat": p.seat, "cards": _cards(p.cards)} for p in plays]
 
 
-def _teams(hand, ruleset, players: int) -> dict:
+def _teams(view: PublicView | None, ruleset) -> dict:
     """``{"kind": fixed|find-friend|solo, "declarers": [...], "attackers": [...] | "unknown"}``."""
-    if hand is None or hand.dealer is None:
+    if view is None or view.dealer is None:
         return {"kind": ruleset.teams, "declarers": [], "attackers": []}
-    dec = list(hand.declarers())
-    if ruleset.teams == "find-friend" and len(hand.friends) < ruleset.friend_calls and hand.result is None:
-        return {"kind": ruleset.teams, "declarers": dec, "attackers": "unknown"}
-    return {"kind": ruleset.teams, "declarers": dec, "attackers": [s for s in range(players) if s not in dec]}
+    return {"kind": ruleset.teams, "declarers": list(view.declarers),
+            "attackers": "unknown" if view.attackers is None else list(view.attackers)}
 
 
-def _trump(hand) -> str | None:
+def _trump(view: PublicView | None) -> str | None:
     """The trump suit once it is public (``NT``: no trump); None before."""
-    if hand is None:
+    if view is None:
         return None
-    if hand.order is not None:
-        return trump_text(hand.trump)
-    if hand.standing is not None and not hand.ruleset.hidden_declarations:
-        return trump_text(hand.standing.trump)
-    return None
-
-
-def _kitty(hand) -> list | None:
-    if hand is None or hand.phase != Phase.OVER or hand.result is None:
-        return None
-    shown = hand.kitty_revealed if hand.kitty_revealed is not None else hand.buried
-    return _cards(shown)
+    if view.trump_fixed:
+        return trump_text(view.trump)
+    return trump_text(view.call[1]) if view.call is not None else None
 
 
 def _rings(controller) -> list:
@@ -92,14 +82,14 @@ def _rings(controller) -> list:
     return out
 
 
-def _seat(s: int, hand, levels, names: dict) -> dict:
+def _seat(s: int, view: PublicView | None, levels, names: dict) -> dict:
+    playing = view is not None and view.phase is Phase.PLAYING and view.turn == s
     return {"seat": s, "name": names.get(s) or names.get(str(s)) or f"Seat {s}",
             "level": rank_text(levels[s]) if levels[s] <= 14 else "won",
-            "dealer": hand is not None and hand.dealer == s,
-            "turn": hand is not None and hand.phase == Phase.PLAYING and hand.turn == s,
-            "points": hand.won[s] if hand is not None and hand.dealer is not None else 0,
-            "entering": len(hand.pending) if hand is not None and hand.turn == s
-            and hand.phase == Phase.PLAYING else 0}
+            "dealer": view is not None and view.dealer == s,
+            "turn": playing,
+            "points": view.points[s] if view is not None else 0,
+            "entering": view.entering if playing else 0}  # type: ignore[union-attr]
 
 
 def public_state(controller, names: dict | None = None, announcements=(), paused: str | None = None,
@@ -109,36 +99,31 @@ def public_state(controller, names: dict | None = None, announcements=(), paused
     ``time.monotonic()`` the play clock's ``left`` is counted at (default: now)."""
     names = names or {}
     match = controller.match
-    hand = match.hand
+    view = match.public_view()
     ruleset = controller.ruleset
     players = ruleset.players
-    levels = list(hand.levels) if hand is not None and hand.result is None else list(match.levels)
-    teams = _teams(hand, ruleset, players)
-    last = None
-    if hand is not None and hand.tricks:
-        t = hand.tricks[-1]
-        last = {"plays": _plays(t.plays), "winner": t.winner, "points": t.points}
-    dec_points = att_points = 0
-    if hand is not None and hand.dealer is not None:
-        att_points = hand.attackers_points()
-        dec_points = sum(hand.won) - att_points
+    levels = list(view.levels) if view is not None else list(match.levels)
+    last = view.last_trick if view is not None else None
+    att = view.attackers_points if view is not None else 0
+    dec = sum(view.points) - att if view is not None else 0
     return {
         "preset": ruleset.preset, "mode": controller.mode, "players": players,
-        "hand": hand.number if hand is not None else 0, "phase": str(hand.phase) if hand is not None else "deal",
+        "hand": view.number if view is not None else 0, "phase": str(view.phase) if view is not None else "deal",
         "order": list(range(players)),      # playing order: counter-clockwise, seat numbers rising
-        "seats": [_seat(s, hand, levels, names) for s in range(players)],
-        "teams": teams,
-        "dealer": hand.dealer if hand is not None else None,
-        "level": rank_text(hand.level) if hand is not None and hand.level <= 14 else None,
-        "trump": _trump(hand),
-        "turn": hand.turn if hand is not None and hand.phase == Phase.PLAYING else None,
-        "trick": _plays(hand.trick) if hand is not None else [],
-        "last_trick": last,
-        "tricks_played": len(hand.tricks) if hand is not None else 0,
-        "points": {"declarers": dec_points, "attackers": att_points, "total": ruleset.total_points},
-        "friend_calls": [{"card": card_json(c), "nth": n} for c, n in hand.friend_calls] if hand is not None else [],
-        "kitty": _kitty(hand),
-        "result": (hand.result.to_json().get("reason") if hand is not None and hand.result is not None else None),
+        "seats": [_seat(s, view, levels, names) for s in range(players)],
+        "teams": _teams(view, ruleset),
+        "dealer": view.dealer if view is not None else None,
+        "level": rank_text(view.level) if view is not None and view.level <= 14 else None,
+        "trump": _trump(view),
+        "turn": view.turn if view is not None and view.phase is Phase.PLAYING else None,
+        "trick": _plays(view.trick) if view is not None else [],
+        "last_trick": None if last is None else {"plays": _plays(last.plays), "winner": last.winner,
+                                                 "points": last.points},
+        "tricks_played": len(view.tricks) if view is not None else 0,
+        "points": {"declarers": dec, "attackers": att, "total": ruleset.total_points},
+        "friend_calls": [{"card": card_json(c), "nth": n} for c, n in view.friend_calls] if view is not None else [],
+        "kitty": _cards(view.kitty) if view is not None and view.kitty is not None else None,
+        "result": view.result.to_json().get("reason") if view is not None and view.result is not None else None,
         "match_over": match.over,
         "announcements": list(announcements),
         "paused": paused,
@@ -152,15 +137,15 @@ def referee_state(service, names: dict | None = None, announcements=(), log_rows
     """The referee's console: the public state plus every hand, the kitty, the rulings (rule id
     and full reason) and the latest rows of the event log.  Call it holding ``service.lock``."""
     c = service.controller
-    hand = c.match.hand
+    view = c.match.referee_view()
     state = {"public": public_state(c, names, announcements, service.paused), "paused": service.paused,
              "referee_undo": bool(c.ruleset.referee_undo)}
-    state["hands"] = ({str(s): _cards(hand.hand_copies(s)) for s in range(hand.players)} if hand is not None else {})
-    state["pending"] = _cards(hand.pending) if hand is not None else []
-    state["kitty"] = _cards(hand.kitty) if hand is not None else []
-    state["buried"] = _cards(hand.buried) if hand is not None else []
+    state["hands"] = {str(s): _cards(cards) for s, cards in enumerate(view.hands)} if view is not None else {}
+    state["pending"] = _cards(view.pending) if view is not None else []
+    state["kitty"] = _cards(view.kitty) if view is not None else []
+    state["buried"] = _cards(view.buried) if view is not None else []
     # the hand's rulings, numbered, each with whether a later one reversed it (the console reverses by number)
-    state["hand_rulings"] = [r.to_json(hand.voided) for r in hand.rulings] if hand is not None else []
+    state["hand_rulings"] = list(view.rulings) if view is not None else []
     rows = list(service.log.entries(match=service.match, after=max(0, service.log.last_id() - 20 * log_rows)))
     state["rulings"] = [{"id": e.id, "at": e.at, **e.payload} for e in rows if e.kind == "ruling"][-log_rows:]
     state["log"] = [{"id": e.id, "at": e.at, "kind": e.kind, "payload": e.payload}
