@@ -146,6 +146,6 @@ def test_R7_4_the_bury_clock_runs_for_the_seat_that_took_the_kitty(table):
     from shengji_table.table.clock import timed_turn
     t = buried(table, bury_clock=60)
     t.declare(1, "H2 H2")
-    turn = timed_turn(t.hand, t.rs)
+    turn = timed_turn(t.match.public_view(), t.rs)
     assert turn is not None and turn.seat == 1 and turn.phase == "burying"
 

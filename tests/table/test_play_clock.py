@@ -22,8 +22,8 @@ BOARD = json.loads(DEFAULT_BOARD.read_text())
 
 
 def hand_after(n, ruleset=TOURNAMENT):
-    """The hand after the first ``n`` events of the reference match."""
-    return Match(ruleset, "scanned").apply_all(EVENTS[:n]).hand
+    """The hand after the first ``n`` events of the reference match, as everybody sees it."""
+    return Match(ruleset, "scanned").apply_all(EVENTS[:n]).public_view()
 
 
 def first(cls, after=0, where=lambda e: True):
@@ -82,7 +82,7 @@ def test_a_play_expires_once_and_the_next_play_restarts_the_time():
     # a tap of a card not yet committed is no play: the time goes on
     tap = first(ev.Tap, n)
     hand = hand_after(tap + 1)
-    assert hand.pending and hand.turn == leader
+    assert hand.entering and hand.turn == leader
     assert clock.tick(hand, 200.0) is None
     # the lead commits: the next seat's time starts at its first tick
     done = first(ev.Confirm, n) + 1
@@ -96,11 +96,11 @@ def test_a_referee_undo_gives_the_seat_its_time_again():
     n = first(ev.Confirm, playing()) + 1                   # the first lead committed
     match = Match(TOURNAMENT, "scanned").apply_all(EVENTS[:n])
     clock = PlayClock(TOURNAMENT)
-    clock.tick(match.hand, 0.0)
-    assert clock.tick(match.hand, 15.0) is not None
+    clock.tick(match.public_view(), 0.0)
+    assert clock.tick(match.public_view(), 15.0) is not None
     match.apply(ev.RefereeUndo("the leader's card slipped"))
-    assert clock.tick(match.hand, 20.0) is None             # a new turn: the leader's again
-    assert clock.tick(match.hand, 35.0) == Expiry(1, match.hand.turn, "playing", 15)
+    assert clock.tick(match.public_view(), 20.0) is None             # a new turn: the leader's again
+    assert clock.tick(match.public_view(), 35.0) == Expiry(1, match.public_view().turn, "playing", 15)
 
 
 def controller(names=()):

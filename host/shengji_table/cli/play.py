@@ -42,21 +42,21 @@ class Printer:
         self.out.write(with_names(text, self.names))
 
     def __call__(self, event, effects):
-        hand = self.match.hand
         for eff in effects:
             if eff.type != "announce":
                 continue
             if eff.kind == "trick":
                 if not self.quiet:
-                    self._trick(hand)
+                    self._trick(self.match.public_view())
             elif eff.kind in self.SHOW and (not self.quiet or eff.kind in ("settle", "level", "match")):
                 self.write(("\n" if eff.kind == "deal" else "") + f"  {eff.text}\n")
 
-    def _trick(self, hand):
-        plays, winner, pts = hand.tricks[-1]
-        parts = " | ".join(f"{s}: {' '.join(c.card.unicode() for c in cards)}" for s, cards in plays)
-        att = hand.attackers_points()
-        self.write(f"  trick {len(hand.tricks):2d}  {parts}  → seat {winner}"
+    def _trick(self, view):
+        last = view.last_trick
+        plays, winner, pts = last.plays, last.winner, last.points
+        parts = " | ".join(f"{p.seat}: {' '.join(c.unicode() for c in p.cards)}" for p in plays)
+        att = view.attackers_points
+        self.write(f"  trick {len(view.tricks):2d}  {parts}  → seat {winner}"
                    + (f" +{pts}" if pts else "") + f"  (attackers {att})\n")
 
 

@@ -170,7 +170,8 @@ def _serve(args, service, link, log, controller, ruleset, deck_set, hands, face)
         while True:
             service.step()
             face.refresh()
-            if hands > 0 and controller.match.hand is not None and controller.match.hand.result is not None \
+            view = controller.match.public_view()
+            if hands > 0 and view is not None and view.result is not None \
                     and len(controller.match.summaries) >= hands:
                 _say(f"{hands} hand(s) played")
                 return 0

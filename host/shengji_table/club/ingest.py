@@ -285,7 +285,7 @@ def _off_board(rp: Replay, event, before: int) -> str | None:
     if rp.board is None or event.type != "deal":
         return None
     number, stack = rp.board[1], rp.board[2]
-    if before or (rp.match is not None and rp.match.hand is not None):
+    if before or (rp.match is not None and rp.match.public_view() is not None):
         return f"board {number} is one hand; the table dealt another"
     if event.order is None:
         return None if event.seed is None else f"hand 1 does not deal board {number}: a shuffled deal (seed)"

@@ -4,11 +4,12 @@ from the deal on; a find-a-friend friend only once the called card is played).""
 from __future__ import annotations
 
 from ..game.phase import Phase
+from ..game.views import PublicView
 from ..rules.cards import level_text, suit_symbol
 from ..table.controller.rings import (ACCEPTED_COLOUR, LEVEL_COLOUR, PENDING_COLOUR, POINTS_COLOUR,
                                       REFUSED_COLOUR, SUIT_COLOURS, TURN_COLOUR, WON_COLOUR)
 
-__all__ = ["LABELS", "PHASES", "legend", "teams_line", "level_word", "friend_open", "PATTERNS", "LANGS"]
+__all__ = ["LABELS", "PHASES", "legend", "teams_line", "level_word", "PATTERNS", "LANGS"]
 
 LANGS = ("en", "zh")
 
@@ -75,47 +76,42 @@ def _seats(seats, lang: str) -> str:
     return ("+" if lang == "en" else "、").join(str(s) for s in seats)
 
 
-def teams_line(hand, ruleset, lang: str) -> str:
+def teams_line(view: PublicView | None, ruleset, lang: str) -> str:
     """Who is on which side, as far as the table knows it now."""
     zh = lang == "zh"
     n = ruleset.players
     if ruleset.teams == "fixed":
-        if hand is None or hand.dealer is None:
+        if view is None or view.dealer is None:
             a, b = range(0, n, 2), range(1, n, 2)
             return (f"队伍：{_seats(a, lang)} 对 {_seats(b, lang)}（谁坐庄由摸牌叫主决定）" if zh else
                     f"Teams: seats {_seats(a, lang)} and {_seats(b, lang)}; the draw decides who declares")
-        dec, att = hand.declarers(), hand.attackers()
+        dec, att = view.declarers, view.attackers or ()
         return (f"队伍：{_seats(dec, lang)} 坐庄，{_seats(att, lang)} 攻" if zh else
                 f"Teams: seats {_seats(dec, lang)} declare, {_seats(att, lang)} attack")
     if ruleset.teams == "find-friend":
-        return _friend_line(hand, lang)
-    if hand is None or hand.dealer is None:
+        return _friend_line(view, lang)
+    if view is None or view.dealer is None:
         return ("三人：叫分最高者一人坐庄，另外两家联手" if zh else
                 "Three players: the bid winner declares alone against the others")
-    return (f"{hand.dealer}号位一人坐庄，{_seats(hand.attackers(), lang)} 联手" if zh else
-            f"Seat {hand.dealer} declares alone; seats {_seats(hand.attackers(), lang)} attack")
+    att = _seats(view.attackers or (), lang)
+    return (f"{view.dealer}号位一人坐庄，{att} 联手" if zh else
+            f"Seat {view.dealer} declares alone; seats {att} attack")
 
 
-def friend_open(hand) -> bool:
-    """Find a friend: a call is still unanswered (who is a friend is not known yet)."""
-    search = hand.friend_search
-    return search is None or len(search.spent) < len(search.calls)
-
-
-def _friend_line(hand, lang: str) -> str:
+def _friend_line(view: PublicView | None, lang: str) -> str:
     zh = lang == "zh"
-    if hand is None or hand.dealer is None:
+    if view is None or view.dealer is None:
         return ("找朋友：朋友出牌之前，谁是朋友没人知道" if zh else
                 "Find a friend: nobody knows the friend until the called card is played")
-    calls = "; ".join(f"{'#' + str(nth)} {face.unicode()}" for face, nth in hand.friend_calls)
-    found = [s for s in hand.friends if s != hand.dealer]
-    if not friend_open(hand):
+    calls = "; ".join(f"{'#' + str(nth)} {face.unicode()}" for face, nth in view.friend_calls)
+    found = view.friends
+    if view.attackers is not None:
         if zh:
-            return f"庄家{hand.dealer}号位 + {_seats(found, lang) or '无朋友'}，{_seats(hand.attackers(), lang)} 攻"
-        return (f"Seats {_seats(hand.declarers(), lang)} declare, {_seats(hand.attackers(), lang)} attack"
+            return f"庄家{view.dealer}号位 + {_seats(found, lang) or '无朋友'}，{_seats(view.attackers, lang)} 攻"
+        return (f"Seats {_seats(view.declarers, lang)} declare, {_seats(view.attackers, lang)} attack"
                 + (f"; called: {calls}" if calls else ""))
     if zh:
         who = f"朋友：{_seats(found, lang)}" if found else "朋友未知，等朋友出牌"
-        return f"庄家{hand.dealer}号位，{who}" + (f"；叫的牌：{calls}" if calls else "")
+        return f"庄家{view.dealer}号位，{who}" + (f"；叫的牌：{calls}" if calls else "")
     who = f"friend(s): seat {_seats(found, lang)}" if found else "friend unknown until the friend shows"
-    return f"Dealer seat {hand.dealer}, {who}" + (f"; called: {calls}" if calls else "")
+    return f"Dealer seat {view.dealer}, {who}" + (f"; called: {calls}" if calls else "")

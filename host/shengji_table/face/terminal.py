@@ -23,9 +23,10 @@ import time
 import unicodedata
 
 from ..game.phase import Phase
+from ..game.views import PublicView
 from ..rules.cards import level_text, suit_symbol
 from ..table.controller import R
-from .labels import LABELS, PATTERNS, PHASES, friend_open, legend, level_word, teams_line
+from .labels import LABELS, PATTERNS, PHASES, legend, level_word, teams_line
 from .voice import Voice
 from .words_zh import to_zh
 
@@ -177,27 +178,26 @@ class TableView:
         name = R.NAMES[rc.pattern] if rc is not None and rc.pattern < len(R.NAMES) else "OFF"
         return "".join(cells) + " " + PATTERNS[self.lang].get(name, name.lower())
 
-    def _hand_line(self, hand) -> str:
+    def _hand_line(self, view: PublicView | None) -> str:
         w = LABELS[self.lang]
-        if hand is None:
+        if view is None:
             return w["waiting"]
-        trump = suit_symbol(hand.trump) if hand.order is not None else w["drawing"]
-        dealer = "?" if hand.dealer is None else hand.dealer
-        head = f"第{hand.number}副" if self.lang == "zh" else f"{w['hand']} {hand.number}"
-        return (f"{head} · {PHASES[self.lang][hand.phase]} · {w['level']} {level_text(hand.level)} · "
+        trump = suit_symbol(view.trump) if view.trump_fixed else w["drawing"]
+        dealer = "?" if view.dealer is None else view.dealer
+        head = f"第{view.number}副" if self.lang == "zh" else f"{w['hand']} {view.number}"
+        return (f"{head} · {PHASES[self.lang][view.phase]} · {w['level']} {level_text(view.level)} · "
                 f"{w['trump']} {trump} · {w['dealer']} {dealer}")
 
-    def _seat_lines(self, hand, now: float) -> list:
+    def _seat_lines(self, view: PublicView | None, now: float) -> list:
         c, w = self.controller, LABELS[self.lang]
         lines = []
-        on_turn = hand is not None and hand.phase in (Phase.PLAYING, Phase.BIDDING, Phase.DRAWING)
-        dec = set(hand.declarers()) if hand is not None else set()
+        on_turn = view is not None and view.phase in (Phase.PLAYING, Phase.BIDDING, Phase.DRAWING)
         for seat in range(c.seats):
-            turn = "▶" if on_turn and hand.turn == seat else " "
+            turn = "▶" if on_turn and view.turn == seat else " "  # type: ignore[union-attr]
             role = ""
-            if hand is not None and hand.dealer is not None:
-                role = w["dealer_tag"] if seat == hand.dealer else w["decl"] if seat in dec else (
-                    w["unknown"] if c.ruleset.teams == "find-friend" and friend_open(hand) else w["att"])
+            if view is not None and view.dealer is not None:
+                role = w["dealer_tag"] if seat == view.dealer else w["decl"] if seat in view.declarers else (
+                    w["unknown"] if view.attackers is None else w["att"])
             lvl = level_word(c.match.levels[seat], self.lang)
             name = f"{seat}号位" if self.lang == "zh" else f"seat {seat}"
             lines.append(f"{turn} {_pad(name, 6)} {_pad(role, 8)} {w['level']} {lvl:<3} {self._ring_text(seat, now)}")
@@ -214,20 +214,21 @@ class TableView:
         left = math.ceil(clock["left"])
         return f"{w['clock']}: {seat}{what} " + (f"{left} s" if left > 0 else w["out"])
 
-    def _trick_lines(self, hand, now: float = 0.0) -> list:
+    def _trick_lines(self, view: PublicView | None, now: float = 0.0) -> list:
         w = LABELS[self.lang]
-        if hand is None:
+        if view is None:
             return []
-        shown = hand.trick if hand.trick else (hand.tricks[-1][0] if hand.tricks else ())
-        label = w["trick"] if hand.trick else w["last"]
-        plays = "  ".join(f"{s}: {' '.join(x.card.unicode() for x in cards)}" for s, cards in shown)
+        last = view.last_trick
+        shown = view.trick if view.trick else (last.plays if last is not None else ())
+        label = w["trick"] if view.trick else w["last"]
+        plays = "  ".join(f"{p.seat}: {' '.join(x.unicode() for x in p.cards)}" for p in shown)
         lines = [_clip(f"{label}: {plays}")]
         extra = []
-        if hand.pending and hand.phase == Phase.PLAYING:
+        if view.entering:
             # how many, never which: a card entered can still be taken back into the hand
-            extra.append(f"{hand.turn} {w['entering']}: {len(hand.pending)}")
-        if hand.dealer is not None:
-            extra.append(f"{w['points']} {hand.attackers_points()} · {w['tricks']} {len(hand.tricks)}")
+            extra.append(f"{view.turn} {w['entering']}: {view.entering}")
+        if view.dealer is not None:
+            extra.append(f"{w['points']} {view.attackers_points} · {w['tricks']} {len(view.tricks)}")
         clock = self._clock_text(now)
         if clock:
             extra.append(clock)
@@ -238,11 +239,11 @@ class TableView:
         """The whole screen: at most 24 lines of at most 80 columns."""
         now = time.monotonic() if now is None else now
         c = self.controller
-        hand = c.match.hand
-        lines = [f"\x1b[1m{_clip(self.title)}\x1b[0m", _clip(self._hand_line(hand)),
-                 _clip(teams_line(hand, c.ruleset, self.lang))]
-        lines += self._seat_lines(hand, now)
-        lines += self._trick_lines(hand, now)
+        view = c.match.public_view()
+        lines = [f"\x1b[1m{_clip(self.title)}\x1b[0m", _clip(self._hand_line(view)),
+                 _clip(teams_line(view, c.ruleset, self.lang))]
+        lines += self._seat_lines(view, now)
+        lines += self._trick_lines(view, now)
         lines += [_clip(x) for x in legend(self.lang)]
         room = ROWS - len(lines) - 1
         lines.append(f"{LABELS[self.lang]['news']}:")

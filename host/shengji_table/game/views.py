@@ -47,6 +47,7 @@ class PublicView(NamedTuple):
     trump: str | None                # the trump suit once fixed (None: no trump)
     call: tuple | None               # the standing call ``(seat, suit)`` while it is public
     turn: int | None                 # the seat the hand waits for (draw, bidding, play)
+    kitty_holder: int | None         # the seat that holds the kitty (the dealer; 炒地皮: who took it last)
     leader: int | None
     trick: tuple                     # the trick being laid: ``Play(seat, faces)`` per committed play
     tricks: tuple                    # the tricks taken: :class:`~.view.TrickView`
@@ -57,6 +58,8 @@ class PublicView(NamedTuple):
     attackers: tuple | None          # None while a friend is still to be found
     friend_calls: tuple              # find a friend: ``((face, nth), …)``
     friends: tuple                   # the friends found
+    committed: int                   # the plays committed in the hand (a play clock's progress)
+    undos: int                       # the plays the referee undid (and did not reverse)
     result: HandResult | None        # once the hand is over
     kitty: tuple | None              # the kitty's faces once the hand is over and settled
 
@@ -76,6 +79,7 @@ class RefereeView(NamedTuple):
     rulings: tuple                   # the hand's rulings as JSON (``referee.Ruling.to_json``)
     undone: tuple                    # ``(seat, copies, reason)`` of the plays undone and not reversed
     penalties: tuple                 # ``(seat at fault, points, reason)``
+    call: tuple | None               # the standing call ``(seat, suit)``, public or not
 
 
 def _faces(copies) -> tuple:
@@ -107,7 +111,8 @@ def public_view(match: Match) -> PublicView | None:
         number=hand.number, phase=phase, players=hand.players, teams=rs.teams, dealer=hand.dealer,
         level=hand.level, levels=tuple(hand.levels) if hand.result is None else tuple(match.levels),
         trump_fixed=hand.order is not None, trump=hand.trump if hand.order is not None else None, call=call,
-        turn=hand.turn, leader=hand.leader if phase is Phase.PLAYING else None,
+        turn=hand.turn, kitty_holder=hand.dealer if hand.kitty_holder is None else hand.kitty_holder,
+        leader=hand.leader if phase is Phase.PLAYING else None,
         trick=tuple(Play(s, _faces(cards)) for s, cards in hand.trick), tricks=hand.trick_views,
         entering=len(hand.pending) if phase is Phase.PLAYING else 0,
         points=tuple(hand.won) if known else (0,) * hand.players,
@@ -115,7 +120,7 @@ def public_view(match: Match) -> PublicView | None:
         declarers=tuple(declarers),
         attackers=None if unknown or not known else tuple(s for s in range(hand.players) if s not in declarers),
         friend_calls=tuple(hand.friend_calls), friends=tuple(s for s in hand.friends if s != hand.dealer),
-        result=hand.result, kitty=kitty)
+        committed=sum(hand.played_count), undos=len(hand.undone), result=hand.result, kitty=kitty)
 
 
 def referee_view(match: Match) -> RefereeView | None:
@@ -128,7 +133,8 @@ def referee_view(match: Match) -> RefereeView | None:
     return RefereeView(
         public=pub, hands=copies, pending=tuple(hand.pending), kitty=tuple(hand.kitty), buried=tuple(hand.buried),
         rulings=tuple(r.to_json(hand.voided) for r in hand.rulings), undone=tuple(hand.undone),
-        penalties=tuple(hand.penalties))
+        penalties=tuple(hand.penalties),
+        call=(hand.standing.seat, hand.standing.trump) if hand.standing is not None else None)
 
 
 def faces_shown(view: PublicView) -> list[Card]:

@@ -10,14 +10,8 @@ automatic penalty).
 
     >>> from shengji_table.rules.ruleset import Ruleset
     >>> clock = PlayClock(Ruleset.from_preset("tournament"))
-    >>> class Hand:  # the few attributes the clock reads
-    ...     number, phase, turn, dealer, played_count, undone = 1, "playing", 2, 0, [0, 0, 0, 0], []
-    >>> clock.tick(Hand, 100.0), clock.deadline(Hand)
-    (None, 115.0)
-    >>> clock.tick(Hand, 115.0)
-    Expiry(hand=1, seat=2, phase='playing', seconds=15)
-    >>> clock.tick(Hand, 200.0) is None        # once per turn
-    True
+    >>> clock.tick(None, 100.0), clock.deadline(None)      # no hand dealt: nobody on the clock
+    (None, None)
 
 The time is not saved: a restarted host starts the turn's time again.
 """
@@ -26,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..game.phase import Phase
+from ..game.views import PublicView
 from ..rules.ruleset import Ruleset
 
 __all__ = ["Turn", "Expiry", "PlayClock", "timed_turn"]
@@ -62,22 +57,21 @@ class Expiry:
         return f"Seat {self.seat}: the {what} clock ({self.seconds} s) has run out — the referee decides."
 
 
-def timed_turn(hand, ruleset: Ruleset) -> Turn | None:
-    """The turn on the clock in ``hand`` (None: no hand, nobody on the clock, or the clock off)."""
-    if hand is None:
+def timed_turn(pub: PublicView | None, ruleset: Ruleset) -> Turn | None:
+    """The turn on the clock in the hand ``pub`` shows (None: no hand, nobody on the clock, or the
+    clock off)."""
+    if pub is None:
         return None
-    progress = (sum(hand.played_count), len(hand.undone))
-    if hand.phase == Phase.PLAYING and ruleset.play_clock > 0 and hand.turn is not None:
-        return Turn(hand.number, Phase.PLAYING, hand.turn, ruleset.play_clock, progress)
-    if hand.phase == Phase.BURYING and ruleset.bury_clock > 0 and hand.dealer is not None:
-        burier = getattr(hand, "kitty_holder", None)            # 炒地皮 (R-7.4): the seat that took it
-        return Turn(hand.number, Phase.BURYING, hand.dealer if burier is None else burier,
-                    ruleset.bury_clock, progress)
+    progress = (pub.committed, pub.undos)
+    if pub.phase == Phase.PLAYING and ruleset.play_clock > 0 and pub.turn is not None:
+        return Turn(pub.number, Phase.PLAYING, pub.turn, ruleset.play_clock, progress)
+    if pub.phase == Phase.BURYING and ruleset.bury_clock > 0 and pub.kitty_holder is not None:
+        return Turn(pub.number, Phase.BURYING, pub.kitty_holder, ruleset.bury_clock, progress)
     return None
 
 
 class PlayClock:
-    """The clock of one table: :meth:`tick` with the hand in play and the time now."""
+    """The clock of one table: :meth:`tick` with the hand in play's view and the time now."""
 
     def __init__(self, ruleset: Ruleset):
         self.ruleset = ruleset
@@ -85,10 +79,10 @@ class PlayClock:
         self.since = 0.0                 # when self.turn began (the first tick that saw it)
         self.expired = False             # self.turn's expiry was given
 
-    def tick(self, hand, now: float) -> Expiry | None:
+    def tick(self, view: PublicView | None, now: float) -> Expiry | None:
         """The expiry of the turn on the clock, the first time ``now`` reaches its deadline; None
         otherwise.  A turn that differs from the last one seen starts its time at ``now``."""
-        turn = timed_turn(hand, self.ruleset)
+        turn = timed_turn(view, self.ruleset)
         if turn != self.turn:
             self.turn, self.since, self.expired = turn, now, False
             return None
@@ -97,10 +91,10 @@ class PlayClock:
         self.expired = True
         return Expiry(turn.hand, turn.seat, str(turn.phase), turn.seconds)
 
-    def deadline(self, hand) -> float | None:
+    def deadline(self, view: PublicView | None) -> float | None:
         """When the turn on the clock runs out (the time of its first tick + its seconds); None
         when nobody is on the clock or the turn has not been ticked yet."""
-        turn = timed_turn(hand, self.ruleset)
+        turn = timed_turn(view, self.ruleset)
         if turn is None or turn != self.turn:
             return None
         return self.since + turn.seconds

@@ -180,7 +180,7 @@ class Core(Rings):
         """The play clock at time ``now`` (table/clock.py): a turn whose time ran out gives a
         ``clock`` ruling row and its sentence, once; the referee decides what follows."""
         out = Outcome()
-        expiry = self.clock.tick(self.match.hand, now)
+        expiry = self.clock.tick(self.match.public_view(), now)
         if expiry is not None:
             row = expiry.to_json()
             row["public"] = self._text(out, expiry.text())
@@ -190,10 +190,10 @@ class Core(Rings):
     def clock_state(self, now: float) -> dict | None:
         """The play clock as the screens draw it: ``{"seat", "phase", "seconds", "left"}`` (``left``
         in seconds at ``now``, 0 once run out), or None when nobody is on the clock."""
-        turn = timed_turn(self.match.hand, self.ruleset)
+        turn = timed_turn(self.match.public_view(), self.ruleset)
         if turn is None:
             return None
-        deadline = self.clock.deadline(self.match.hand)
+        deadline = self.clock.deadline(self.match.public_view())
         # a turn the clock has not ticked yet starts at the loop's next tick, within milliseconds
         left = turn.seconds if deadline is None else max(0.0, deadline - now)
         return {"seat": turn.seat, "phase": str(turn.phase), "seconds": turn.seconds, "left": round(left, 1)}

@@ -93,13 +93,15 @@ class Rings:
             self._show_announce(eff, out)
 
     def _show_ring(self, eff: Ring, out) -> None:
-        hand = self.match.hand
         st = eff.state
         if st == "turn":
             self._ring(out, eff.seat, R.TURN, TURN_COLOUR)
         elif st == "pending":
-            need = hand.lead_count() if hand is not None and hand.phase == Phase.PLAYING else 0
-            if hand is not None and hand.phase == Phase.BURYING:
+            view = self.match.public_view()
+            need = 0
+            if view is not None and view.phase == Phase.PLAYING and view.trick:
+                need = len(view.trick[0].cards)
+            elif view is not None and view.phase == Phase.BURYING:
                 need = self.ruleset.kitty_size
             self._ring(out, eff.seat, R.PENDING, PENDING_COLOUR, eff.cards, need)
         elif st == "accepted":
@@ -108,22 +110,24 @@ class Rings:
             self._ring(out, eff.seat, R.REFUSED, REFUSED_COLOUR, eff.cards, REFUSED_MS)
         elif st == "won":
             self._ring(out, eff.seat, R.TRICK_WON, WON_COLOUR)
-            if hand is not None and hand.dealer is not None:
-                self._ring(out, self.centre, R.POINTS, POINTS_COLOUR, 5, hand.attackers_points())
+            view = self.match.public_view()
+            if view is not None and view.dealer is not None:
+                self._ring(out, self.centre, R.POINTS, POINTS_COLOUR, 5, view.attackers_points)
         elif st == "declarer":
-            suit = hand.standing.trump if hand is not None and hand.standing is not None else None
+            ref = self.match.referee_view()       # the declarer's own ring shows its call
+            suit = ref.call[1] if ref is not None and ref.call is not None else None
             self._ring(out, eff.seat, R.TRUMP, SUIT_COLOURS.get(suit, SUIT_COLOURS[None]))
         else:
             self._ring(out, eff.seat, R.OFF)
 
     def _show_announce(self, eff: Announce, out) -> None:
-        hand = self.match.hand
+        view = self.match.public_view()
         self._text(out, eff.text)
-        if eff.kind == "settle" and hand is not None and hand.result is not None:
-            pts = max(0, hand.result.to_json()["attackers_points"])
+        if eff.kind == "settle" and view is not None and view.result is not None:
+            pts = max(0, view.result.settlement.attackers_points)
             self._ring(out, self.centre, R.POINTS, POINTS_COLOUR, 5, pts)
-        elif eff.kind == "trump" and hand is not None and hand.order is not None:
-            self._ring(out, self.centre, R.TRUMP, SUIT_COLOURS.get(hand.trump, SUIT_COLOURS[None]))
+        elif eff.kind == "trump" and view is not None and view.trump_fixed:
+            self._ring(out, self.centre, R.TRUMP, SUIT_COLOURS.get(view.trump, SUIT_COLOURS[None]))
         elif eff.kind == "level" and self.match.summaries:
             s = self.match.summaries[-1]
             for key, change in s["changes"].items():
