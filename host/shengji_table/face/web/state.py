@@ -92,6 +92,32 @@ def _seat(s: int, view: PublicView | None, levels, names: dict) -> dict:
             "entering": view.entering if playing else 0}  # type: ignore[union-attr]
 
 
+def _no_hand(total: int) -> dict:
+    """public_state's hand fields before the first deal."""
+    return {"hand": 0, "phase": "deal", "dealer": None, "level": None, "turn": None, "trick": [], "last_trick": None,
+            "tricks_played": 0, "points": {"declarers": 0, "attackers": 0, "total": total}, "friend_calls": [],
+            "kitty": None, "result": None}
+
+
+def _hand_fields(view: PublicView, total: int) -> dict:
+    """public_state's fields of the hand in play."""
+    last = view.last_trick
+    att = view.attackers_points
+    return {
+        "hand": view.number, "phase": str(view.phase), "dealer": view.dealer,
+        "level": rank_text(view.level) if view.level <= 14 else None,
+        "turn": view.turn if view.phase is Phase.PLAYING else None,
+        "trick": _plays(view.trick),
+        "last_trick": None if last is None else {"plays": _plays(last.plays), "winner": last.winner,
+                                                 "points": last.points},
+        "tricks_played": len(view.tricks),
+        "points": {"declarers": sum(view.points) - att, "attackers": att, "total": total},
+        "friend_calls": [{"card": card_json(c), "nth": n} for c, n in view.friend_calls],
+        "kitty": _cards(view.kitty) if view.kitty is not None else None,
+        "result": view.result.to_json().get("reason") if view.result is not None else None,
+    }
+
+
 def public_state(controller, names: dict | None = None, announcements=(), paused: str | None = None,
                  now: float | None = None) -> dict:
     """The public table (see the module docstring); ``announcements``: the recent public sentences,
@@ -103,27 +129,13 @@ def public_state(controller, names: dict | None = None, announcements=(), paused
     ruleset = controller.ruleset
     players = ruleset.players
     levels = list(view.levels) if view is not None else list(match.levels)
-    last = view.last_trick if view is not None else None
-    att = view.attackers_points if view is not None else 0
-    dec = sum(view.points) - att if view is not None else 0
     return {
         "preset": ruleset.preset, "mode": controller.mode, "players": players,
-        "hand": view.number if view is not None else 0, "phase": str(view.phase) if view is not None else "deal",
         "order": list(range(players)),      # playing order: counter-clockwise, seat numbers rising
         "seats": [_seat(s, view, levels, names) for s in range(players)],
         "teams": _teams(view, ruleset),
-        "dealer": view.dealer if view is not None else None,
-        "level": rank_text(view.level) if view is not None and view.level <= 14 else None,
         "trump": _trump(view),
-        "turn": view.turn if view is not None and view.phase is Phase.PLAYING else None,
-        "trick": _plays(view.trick) if view is not None else [],
-        "last_trick": None if last is None else {"plays": _plays(last.plays), "winner": last.winner,
-                                                 "points": last.points},
-        "tricks_played": len(view.tricks) if view is not None else 0,
-        "points": {"declarers": dec, "attackers": att, "total": ruleset.total_points},
-        "friend_calls": [{"card": card_json(c), "nth": n} for c, n in view.friend_calls] if view is not None else [],
-        "kitty": _cards(view.kitty) if view is not None and view.kitty is not None else None,
-        "result": view.result.to_json().get("reason") if view is not None and view.result is not None else None,
+        **(_hand_fields(view, ruleset.total_points) if view is not None else _no_hand(ruleset.total_points)),
         "match_over": match.over,
         "announcements": list(announcements),
         "paused": paused,
