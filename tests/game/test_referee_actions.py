@@ -257,3 +257,19 @@ def test_R10_5_reversing_an_adjusted_result_reopens_the_hand(table):
     out = t.ok(ev.RefereeReverse(1, "wrong table"))
     assert t.hand.result is None and not t.match.over and t.match.summaries == []
     assert isinstance(out[0], Announce)
+
+
+def test_R10_1_a_penalty_is_at_most_the_decks_points(table):
+    t = ready(table)
+    before = t.match.snapshot()
+    out = t.send(ev.RefereePenalty(1, 10_000, "typo"))
+    assert isinstance(out[0], Refusal) and out[0].rule == "R-10.1" and "at most the deck's 200 points" in out[0].reason
+    assert t.match.snapshot() == before and t.hand.rulings == ()
+    t.ok(ev.RefereePenalty(1, 200, "the whole deck"))
+
+
+def test_R10_4_no_undo_once_the_hand_is_over(table):
+    t = ready(table, referee_undo=True)
+    t.ok(ev.RefereeEndHand(1, "R-10.2", "revoke"))
+    out = t.send(ev.RefereeUndo("too late"))
+    assert isinstance(out[0], Refusal) and "the hand is over" in out[0].reason

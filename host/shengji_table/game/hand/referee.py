@@ -104,6 +104,9 @@ def award_penalty(hand: Hand, e: ev.RefereePenalty) -> list:
         return hand.refuse(None, e, "table.seat", f"there is no seat {e.at_fault}")
     if e.points <= 0:
         return hand.refuse(None, e, "R-10.1", "a penalty is a positive number of points")
+    if e.points > hand.ruleset.total_points:
+        return hand.refuse(None, e, "R-10.1", f"a penalty is at most the deck's {hand.ruleset.total_points} points, "
+                                              f"not {e.points}")
     if hand.phase == Phase.DEAL:
         return hand.refuse(None, e, "table.phase", "the hand has not started")
     hand.penalties.append((e.at_fault, e.points, e.reason))
@@ -151,6 +154,9 @@ def undo_last_play(hand: Hand, e: ev.RefereeUndo) -> list:
         # a rebuild meets this undo again: the plays it took back are masked already
         hand.rulings += (prior,)
         return []
+    if hand.phase == Phase.OVER:
+        return hand.refuse(None, e, "R-10.4", "the hand is over: its plays are no longer undone "
+                                              "(reverse the ruling that ended it, if one did)")
     if hand.phase != Phase.PLAYING or not hand.play_starts:
         return hand.refuse(None, e, "R-10.4", "there is no play to undo")
     undone = hand.last_play()
