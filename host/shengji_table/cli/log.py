@@ -77,7 +77,7 @@ def _fail(exc) -> int:
 def open_read_only(path: str, *, check: bool = True, live: bool = False) -> EventLog:
     """The :class:`EventLog` at ``path``, opened read-only: a mistyped path or a foreign file is an
     error, never a new empty log.  ``check``: its hash chain is verified first, and a broken chain
-    refused (a log of a build before the chain is read with a warning)."""
+    refused (a log without the chain — no hash on row 1 — is read with a warning: it cannot be verified)."""
     try:
         log = EventLog(path, read_only=True, live=live)
     except LogError as exc:
@@ -89,7 +89,8 @@ def open_read_only(path: str, *, check: bool = True, live: bool = False) -> Even
     if check:
         v = log.verify()
         if v.unchained:
-            print(f"warning: {path} was written without a hash chain: it cannot be verified", file=sys.stderr)
+            print(f"warning: {path} is a log without the hash chain: it cannot be verified (nothing shows whether "
+                  f"it was altered); it is read-only, never written to again", file=sys.stderr)
         elif not v.ok:
             log.close()
             raise LogCliError(f"{path} has been altered: {v.reason} (shengji-table log verify {path})")
@@ -172,7 +173,7 @@ def _show(args) -> int:
     last = 0
     try:
         while True:
-            for entry in log.entries(match=args.match, kind=args.kind, after=last):
+            for entry in log.entries(match=args.match, kind=args.kind, after=last, format_row=True):
                 print(_line(entry), flush=True)
                 last = entry.id
             if not args.follow:
