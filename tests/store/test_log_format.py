@@ -79,12 +79,12 @@ def test_a_log_without_the_chain_is_read_only_and_never_written_again(tmp_path, 
     with EventLog(path) as log:
         log.append("game", {"type": "draw", "n": 0})
     if how == "blank row 1's hash":       # an old chained log (no format row) with its first hash blanked
-        _sql(path, "DROP TRIGGER entries_no_update; DROP TRIGGER entries_no_delete; DELETE FROM entries WHERE id=1;"
-                   "UPDATE entries SET hash=NULL;")
+        _sql(path, "DROP TRIGGER entries_no_update; DROP TRIGGER entries_no_delete;"
+                   "DELETE FROM entries WHERE id=1; UPDATE entries SET hash=NULL;")
     else:                                 # a log of a build before the chain: no hash column at all
         path.unlink()
-        _sql(path, "CREATE TABLE entries (id INTEGER PRIMARY KEY AUTOINCREMENT, match TEXT NOT NULL, kind TEXT NOT NULL,"
-                   " boot INTEGER, seq INTEGER, payload TEXT NOT NULL, at REAL NOT NULL);"
+        _sql(path, "CREATE TABLE entries (id INTEGER PRIMARY KEY AUTOINCREMENT, match TEXT NOT NULL,"
+                   " kind TEXT NOT NULL, boot INTEGER, seq INTEGER, payload TEXT NOT NULL, at REAL NOT NULL);"
                    "INSERT INTO entries VALUES (2, 'default', 'game', NULL, NULL, '{\"n\":0,\"type\":\"draw\"}', 1.5);")
     before = _digest(path)
     with pytest.raises(UnchainedLog, match="without the hash chain.*read-only"):

@@ -47,7 +47,7 @@ from ..game.events import event_from_json
 from ..game.match import Match
 from ..game.record import to_record
 from ..rules.ruleset import Ruleset
-from ..store.log import EventLog
+from ..store.log import EventLog, identity
 from .players import play_direct
 from .tap_audit import LineWitness, audit_log
 from .virtual_table import VirtualTable
@@ -264,9 +264,10 @@ def _feed_fault_free(ref, path, table: str, ruleset: Ruleset, mode: str, seed: i
         log.append_many([("game", e.to_json()) for e in play_direct(ruleset, mode, seed, hands).events])
     with closing(_read_only(path)) as db:
         rows = db.execute("SELECT id, match, kind, payload, at, hash, boot, seq FROM entries ORDER BY id").fetchall()
+    lid = identity((rows[0][2], rows[0][1], rows[0][3], rows[0][5]))[1]
     for rid, match, kind, payload, at, digest, boot, link in rows:
         taken = ref.handle(events_topic(table), encode_event(
-            EventMessage(table, match, rid, kind, json.loads(payload), at, digest, boot, link)))
+            EventMessage(table, match, rid, kind, json.loads(payload), at, digest, boot, link, lid)))
         if taken.status != "stored":
             raise SoakFailure(f"the fault-free run of {table} was not taken by the club: {taken}")
 
