@@ -107,6 +107,7 @@ class TablePublisher:
 
     # ---- ours -----------------------------------------------------------------------------------
     def start(self) -> TablePublisher:
+        self._open()                          # the log's identity before the club's retained ack arrives
         self.client.connect_async(self.broker.host, self.broker.port, keepalive=5)
         self.client.loop_start()
         self._thread.start()
