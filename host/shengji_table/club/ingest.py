@@ -212,18 +212,24 @@ class Ingest:
         start: dict = payload["start"] if isinstance(payload.get("start"), dict) else {}
         mode = payload.get("mode", "scanned")
         try:
-            ruleset = Ruleset.from_json(payload.get("ruleset"))
+            claimed: Ruleset | str = Ruleset.from_json(payload.get("ruleset"))
+        except (ValueError, TypeError, KeyError) as exc:
+            claimed = str(exc)
+        played, flag = None, None
+        try:
+            if "duplicate" in start:            # a board: its preset's rules, checked by _board
+                if isinstance(claimed, str):
+                    raise ValueError(claimed)
+                ruleset = claimed
+            else:                               # the event's own rules, never the table's claim
+                ruleset, flag = self._event_rules(key[0], claimed)
             match = Match(ruleset, mode)
         except (ValueError, TypeError, KeyError) as exc:
             self.replays[key] = Replay(broken=f"the match's ruleset cannot be read: {exc}")
             return self.replays[key].broken if record else None
-        played, flag = None, None
-        if "duplicate" not in start:            # the event's own rules, never the table's claim
-            ruleset, flag = self._event_rules(key[0], ruleset)
-            match = Match(ruleset, mode)
-            if flag and record:
-                self.db.flag(flag, table=key[0], log=key[1], match=key[2], seq=seq)
-                log.warning("flagged (table %s, match %s): %s", key[0], key[2], flag)
+        if flag and record:
+            self.db.flag(flag, table=key[0], log=key[1], match=key[2], seq=seq)
+            log.warning("flagged (table %s, match %s): %s", key[0], key[2], flag)
         if "duplicate" in start:
             board = self._board(key[0], start["duplicate"], ruleset)
             if isinstance(board, str):
@@ -241,9 +247,10 @@ class Ingest:
         self.replays[key] = Replay(match=match, seats=seats, board=played, flag=flag)
         return None
 
-    def _event_rules(self, table: str, claimed: Ruleset) -> tuple[Ruleset, str | None]:
+    def _event_rules(self, table: str, claimed: Ruleset | str) -> tuple[Ruleset, str | None]:
         """``(the event's ruleset, why the table's claim differs or None)``: the ruleset of the session
-        of the table's round (``club rules``), else the classic preset."""
+        of the table's round (``club rules``), else the classic preset.  ``claimed``: the ruleset
+        the table's start row gives, or why it cannot be read."""
         rnd = self.db.current_round(table)
         text = (self.db.one("SELECT s.ruleset FROM rounds r JOIN sessions s ON s.id = r.session_id WHERE r.id=?",
                             (rnd[0],)) if rnd else None)
@@ -254,6 +261,9 @@ class Ingest:
             event, where = Ruleset.from_preset("classic"), f"the club's default rules (the session's: {exc})"
         if claimed == event:
             return event, None
+        if isinstance(claimed, str):
+            return event, (f"table {table} claims rules that cannot be read ({claimed}); its hands are scored by "
+                           f"{where}")
         mine, theirs = event.to_json(), claimed.to_json()
         differ = sorted(k for k in set(mine) | set(theirs) if mine.get(k) != theirs.get(k))
         said = ", ".join(f"{k} {json.dumps(theirs.get(k))} (the event's {json.dumps(mine.get(k))})" for k in differ)
