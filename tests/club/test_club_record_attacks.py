@@ -4,7 +4,6 @@ servers on one database.  Each case prints its figures (``[figures] …``: rows 
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
