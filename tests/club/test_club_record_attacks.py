@@ -93,13 +93,15 @@ def test_a_table_restarting_on_a_new_log_sends_the_new_log_whole(tmp_path):
         stored = {n: [r[0] for r in db.q("SELECT seq FROM events WHERE log=? ORDER BY seq", (lid,))]
                   for n, lid in (("old", old_id), ("new", new_id))}
         hands, refused = db.one("SELECT COUNT(*) FROM hands"), db.one("SELECT COUNT(*) FROM refusals")
+        from shengji_table.club.standings import score_sheet
+        sheet = [(r["match"], r["hand"]) for r in score_sheet(db, "T1")]      # hand 1 of each log: both shown
     finally:
         db.close()
     figures = {"old log rows": len(stored["old"]), "new log rows": len(stored["new"]), "hands": hands,
                "refused": refused}
     print(f"[figures] new log: {json.dumps(figures)}")
     assert stored == {"old": list(range(1, old_rows + 1)), "new": list(range(1, new_rows + 1))}
-    assert hands == 3 and refused == 0
+    assert hands == 3 and refused == 0 and sheet == [("table", 1), ("table", 2), ("table", 1)]
 
 
 def test_a_second_club_server_on_the_same_database_fails_at_once_naming_the_first(tmp_path):

@@ -79,3 +79,21 @@ def test_log_verify_against_the_club_says_which_rows_are_still_to_come(tmp_path)
     t.close()
     out = _verify(t.log.path, "--against-club", tmp_path / "club.sqlite")
     assert out.returncode == 0 and f"rows 41–{len(every)} are not at the club yet" in out.stdout
+
+
+def test_the_score_sheet_carries_the_logs_head_at_each_hand_and_the_table_finds_it(tmp_path):
+    """After every hand the club holds the head of the table's log at that hand (the hash of the row
+    that settled it), printed on the score sheet; ``log verify --head`` at the table finds that row."""
+    from shengji_table.club.standings import score_sheet
+    from shengji_table.club.views import sheet_html
+    server = club(tmp_path / "club.sqlite")
+    t = soft(tmp_path, "T1", seed=11, hands=2)
+    t.play()
+    feed(server, "T1", t.log)
+    heads = [r["head"] for r in score_sheet(server.db, "T1")]
+    assert len(heads) == 2 and all(h and len(h) == 64 for h in heads)
+    assert all(h[:16] in sheet_html(server, "T1") for h in heads)
+    t.close()
+    for h in heads:
+        found = _verify(t.log.path, "--head", h[:16])
+        assert found.returncode == 0 and f"head {h[:16]} is row" in found.stdout

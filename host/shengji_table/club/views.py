@@ -97,11 +97,13 @@ def sheet_html(server: ClubServer, table: str) -> str | None:
         rows.append("<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in (
             r["match"], r["hand"], r["board"] or "", r["dealer"], r["trump"], r["attackers_points"],
             s02.get("label", ""), ("D " if s02.get("declarer") else "") + str(s02.get("levels", "")),
-            s13.get("label", ""), ("D " if s13.get("declarer") else "") + str(s13.get("levels", "")))) + "</tr>")
+            s13.get("label", ""), ("D " if s13.get("declarer") else "") + str(s13.get("levels", "")),
+            (r.get("head") or "")[:16])) + "</tr>")
     body = ("<table class='sheet'><thead><tr><th>Match</th><th>Hand</th><th>Board</th><th>Dealer</th><th>Trump</th>"
-            "<th>Attackers' points</th><th>Seats 0/2</th><th>Levels</th><th>Seats 1/3</th><th>Levels</th></tr>"
-            "</thead><tbody>" + "".join(rows) + "</tbody></table>"
-            "<p class='small'>D: the declarers' side on that hand.  Levels: levels gone up.</p>"
+            "<th>Attackers' points</th><th>Seats 0/2</th><th>Levels</th><th>Seats 1/3</th><th>Levels</th>"
+            "<th>Log head</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
+            "<p class='small'>D: the declarers' side on that hand.  Levels: levels gone up.  Log head: the table's "
+            "log at that hand, as the club received it (shengji-table log verify LOG --head HASH at the table).</p>"
             "<p class='sign'>Table signature: ______________________</p>")
     return _page(f"Score sheet — table {table}", body)
 
