@@ -90,3 +90,19 @@ def test_r_8_6_the_sessions_rules_score_the_hands_of_its_rounds(tmp_path):
     before = other.db.one("SELECT COUNT(*) FROM flags")
     feed(other, "T1", relog(tmp_path / "honest.db", honest.log, {2: start}))
     assert other.db.one("SELECT COUNT(*) FROM flags") == before
+
+
+def test_r_9_the_clubs_own_rules_score_a_table_in_no_round(tmp_path):
+    """``club rules`` without a session sets the club's own rules: a one-deck table in no round is
+    replayed by them, unflagged, and its hands count; before, it was flagged against classic."""
+    db = tmp_path / "club.sqlite"
+    server = club(db)
+    t = soft(tmp_path, "T1", seed=4, hands=1, preset="one-deck")
+    t.play()
+    server.stop()
+    ok = _club("rules", "--db", db, "--preset", "one-deck")
+    assert ok.returncode == 0 and "the club: every hand outside a session" in ok.stdout, ok.stderr
+    server = club(db)
+    feed(server, "T1", t.log)
+    assert server.db.one("SELECT COUNT(*) FROM hands") == 1 and server.db.one("SELECT COUNT(*) FROM flags") == 0
+    assert server.db.one("SELECT COUNT(*) FROM refusals") == 0

@@ -1,7 +1,7 @@
 """``shengji-table club partnerships add``, ``club rules`` and ``club round start``: a movement
 evening from the command line (docs/club.md, section 6).
 
-    shengji-table club rules --db club.sqlite --session Tuesday [--preset P] [--rules FILE] [--option N=V …]
+    shengji-table club rules --db club.sqlite [--session Tuesday] [--preset P] [--rules FILE] [--option N=V …]
 
     shengji-table club partnerships add --db club.sqlite --session Tuesday Li,Wang Zhao,Chen Liu,Yang Wu,Xu
     shengji-table club round start --db club.sqlite --session Tuesday --round 1 --movement round-robin \\
@@ -33,9 +33,11 @@ def add_parsers(sub) -> None:
     pa.add_argument("--db", required=True)
     pa.add_argument("--session", required=True, help="the session's name, e.g. Tuesday")
     pa.add_argument("pairs", nargs="+", metavar="A,B", help="two players' names each, e.g. Li,Wang")
-    ru = sub.add_parser("rules", help="set the session's rules: the club scores every hand of its rounds by them")
+    ru = sub.add_parser("rules", help="set the event's rules (a session's, or the club's own): the club scores "
+                                      "every hand by them")
     ru.add_argument("--db", required=True)
-    ru.add_argument("--session", required=True, help="the session's name (partnerships add made it)")
+    ru.add_argument("--session", help="the session whose rounds play these rules (partnerships add made it); "
+                                      "without: the club's own rules, for every hand outside such a round")
     ru.add_argument("--preset", default=None, help="the preset (default: the rules file's, else classic)")
     ru.add_argument("--rules", metavar="FILE", help="a house rules file (TOML): preset and options")
     ru.add_argument("--option", metavar="NAME=VALUE", action="append", default=[],
@@ -87,16 +89,20 @@ def run_rules(args) -> int:
     except ClubDBError as exc:
         return _err(str(exc))
     try:
-        sid = db.one("SELECT id FROM sessions WHERE name=?", (args.session,))
-        if sid is None:
-            names = [r[0] for r in db.q("SELECT name FROM sessions ORDER BY id")]
-            return _err(f"no session {args.session!r} in {args.db} (sessions: {', '.join(names) or 'none'}; "
-                        f"club partnerships add makes one)")
+        sid = None
+        if args.session is not None:
+            sid = db.one("SELECT id FROM sessions WHERE name=?", (args.session,))
+            if sid is None:
+                names = [r[0] for r in db.q("SELECT name FROM sessions ORDER BY id")]
+                return _err(f"no session {args.session!r} in {args.db} (sessions: {', '.join(names) or 'none'}; "
+                            f"club partnerships add makes one)")
         with db.tx():
-            db.db.execute("UPDATE sessions SET ruleset=? WHERE id=?", (json.dumps(ruleset.to_json()), sid))
+            db.set_rules(ruleset.to_json(), sid)
     finally:
         db.close()
-    print(f"{args.session}: every hand of its rounds is scored by preset {ruleset.preset!r}"
+    whose = f"{args.session}: every hand of its rounds" if sid is not None else "the club: every hand outside a " \
+        "session with rules of its own"
+    print(f"{whose} is scored by preset {ruleset.preset!r}"
           + (f" with {json.dumps(ruleset.to_json(), ensure_ascii=False)}" if ruleset != type(ruleset).from_preset(
               ruleset.preset) else ""))
     return 0

@@ -14,8 +14,9 @@ row each table sent, de-duplicated by (table, log, seq): ``log`` is the identity
 log, so a new log is a new stream), ``hands`` (each settled hand as the club's own replay found it),
 ``results`` (a hand turned into the two partnerships' results, with the board; corrections by the
 organiser), ``refusals`` (what the club refused, and why), ``flags`` (a table that claimed other rules
-than the event's, for the organiser), ``organiser`` (the organiser's actions).  A session's
-``ruleset`` is the event's own rules: the club scores every hand of its rounds by it.
+than the event's, for the organiser), ``organiser`` (the organiser's actions), ``settings``.  A
+session's ``ruleset`` is the event's own rules: the club scores every hand of its rounds by it; the
+``rules`` setting is the club's own for every other hand (:meth:`ClubDB.rules_for`).
 """
 from __future__ import annotations
 
@@ -90,7 +91,8 @@ MIGRATIONS = [
     ALTER TABLE hands_v4 RENAME TO hands;
     ALTER TABLE sessions ADD COLUMN ruleset TEXT;
     CREATE TABLE flags (id INTEGER PRIMARY KEY, at REAL NOT NULL, table_id TEXT NOT NULL, log TEXT NOT NULL,
-        match TEXT NOT NULL, seq INTEGER NOT NULL, reason TEXT NOT NULL)
+        match TEXT NOT NULL, seq INTEGER NOT NULL, reason TEXT NOT NULL);
+    CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)
     """,
 ]
 
@@ -192,6 +194,25 @@ class ClubDB:
         """The identity of the log the table sent a row of last ('' for none)."""
         return self.one("SELECT log FROM events WHERE table_id=? ORDER BY received DESC, rowid DESC LIMIT 1",
                         (table,)) or ""
+
+    def set_rules(self, ruleset: dict, session_id: int | None = None) -> None:
+        """The event's rules (a ruleset's JSON): a session's, or (None) the club's own."""
+        text = json.dumps(ruleset, ensure_ascii=False, sort_keys=True)
+        if session_id is None:
+            self.db.execute("INSERT OR REPLACE INTO settings (name, value) VALUES ('rules', ?)", (text,))
+        else:
+            self.db.execute("UPDATE sessions SET ruleset=? WHERE id=?", (text, session_id))
+
+    def rules_for(self, table: str) -> tuple[str | None, str]:
+        """``(ruleset JSON or None, whose)`` a hand of ``table`` is scored by now: the session's of the
+        table's round, else the club's own (``club rules``), else None (the classic preset)."""
+        rnd = self.current_round(table)
+        text = (self.one("SELECT s.ruleset FROM rounds r JOIN sessions s ON s.id = r.session_id WHERE r.id=?",
+                         (rnd[0],)) if rnd else None)
+        if text:
+            return text, "the session's rules"
+        text = self.one("SELECT value FROM settings WHERE name='rules'")
+        return (text, "the club's rules") if text else (None, "the club's default rules (preset classic)")
 
     def flag(self, reason: str, *, table: str, log: str, match: str, seq: int) -> None:
         self.db.execute("INSERT INTO flags (at, table_id, log, match, seq, reason) VALUES (?,?,?,?,?,?)",

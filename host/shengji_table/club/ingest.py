@@ -14,18 +14,19 @@ starts a new log starts a new stream from 1, and an ack names its log.
 * ``seq`` beyond the next one: a row before it is still to come (in flight, or lost with the
   connection): not stored; the ack says where T must resend from.
 * the next row: stored, and in the same transaction whatever follows from it: a ``meta`` start row
-  opens the club's own replay of the match with the event's own rules — the board's preset for
-  a duplicate board, else the ruleset of the session of the table's round (``club rules``), else
-  the classic preset — never the rules the table claims; a table whose start row claims other rules
-  is flagged to the organiser (a ``flags`` row) and its hands are scored by the event's rules; every
-  player named must be a club player; a ``game`` row is applied to that replay by the game layer
-  (:class:`~shengji_table.game.match.Match`) — a hand settling there becomes a ``hands`` row and
-  two ``results`` rows (the partnerships seated at 0/2 and 1/3 by the round's movement, and the
-  board).  A start row naming a duplicate board (``"duplicate": {"number", "checksum"}``) is replayed
-  from the club's own copy of that board (its dealer and level), which must be one the table's
-  round plays, with the same checksum; its one hand must be dealt from the board's stack.  An event
-  the rules refuse, or that cannot be read, means the table's hand does not
-  replay: refused with the rule's reason, and nothing of that match counts from there on.
+  opens the club's own replay of the match with the event's own rules — the board's preset for a
+  duplicate board, else the ruleset of the session of the table's round, else the club's own
+  (``club rules``), else the classic preset — never the rules the table claims; a table whose
+  start row claims other rules is flagged to the organiser (a ``flags`` row) and its hands are
+  scored by the event's rules; every player named must be a club player; a ``game`` row is applied
+  to that replay by the game layer (:class:`~shengji_table.game.match.Match`) — a hand settling
+  there becomes a ``hands`` row and two ``results`` rows (the partnerships seated at 0/2 and 1/3
+  by the round's movement, and the board).  A start row naming a duplicate board (``"duplicate":
+  {"number", "checksum"}``) is replayed from the club's own copy of that board (its dealer and
+  level), which must be one the table's round plays, with the same checksum; its one hand must be
+  dealt from the board's stack.  An event the rules refuse, or that cannot be read, means the
+  table's hand does not replay: refused with the rule's reason, and nothing of that match counts
+  from there on.
 
 Every refusal is a ``refusals`` row (with the message) and a line on the server's log.
 """
@@ -249,12 +250,9 @@ class Ingest:
 
     def _event_rules(self, table: str, claimed: Ruleset | str) -> tuple[Ruleset, str | None]:
         """``(the event's ruleset, why the table's claim differs or None)``: the ruleset of the session
-        of the table's round (``club rules``), else the classic preset.  ``claimed``: the ruleset
-        the table's start row gives, or why it cannot be read."""
-        rnd = self.db.current_round(table)
-        text = (self.db.one("SELECT s.ruleset FROM rounds r JOIN sessions s ON s.id = r.session_id WHERE r.id=?",
-                            (rnd[0],)) if rnd else None)
-        where = "the session's rules" if text else "the club's default rules (preset classic)"
+        of the table's round, else the club's own (``club rules``), else the classic preset.
+        ``claimed``: the ruleset the table's start row gives, or why it cannot be read."""
+        text, where = self.db.rules_for(table)
         try:
             event = Ruleset.from_json(json.loads(text)) if text else Ruleset.from_preset("classic")
         except (ValueError, RulesetError) as exc:       # stored by club rules, checked there: not expected
