@@ -128,7 +128,7 @@ class ClubServer:
                     break
             acks = self._take_burst(burst)
             if self.client is not None:
-                for table, (seq, lid) in acks.items():
+                for (table, lid), seq in acks.items():
                     self.client.publish(ack_topic(table), encode_ack(seq, lid), qos=1, retain=True)
 
     def _take_burst(self, burst: list) -> dict:
@@ -142,7 +142,8 @@ class ClubServer:
                     taken = self.handle(topic, raw)
                     where = table_of(topic)
                     if taken.ack is not None and where is not None:
-                        acks[where[0]] = (taken.ack, taken.log)
+                        acks.pop((where[0], taken.log), None)        # each log's position, the latest last:
+                        acks[(where[0], taken.log)] = taken.ack      # the retained ack is the log sent last
         except Exception:
             log.exception("the intake failed on a burst of %d messages; it is taken again when resent", len(burst))
             with self.lock:
