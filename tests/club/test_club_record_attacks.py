@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from clubkit import club, counted, message, need_mosquitto, rows, soft, wait_for  # noqa: E402
+from clubkit import club, counted, feed, kept, message, need_mosquitto, rows, soft, wait_for  # noqa: E402
 
 from shengji_table.club.wire import events_topic  # noqa: E402
 
@@ -226,3 +226,93 @@ def test_the_clubs_open_overview_never_shows_a_hand_being_played(tmp_path):
             server.handle(events_topic("T1"), message("T1", r))
         over = client.get("/api/overview").json()["tables"][0]["public"]
         assert over["result"] and over["tricks_played"] > 0 and "live" not in over
+
+
+def test_the_publisher_takes_only_its_own_logs_ack(tmp_path):
+    """An ack names its log: the retained ack of another log (the table's previous one) leaves the
+    publisher's position alone; its own log's ack is taken; an ack without a log (an older club)
+    names no log and is not taken either."""
+    import types
+
+    from shengji_table.club.publisher import TablePublisher
+    from shengji_table.club.wire import BrokerURL, encode_ack
+    pytest.importorskip("paho.mqtt.client")
+    t = soft(tmp_path, "T1", seed=3, hands=1)
+    pub = TablePublisher(t.log.path, "T1", BrokerURL("127.0.0.1", 1))
+    try:
+        assert pub._open() is not None and pub.log_id == t.log.identity()[1]
+        for raw in (encode_ack(400, "ab" * 16), b'{"seq": 400}'):
+            pub._on_message(None, None, types.SimpleNamespace(payload=raw, retain=True))
+            assert (pub.acked, pub.sent) == (0, 0)
+        pub._on_message(None, None, types.SimpleNamespace(payload=encode_ack(7, pub.log_id), retain=True))
+        assert (pub.acked, pub.sent) == (7, 7)
+    finally:
+        pub._reader.close()
+
+
+def _without_format_row(src, dest):
+    """A copy of the log at ``src`` as a build before the format row wrote it: row 1 the match's
+    start, chained from there (its identity: the first 32 hex digits of row 1's hash)."""
+    import shutil
+    import sqlite3
+
+    from shengji_table.store.log import GENESIS, EventLog, row_hash
+    shutil.copy(src, dest)
+    db = sqlite3.connect(dest)
+    db.executescript("DROP TRIGGER entries_no_update; DROP TRIGGER entries_no_delete; DELETE FROM entries WHERE id=1;"
+                     "UPDATE entries SET id = -id; UPDATE entries SET id = -id - 1;")
+    previous = GENESIS
+    for rid, match, kind, boot, seq, text, at in db.execute(
+            "SELECT id, match, kind, boot, seq, payload, at FROM entries ORDER BY id").fetchall():
+        previous = row_hash(previous, rid, match, kind, boot, seq, text, at)
+        db.execute("UPDATE entries SET hash=? WHERE id=?", (previous, rid))
+    db.commit()
+    db.close()
+    log = kept(EventLog(dest, read_only=True))
+    assert log.verify().ok and log.identity()[0] == 1
+    return log
+
+
+def test_a_club_database_of_the_previous_schema_keeps_its_rows_and_counts_no_hand_twice(tmp_path):
+    """Migration 4 rebuilds ``events`` and ``hands`` keyed by log: a database written before it keeps
+    every row, hand and result, each under the identity its table's log has (row 1's hash), so a
+    table that carries on with the same log after the club's upgrade is not counted twice."""
+    import sqlite3
+
+    from shengji_table.club.db import MIGRATIONS, ClubDB
+    t = soft(tmp_path, "T1", seed=11, hands=2)
+    t.play()
+    t.close()                                  # every row in the .db (a clean close checkpoints)
+    log = _without_format_row(t.log.path, tmp_path / "old-table.db")
+    lid = log.identity()[1]
+    server = club(tmp_path / "club.sqlite")
+    assert set(feed(server, "T1", log)) == {"stored"}
+    events = server.db.q("SELECT table_id, match, seq, kind, payload, at, hash, received FROM events ORDER BY seq")
+    hands = server.db.q("SELECT id, table_id, match, number, round_id, seq, summary, seats, recorded FROM hands")
+    results = server.db.q("SELECT * FROM results ORDER BY id")
+    players = server.db.q("SELECT id, name, created FROM players")
+    server.stop()
+    old = tmp_path / "old.sqlite"
+    con = sqlite3.connect(old)
+    for n in range(3):
+        con.executescript(MIGRATIONS[n] + f";PRAGMA user_version={n + 1};")
+    con.execute("INSERT INTO tables (id, broker_user, created) VALUES ('T1', 'T1', 1)")
+    con.executemany("INSERT INTO players VALUES (?,?,?)", players)
+    con.executemany("INSERT INTO events VALUES (?,?,?,?,?,?,?,?)", events)
+    con.executemany("INSERT INTO hands VALUES (?,?,?,?,?,?,?,?,?)", hands)
+    con.executemany(f"INSERT INTO results VALUES ({','.join('?' * len(results[0]))})", results)
+    con.commit()
+    con.close()
+    db = ClubDB(old)
+    try:
+        assert db.version == len(MIGRATIONS) == 4 and db.q("PRAGMA foreign_key_check") == []
+        assert db.q("SELECT COUNT(*), MIN(log), MAX(log) FROM events") == [(len(events), lid, lid)]
+        assert db.q("SELECT DISTINCT log FROM hands") == [(lid,)]
+        assert db.one("SELECT COUNT(*) FROM results r JOIN hands h ON h.id = r.hand_id") == 4
+    finally:
+        db.close()
+    again = club(old)
+    (key, replay), = again.ingest.replays.items()
+    assert key == ("T1", lid, "table") and replay.broken is None and len(replay.match.summaries) == 2
+    assert set(feed(again, "T1", log)) == {"duplicate"}               # the same log, resent: nothing twice
+    assert again.db.one("SELECT COUNT(*) FROM hands") == 2

@@ -70,23 +70,27 @@ MIGRATIONS = [
     ALTER TABLE rounds ADD COLUMN movement TEXT;
     """,
     # 4: a table's rows keyed by the log they come from (a new log is a new stream); the event's own
-    # rules (a session's ruleset); the tables flagged to the organiser (rules other than the event's)
+    # rules (a session's ruleset, the club's own in settings); the tables flagged to the organiser.
+    # The rows of a database before it are given their log's identity as a table of this build
+    # names it (store/log.py: a log without a format row is known by its row 1's hash), so a table
+    # carrying on with the same log carries on with the same stream.
     """
     CREATE TABLE events_v4 (table_id TEXT NOT NULL REFERENCES tables(id), log TEXT NOT NULL DEFAULT '',
         match TEXT NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL, payload TEXT NOT NULL, at REAL NOT NULL,
         hash TEXT, received REAL NOT NULL, PRIMARY KEY (table_id, log, seq));
     INSERT OR IGNORE INTO events_v4 (table_id, log, match, seq, kind, payload, at, hash, received)
-        SELECT table_id, '', match, seq, kind, payload, at, hash, received FROM events;
-    DROP TABLE events;
-    ALTER TABLE events_v4 RENAME TO events;
-    CREATE INDEX events_received ON events (table_id, received);
+        SELECT table_id, COALESCE((SELECT substr(o.hash, 1, 32) FROM events o WHERE o.table_id = events.table_id
+        AND o.seq = 1 LIMIT 1), ''), match, seq, kind, payload, at, hash, received FROM events;
     CREATE TABLE hands_v4 (id INTEGER PRIMARY KEY, table_id TEXT NOT NULL REFERENCES tables(id),
         log TEXT NOT NULL DEFAULT '', match TEXT NOT NULL, number INTEGER NOT NULL,
         round_id INTEGER REFERENCES rounds(id), seq INTEGER NOT NULL, summary TEXT NOT NULL, seats TEXT,
-        recorded REAL NOT NULL,
-        UNIQUE (table_id, log, match, number));
+        recorded REAL NOT NULL, UNIQUE (table_id, log, match, number));
     INSERT INTO hands_v4 (id, table_id, log, match, number, round_id, seq, summary, seats, recorded)
-        SELECT id, table_id, '', match, number, round_id, seq, summary, seats, recorded FROM hands;
+        SELECT id, table_id, COALESCE((SELECT substr(o.hash, 1, 32) FROM events o WHERE o.table_id = hands.table_id
+        AND o.seq = 1 LIMIT 1), ''), match, number, round_id, seq, summary, seats, recorded FROM hands;
+    DROP TABLE events;
+    ALTER TABLE events_v4 RENAME TO events;
+    CREATE INDEX events_received ON events (table_id, received);
     DROP TABLE hands;
     ALTER TABLE hands_v4 RENAME TO hands;
     ALTER TABLE sessions ADD COLUMN ruleset TEXT;
