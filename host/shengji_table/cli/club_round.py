@@ -102,9 +102,10 @@ def run_rules(args) -> int:
         db.close()
     whose = f"{args.session}: every hand of its rounds" if sid is not None else "the club: every hand outside a " \
         "session with rules of its own"
+    mine, preset = ruleset.to_json(), type(ruleset).from_preset(ruleset.preset).to_json()
+    changed = {k: v for k, v in mine.items() if preset.get(k) != v}
     print(f"{whose} is scored by preset {ruleset.preset!r}"
-          + (f" with {json.dumps(ruleset.to_json(), ensure_ascii=False)}" if ruleset != type(ruleset).from_preset(
-              ruleset.preset) else ""))
+          + (f" with {json.dumps(changed, ensure_ascii=False)}" if changed else ""))
     return 0
 
 
