@@ -55,14 +55,15 @@ def club(path, tables=("T1",), broker=None, **kw) -> ClubServer:
 
 
 def rows(log) -> list:
-    """The log's rows as the publisher sends them: (id, match, kind, payload, at, hash)."""
-    return log._db.execute("SELECT id, match, kind, payload, at, hash FROM entries ORDER BY id").fetchall()
+    """The log's rows as the publisher sends them: (id, match, kind, payload, at, hash, the log's id)."""
+    lid = log.identity()[1]
+    return [(*r, lid) for r in log._db.execute("SELECT id, match, kind, payload, at, hash FROM entries ORDER BY id")]
 
 
 def message(table: str, row) -> bytes:
     import json
-    rid, match, kind, payload, at, digest = row
-    return encode_event(EventMessage(table, match, rid, kind, json.loads(payload), at, digest))
+    rid, match, kind, payload, at, digest, lid = row
+    return encode_event(EventMessage(table, match, rid, kind, json.loads(payload), at, digest, log=lid))
 
 
 def feed(server: ClubServer, table: str, log) -> list:
@@ -74,10 +75,10 @@ def feed_table(server: ClubServer, table: str, log) -> list:
     """Every row of a real table's log (physical rows carry their link identity, which the hash
     chain covers) into ``server``, as the publisher sends them; the statuses."""
     import json
-    out = []
+    out, lid = [], log.identity()[1]
     for rid, match, kind, payload, at, digest, boot, link in log._db.execute(
             "SELECT id, match, kind, payload, at, hash, boot, seq FROM entries ORDER BY id"):
-        raw = encode_event(EventMessage(table, match, rid, kind, json.loads(payload), at, digest, boot, link))
+        raw = encode_event(EventMessage(table, match, rid, kind, json.loads(payload), at, digest, boot, link, lid))
         out.append(server.handle(events_topic(table), raw).status)
     return out
 
@@ -107,12 +108,14 @@ def reporting(tmp: pathlib.Path, club_broker, table_broker, *, tables=("T1",), s
 
 def relog(path, log, replace: dict):
     """A copy of ``log`` written afresh (its own valid hash chain) with row ids in ``replace``
-    given new payloads: a table whose log chains but whose play may not replay."""
+    given new payloads: a table whose log chains but whose play may not replay (its own format row
+    first, so the row ids stay the same)."""
     import json
-    from shengji_table.store.log import EventLog
+    from shengji_table.store.log import FORMAT_MATCH, EventLog
     out = kept(EventLog(path))
-    for rid, match, kind, payload, _at, _digest in rows(log):
-        out.append(kind, replace.get(rid, json.loads(payload)), match=match)
+    for rid, match, kind, payload, _at, _digest, _lid in rows(log):
+        if match != FORMAT_MATCH:
+            out.append(kind, replace.get(rid, json.loads(payload)), match=match)
     return out
 
 

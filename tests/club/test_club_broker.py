@@ -45,6 +45,7 @@ def _client(port, user, password, name):
 def test_a_table_publishes_only_on_its_own_topic(secure):
     """T1's credentials cannot publish on T2's topic: the club never sees it; on its own topic it does."""
     from shengji_table.club.wire import BrokerURL, EventMessage, encode_event, events_topic
+    from shengji_table.store.log import GENESIS, row_hash
     broker, pw, tmp = secure
     server = club(tmp / "club.sqlite", tables=("T1", "T2"),
                   broker=BrokerURL("127.0.0.1", broker.port, "club", pw["club"])).start()
@@ -53,9 +54,12 @@ def test_a_table_publishes_only_on_its_own_topic(secure):
         t1, reason = _client(broker.port, "T1", pw["T1"], "t1-raw")
         assert not reason.is_failure
         start = {"start": {}, "ruleset": {"preset": "classic"}, "mode": "scanned"}
-        as_t2 = EventMessage("T2", "table", 1, "meta", start, time.time())
+        at = time.time()
+        digest = row_hash(GENESIS, 1, "table", "meta", None, None, json.dumps(start, sort_keys=True,
+                                                                              separators=(",", ":")), at)
+        as_t2 = EventMessage("T2", "table", 1, "meta", start, at, digest, log=digest[:32])
         t1.publish(events_topic("T2"), encode_event(as_t2), qos=1).wait_for_publish(5)
-        as_t1 = EventMessage("T1", "table", 1, "meta", start, time.time())
+        as_t1 = EventMessage("T1", "table", 1, "meta", start, at, digest, log=digest[:32])
         t1.publish(events_topic("T1"), encode_event(as_t1), qos=1).wait_for_publish(5)
         wait_for(lambda: counted(server.db, "T1"), 5)
         time.sleep(0.5)
@@ -103,4 +107,4 @@ def test_a_table_reports_through_the_broker_with_its_own_password(secure):
         with server.lock:
             assert [r[2] for r in counted(server.db, "T1")] == list(range(1, t.log.last_id() + 1))
             assert server.db.one("SELECT COUNT(*) FROM hands") == 2 and len(standings(server.db)) == 2
-        assert json.loads(server.db.q("SELECT payload FROM events WHERE seq=1")[0][0])["mode"] == "scanned"
+        assert json.loads(server.db.q("SELECT payload FROM events WHERE seq=2")[0][0])["mode"] == "scanned"

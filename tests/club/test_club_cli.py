@@ -46,7 +46,7 @@ def test_club_standings_prints_and_gives_json(tmp_path):
     t = soft(tmp_path, "T1", seed=6, hands=2)
     t.play()
     feed(server, "T1", t.log)
-    server.db.close()
+    server.stop()
     text = _run("club", "standings", "--db", str(tmp_path / "club.sqlite"))
     assert text.returncode == 0 and "Li & Zhao" in text.stdout and "(2 hands)" in text.stdout
     data = json.loads(_run("club", "standings", "--db", str(tmp_path / "club.sqlite"), "--json").stdout)

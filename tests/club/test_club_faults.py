@@ -53,7 +53,7 @@ def test_no_row_lost_or_doubled_through_broker_kill_club_sigkill_and_a_cut(tmp_p
     (tmp_path / "run").mkdir()
     expected = _fault_free(tmp_path)
     db_path = tmp_path / "club.sqlite"
-    club(db_path, tables=TABLES).db.close()            # registered, the players known
+    club(db_path, tables=TABLES).stop()                # registered, the players known
     broker = Mosquitto().start()
     proxy = CutProxy(broker.port)
     server = _club_process(db_path, broker.port)

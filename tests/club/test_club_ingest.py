@@ -104,10 +104,10 @@ def test_club_refuses_an_unknown_player(tmp_path):
     server = club(tmp_path / "club.sqlite")
     t = soft(tmp_path, "T1", seed=5, hands=1)
     t.names = ()
-    start = json.loads(rows(t.log)[0][3])
+    start = json.loads(rows(t.log)[1][3])             # row 1 is the log's format row, row 2 the start
     start["start"]["seats"] = ["Li", "Wang", "Zhao", "Nobody"]
     t.play()
-    feed(server, "T1", relog(tmp_path / "bad.db", t.log, {1: start}))
+    feed(server, "T1", relog(tmp_path / "bad.db", t.log, {2: start}))
     assert [r[0] for r in server.db.q("SELECT reason FROM refusals")] == [
         "unknown player(s) Nobody: not the club's players (add them to the session's partnerships)"]
     assert server.db.one("SELECT COUNT(*) FROM hands") == 0
@@ -120,7 +120,7 @@ def test_club_restarted_rebuilds_its_replays_and_records_no_hand_twice(tmp_path)
     half = rows(t.log)[: len(rows(t.log)) // 2]
     for r in half:
         server.handle(events_topic("T1"), message("T1", r))
-    server.db.close()
+    server.stop()
     again = club(tmp_path / "club.sqlite")
     assert set(feed(again, "T1", t.log)) == {"stored", "duplicate"}
     fresh = club(tmp_path / "fresh.sqlite")

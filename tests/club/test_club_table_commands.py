@@ -57,7 +57,8 @@ def test_serve_reports_its_log_to_the_club(tmp_path, club_over_mosquitto):
     wait_for(lambda: len(counted(server.db, "T1")) == rows, 10)
     with server.lock:
         assert [r[2] for r in counted(server.db, "T1")] == list(range(1, rows + 1))
-        start = json.loads(server.db.one("SELECT payload FROM events WHERE table_id='T1' AND seq=1"))
+        # row 1 is the log's format row, row 2 the start
+        start = json.loads(server.db.one("SELECT payload FROM events WHERE table_id='T1' AND seq=2"))
         assert start["start"]["seats"] == ["Li", "Wang", "Zhao", "Chen"]
         assert server.db.one("SELECT COUNT(*) FROM refusals") == 0
 

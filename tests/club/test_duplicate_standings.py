@@ -79,7 +79,7 @@ def test_two_tables_two_boards_standings_equal_duplicates_computation(tmp_path):
     board_ids = {n for (n,) in server.db.q("SELECT DISTINCT b.number FROM results r "
                                            "JOIN boards b ON b.id = r.board_id")}
     assert board_ids == {1, 2}                       # the board each table reported, not the seating's first
-    server.db.close()
+    server.stop()
     r = subprocess.run([sys.executable, "-m", "shengji_table", "club", "standings",
                         "--db", str(tmp_path / "club.sqlite"),
                         "--session", "Tue", "--scoring", "duplicate", "--json"], capture_output=True, text=True,

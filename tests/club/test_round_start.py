@@ -154,7 +154,7 @@ def test_swiss_round_is_paired_by_the_standings_so_far(tmp_path):
         t.close()
     sid = server.db.one("SELECT id FROM sessions WHERE name='Sw'")
     scores_by_label = {row["label"]: row["score"] for row in standings(server.db, sid)}
-    server.db.close()
+    server.stop()
     label = {i: " & ".join(p.split(",")) for i, p in enumerate(six, 1)}
     number = {v: k for k, v in label.items()}
     played = [Round(1, tuple(Table(k, (number[ns],), (number[ew],), ())
@@ -208,4 +208,4 @@ def test_the_round_page_shows_the_movement_and_each_tables_boards(evening):
     with TestClient(create_club_app(server)) as client:
         page = client.get("/round").text
     assert "Tue, round 1 of 3 (round-robin)" in page and page.count("Boards: 1, 2") == 2
-    server.db.close()
+    server.stop()

@@ -58,14 +58,15 @@ def test_e2e_demo_on_a_full_disk_stops_cleanly_and_resumes_to_the_same_record(tm
 
 def test_e2e_serve_on_a_full_disk_stops_cleanly_with_exit_2(tmp_path):
     """serve at a table (the firmware's link code as the Pico, over a pseudo-terminal) with its log on
-    a 100 KiB tmpfs: the first hand is dealt, then a write fails; serve says the log cannot be
+    a 116 KiB tmpfs (room for the log's format row and the first few rows): the first hand is dealt, then a
+    write fails; serve says the log cannot be
     written, that nothing after it was acknowledged and how to resume, exits 2, no traceback; the
     rows it kept verify."""
     from shengji_table.sim.cpython_pico import CPythonPico
     from shengji_table.sim.virtual_table import DEFAULT_BOARD, sim_deck_set
     deck = tmp_path / "deck.json"
     sim_deck_set(2).save(deck)
-    with small_tmpfs(tmp_path / "mnt", "100k") as mnt, CPythonPico() as pico:
+    with small_tmpfs(tmp_path / "mnt", "116k") as mnt, CPythonPico() as pico:
         log = mnt / "t.db"
         p = subprocess.Popen([sys.executable, "-m", "shengji_table", "serve", "--device", pico.device, "--board",
                               str(DEFAULT_BOARD), "--deck-set", str(deck), "--log", str(log), "--mode", "scanned"],

@@ -71,7 +71,8 @@ def test_soak_club_check_passes_rows_sent_across_a_broker_kill_and_fails_a_row_l
 
     from shengji_table.sim.soak import SoakFailure, _Club
     from shengji_table.store.log import EventLog
-    club = _Club(tmp_path, random.Random(1))
+    from shengji_table.rules.ruleset import Ruleset
+    club = _Club(tmp_path, random.Random(1), Ruleset.from_preset("one-deck"))
     try:
         with EventLog(tmp_path / "t.db") as log:
             log.append("meta", {"note": 0})
@@ -79,11 +80,11 @@ def test_soak_club_check_passes_rows_sent_across_a_broker_kill_and_fails_a_row_l
             club.kill_broker()
             assert club.down
             log.append_many([("meta", {"note": i}) for i in range(1, 6)])
-        assert club.settle("S0") == 6 and not club.down
+        assert club.settle("S0") == 7 and not club.down       # the log's format row and 6
         with club.server.lock:
             club.server.db.db.execute("UPDATE events SET payload='{\"note\": 9}' WHERE table_id='S0' AND seq=3")
         club.restart_publisher("S0")
-        with pytest.raises(SoakFailure, match="holds 6 rows for the log's 6"):
+        with pytest.raises(SoakFailure, match="holds 7 rows for the log's 7"):
             club.settle("S0")
         with club.server.lock:
             club.server.db.db.execute("DELETE FROM events WHERE table_id='S0' AND seq=2")

@@ -183,4 +183,4 @@ def test_an_altered_log_is_not_written_to(tmp_path):
     with pytest.raises(LogError, match="has been altered: row 3 does not match its hash"):
         EventLog(path)
     with EventLog(path, read_only=True) as reader:
-        assert reader.last_id() == 4 and reader.verify().bad_id == 3 and head != reader.verify().head
+        assert reader.last_id() == 5 and reader.verify().bad_id == 3 and head != reader.verify().head

@@ -80,7 +80,7 @@ def test_a_clean_close_checkpoints_so_the_db_alone_holds_every_row(tmp_path):
     shutil.copy(path, tmp_path / "copy.db")
     with EventLog(tmp_path / "copy.db", read_only=True) as copy:
         v = copy.verify()
-        assert v.ok and v.rows == 300 and v.head == head
+        assert v.ok and v.rows == 301 and v.head == head      # the format row and 300
 
 
 def test_a_missing_wal_after_a_kill_is_refused_for_writing_and_read_as_far_as_it_goes(tmp_path):
@@ -178,15 +178,15 @@ def test_rows_removed_from_the_end_are_seen_against_a_head_written_down(tmp_path
                 early = log.head()
         head = log.head()
     ok = _log_cli("verify", path, "--head", head[:16])
-    assert ok.returncode == 0 and f"head {head[:16]} is row 12; it is still the last row" in ok.stdout
+    assert ok.returncode == 0 and f"head {head[:16]} is row 13; it is still the last row" in ok.stdout
     back = _log_cli("verify", path, "--head", early)
-    assert back.returncode == 0 and "is row 5; 7 rows were written after it" in back.stdout
+    assert back.returncode == 0 and "is row 6; 7 rows were written after it" in back.stdout
     db = sqlite3.connect(path)
-    db.executescript("DROP TRIGGER entries_no_delete; DELETE FROM entries WHERE id > 9;")
+    db.executescript("DROP TRIGGER entries_no_delete; DELETE FROM entries WHERE id > 10;")
     db.close()
     assert _log_cli("verify", path).returncode == 0                  # the chain left holds …
     gone = _log_cli("verify", path, "--head", head[:16])
-    assert gone.returncode == 1 and "is not in this log (9 rows" in gone.stdout and "rows were removed" in gone.stdout
+    assert gone.returncode == 1 and "is not in this log (10 rows" in gone.stdout and "rows were removed" in gone.stdout
     for bad in ("abc", "x" * 16, "0" * 65):
         refused = _log_cli("verify", path, "--head", bad)
         assert refused.returncode == 2 and "--head is a head hash" in refused.stderr

@@ -97,7 +97,7 @@ def test_log_cli_export_leaves_out_refused_game_events_says_so_and_fails(tmp_pat
     r = shengji("log", "export", path)
     assert r.returncode == 1, r.stderr
     assert r.stdout == dumps(to_record(m, SEATS))
-    assert f"left out: log row {len(events) + 2}, refused by the game" in r.stderr
+    assert f"left out: log row {len(events) + 3}, refused by the game" in r.stderr
 
 
 def test_log_cli_show_prints_one_readable_line_per_row_and_filters(logfile, matches):
@@ -106,13 +106,14 @@ def test_log_cli_show_prints_one_readable_line_per_row_and_filters(logfile, matc
     lines = r.stdout.splitlines()
     with EventLog(logfile) as log:
         rows = list(log.entries())
-    assert len(lines) == len(rows)
-    first = lines[0].split()
-    assert first[0] == "1" and first[3:6] == ["friday-1", "meta", "match"]
-    assert "preset classic, mode scanned" in lines[0]
+    assert len(lines) == len(rows) + 1 and lines[0].split()[:4][3] == "(log)"     # the format row first
+    assert '"format":2' in lines[0]
+    first = lines[1].split()
+    assert first[0] == "2" and first[3:6] == ["friday-1", "meta", "match"]
+    assert "preset classic, mode scanned" in lines[1]
     deal = matches[0].events[0].to_json()
-    assert lines[1].split()[3:] == ["friday-1", "physical", "reader=0", "tap=stand-in"]
-    assert lines[2].split()[3:] == ["friday-1", "game", "deal", "order=null", f"seed={deal['seed']}"]
+    assert lines[2].split()[3:] == ["friday-1", "physical", "reader=0", "tap=stand-in"]
+    assert lines[3].split()[3:] == ["friday-1", "game", "deal", "order=null", f"seed={deal['seed']}"]
     r = shengji("log", "show", logfile, "--kind", "game", "--match", "friday-2")
     games = r.stdout.splitlines()
     assert len(games) == len(matches[1].events)
@@ -170,7 +171,7 @@ def test_log_cli_export_needs_the_match_header_and_real_game_events(tmp_path, ma
     r = shengji("log", "export", path, "--match", "headless")
     assert r.returncode == 2 and "has no header in the log" in r.stderr
     r = shengji("log", "export", path, "--match", "odd")
-    assert r.returncode == 2 and "log row 3 is not a game event" in r.stderr
+    assert r.returncode == 2 and "log row 4 is not a game event" in r.stderr
     empty = tmp_path / "empty.sqlite"
     EventLog(empty).close()
     r = shengji("log", "export", empty)
@@ -222,15 +223,15 @@ def _tamper(path, sql):
 def test_log_verify_holds_for_a_log_as_written(tmp_path, matches):
     path = _chained_log(tmp_path, matches[0])
     r = shengji("log", "verify", path)
-    assert r.returncode == 0 and r.stdout.startswith(f"ok: {len(matches[0].events) + 1} rows"), r.stdout + r.stderr
+    assert r.returncode == 0 and r.stdout.startswith(f"ok: {len(matches[0].events) + 2} rows"), r.stdout + r.stderr
     with EventLog(path, read_only=True) as log:
         assert log.head() in r.stdout and len(log.head()) == 64
 
 
 @pytest.mark.parametrize("sql, bad", [
-    ("UPDATE entries SET payload = replace(payload, 'seed', 'seeD') WHERE id = 2;", 2),
-    ("DELETE FROM entries WHERE id = 3;", 3),
-    ("UPDATE entries SET at = at + 1 WHERE id = 5;", 5),
+    ("UPDATE entries SET payload = replace(payload, 'seed', 'seeD') WHERE id = 3;", 3),
+    ("DELETE FROM entries WHERE id = 4;", 4),
+    ("UPDATE entries SET at = at + 1 WHERE id = 6;", 6),
 ])
 def test_log_verify_names_the_first_altered_row_and_readers_refuse_it(tmp_path, matches, sql, bad):
     path = _chained_log(tmp_path, matches[0])
@@ -255,7 +256,7 @@ def test_log_backup_copies_the_rows_still_in_the_wal_and_the_copy_verifies(tmp_p
         naive = tmp_path / "naive.sqlite"
         shutil.copy(path, naive)                  # the unsafe way: the main file only
         r = shengji("log", "backup", path, tmp_path / "copy.sqlite")
-        assert r.returncode == 0 and f"{len(matches[0].events) + 1} rows" in r.stdout, r.stdout + r.stderr
+        assert r.returncode == 0 and f"{len(matches[0].events) + 2} rows" in r.stdout, r.stdout + r.stderr
         assert shengji("log", "verify", tmp_path / "copy.sqlite").returncode == 0
         try:                                      # what docs/table.md warns about: rows are lost
             with EventLog(naive, read_only=True) as lost:

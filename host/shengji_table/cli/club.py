@@ -4,6 +4,7 @@
                              [--organiser-pin-file FILE] [--user club --password-file FILE]
     shengji-table club standings --db club.sqlite [--session NAME] [--scoring levels|duplicate] [--json]
     shengji-table club partnerships add --db club.sqlite --session NAME A,B C,D …
+    shengji-table club rules --db club.sqlite --session NAME [--preset P] [--rules FILE] [--option N=V …]
     shengji-table club round start --db club.sqlite --session NAME --round K --movement round-robin|swiss
                                    [--boards FILE] [--boards-per-round B] [--sit-out] [--pin-file FILE]
     shengji-table club tables add --db club.sqlite --passwd mosquitto.passwd T1 [T2 …]
@@ -87,7 +88,7 @@ def _err(text: str) -> int:
 def run(args) -> int:
     return {"serve": _serve, "standings": _standings, "tables": _tables, "demo": _demo, "certs": _certs,
             "boards": club_boards.run, "partnerships": club_round.run_partnerships,
-            "round": club_round.run_round}[args.club_command](args)
+            "round": club_round.run_round, "rules": club_round.run_rules}[args.club_command](args)
 
 
 def _open_db(path: str, *, must_exist: bool):

@@ -1,5 +1,7 @@
-"""``shengji-table club partnerships add`` and ``club round start``: a movement evening from the
-command line (docs/club.md, section 6).
+"""``shengji-table club partnerships add``, ``club rules`` and ``club round start``: a movement
+evening from the command line (docs/club.md, section 6).
+
+    shengji-table club rules --db club.sqlite [--session Tuesday] [--preset P] [--rules FILE] [--option N=V …]
 
     shengji-table club partnerships add --db club.sqlite --session Tuesday Li,Wang Zhao,Chen Liu,Yang Wu,Xu
     shengji-table club round start --db club.sqlite --session Tuesday --round 1 --movement round-robin \\
@@ -19,7 +21,7 @@ import getpass
 import json
 import sys
 
-__all__ = ["add_parsers", "run_partnerships", "run_round"]
+__all__ = ["add_parsers", "run_partnerships", "run_round", "run_rules"]
 
 
 def add_parsers(sub) -> None:
@@ -31,6 +33,15 @@ def add_parsers(sub) -> None:
     pa.add_argument("--db", required=True)
     pa.add_argument("--session", required=True, help="the session's name, e.g. Tuesday")
     pa.add_argument("pairs", nargs="+", metavar="A,B", help="two players' names each, e.g. Li,Wang")
+    ru = sub.add_parser("rules", help="set the event's rules (a session's, or the club's own): the club scores "
+                                      "every hand by them")
+    ru.add_argument("--db", required=True)
+    ru.add_argument("--session", help="the session whose rounds play these rules (partnerships add made it); "
+                                      "without: the club's own rules, for every hand outside such a round")
+    ru.add_argument("--preset", default=None, help="the preset (default: the rules file's, else classic)")
+    ru.add_argument("--rules", metavar="FILE", help="a house rules file (TOML): preset and options")
+    ru.add_argument("--option", metavar="NAME=VALUE", action="append", default=[],
+                    help="a ruleset option, e.g. settlement_table=0:d3,40:d2,80:a0 (repeatable)")
     r = sub.add_parser("round", help="start a round of the session's movement")
     rsub = r.add_subparsers(dest="round_command", metavar="ACTION")
     rsub.required = True
@@ -61,6 +72,41 @@ def _open(path: str):
     if not pathlib.Path(path).is_file():
         raise ClubDBError(f"{path}: no such club database (club tables add makes it)")
     return ClubDB(path)
+
+
+def run_rules(args) -> int:
+    """Store the session's ruleset (the event's own rules, ``club/ingest.py``); print it."""
+    from ..club.db import ClubDBError
+    from ..rules.ruleset import RulesetError
+    from .preset_args import HouseRulesError, house_rules
+    args.players = None
+    try:
+        ruleset, _ = house_rules(args)
+    except (HouseRulesError, RulesetError) as exc:
+        return _err(str(exc))
+    try:
+        db = _open(args.db)
+    except ClubDBError as exc:
+        return _err(str(exc))
+    try:
+        sid = None
+        if args.session is not None:
+            sid = db.one("SELECT id FROM sessions WHERE name=?", (args.session,))
+            if sid is None:
+                names = [r[0] for r in db.q("SELECT name FROM sessions ORDER BY id")]
+                return _err(f"no session {args.session!r} in {args.db} (sessions: {', '.join(names) or 'none'}; "
+                            f"club partnerships add makes one)")
+        with db.tx():
+            db.set_rules(ruleset.to_json(), sid)
+    finally:
+        db.close()
+    whose = f"{args.session}: every hand of its rounds" if sid is not None else "the club: every hand outside a " \
+        "session with rules of its own"
+    mine, preset = ruleset.to_json(), type(ruleset).from_preset(ruleset.preset).to_json()
+    changed = {k: v for k, v in mine.items() if preset.get(k) != v}
+    print(f"{whose} is scored by preset {ruleset.preset!r}"
+          + (f" with {json.dumps(changed, ensure_ascii=False)}" if changed else ""))
+    return 0
 
 
 def run_partnerships(args) -> int:

@@ -6,6 +6,8 @@ record; check the log's hash chain.
     shengji-table log verify club.sqlite        # exit 0: the chain holds; 1: names the first bad row
                                                 # (or says the log's -wal is missing)
     shengji-table log verify club.sqlite --head 1a2b3c4d5e6f7a8b   # exit 1 unless that row is still there
+    shengji-table log verify table.sqlite --against-club club.sqlite   # exit 1 unless the club's copy of
+                                                # this log's hashes is the log's
     shengji-table log backup club.sqlite copy.sqlite   # SQLite's online backup, -wal rows included
 
 ``show`` prints one line a row: id, time, match, kind and a short summary (``--follow`` keeps
@@ -59,6 +61,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     verify.add_argument("--head", metavar="HASH",
                         help="a head hash written down earlier (16 hex digits or more, as the screen shows "
                              "it): exit 1 unless the log still holds that row")
+    verify.add_argument("--against-club", metavar="CLUBDB",
+                        help="the club's database (a copy will do): exit 1 unless every row of this log the club "
+                             "received is in the log, unchanged")
     backup = sub.add_parser("backup", help="copy the log safely, even while a table writes it",
                             description="copy the log with SQLite's online backup (rows in its -wal included)")
     backup.add_argument("logfile", help="the table's SQLite event log")
@@ -77,7 +82,7 @@ def _fail(exc) -> int:
 def open_read_only(path: str, *, check: bool = True, live: bool = False) -> EventLog:
     """The :class:`EventLog` at ``path``, opened read-only: a mistyped path or a foreign file is an
     error, never a new empty log.  ``check``: its hash chain is verified first, and a broken chain
-    refused (a log of a build before the chain is read with a warning)."""
+    refused (a log without the chain — no hash on row 1 — is read with a warning: it cannot be verified)."""
     try:
         log = EventLog(path, read_only=True, live=live)
     except LogError as exc:
@@ -89,7 +94,8 @@ def open_read_only(path: str, *, check: bool = True, live: bool = False) -> Even
     if check:
         v = log.verify()
         if v.unchained:
-            print(f"warning: {path} was written without a hash chain: it cannot be verified", file=sys.stderr)
+            print(f"warning: {path} is a log without the hash chain: it cannot be verified (nothing shows whether "
+                  f"it was altered); it is read-only, never written to again", file=sys.stderr)
         elif not v.ok:
             log.close()
             raise LogCliError(f"{path} has been altered: {v.reason} (shengji-table log verify {path})")
@@ -128,11 +134,67 @@ def _verify(args) -> int:
         print(f"incomplete: the {v.rows} rows left hold (head {v.head}), but the log's -wal is missing: "
               f"rows after its last checkpoint are gone")
         return 1
+    if v.ok and args.against_club:
+        return _against_club(args.logfile, args.against_club)
     if v.ok:
         print(f"ok: {v.rows} rows, the hash chain holds; head {v.head}")
         return 0
     print(f"broken at row {v.bad_id}: {v.reason}; the {v.rows} rows before it hold (head {v.head})")
     return 1
+
+
+def club_copy(path: str, log_id: str) -> tuple[str | None, dict]:
+    """``(table, {seq: hash})``: the rows of log ``log_id`` the club database at ``path`` holds,
+    read without writing to it; :class:`LogCliError` for a file that is not a club database."""
+    p = pathlib.Path(path)
+    if not p.is_file():
+        raise LogCliError(f"{path}: no such club database")
+    try:
+        db = sqlite3.connect(p.resolve().as_uri() + "?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise LogCliError(f"{path}: cannot read it: {exc}") from None
+    try:
+        found = db.execute("SELECT table_id, seq, hash FROM events WHERE log=? ORDER BY seq", (log_id,)).fetchall()
+    except sqlite3.Error as exc:
+        raise LogCliError(f"{path} is not a club database of this build (shengji-table club serve makes it): "
+                          f"{exc}") from None
+    finally:
+        db.close()
+    tables = sorted({r[0] for r in found})
+    if len(tables) > 1:
+        raise LogCliError(f"{path} holds this log under tables {', '.join(tables)}: one log is one table's")
+    return (tables[0] if tables else None), {seq: digest for _t, seq, digest in found}
+
+
+def _against_club(logfile: str, clubdb: str) -> int:
+    """The table's log against the club's copy of its hashes (every row the club received)."""
+    log = open_read_only(logfile, check=False)
+    try:
+        log_id = log.identity()[1]
+        mine = dict(log._db.execute("SELECT id, hash FROM entries ORDER BY id").fetchall())
+    finally:
+        log.close()
+    if log_id is None:
+        raise LogCliError(f"{logfile} has no identity (a log without the hash chain): the club never took its rows")
+    table, theirs = club_copy(clubdb, log_id)
+    if not theirs:
+        print(f"the club ({clubdb}) holds no row of this log (id {log_id}): not reported to it yet, or another "
+              f"club's database")
+        return 1
+    last = max(mine, default=0)
+    if max(theirs) > last:
+        print(f"rows removed: the club holds rows 1–{max(theirs)} of this log (table {table}), the log ends at row "
+              f"{last}")
+        return 1
+    differ = [seq for seq, digest in sorted(theirs.items()) if mine.get(seq) != digest]
+    if differ:
+        print(f"rewritten: row {differ[0]} is not the row the club received from table {table} (its hash differs; "
+              f"{len(differ)} row(s) in all): the log was changed after the club took it")
+        return 1
+    held = max(theirs)
+    print(f"ok: the club holds rows 1–{held} of this log (table {table}, log {log_id}) and every one is the "
+          f"log's" + (f"; rows {held + 1}–{last} are not at the club yet" if last > held else ""))
+    return 0
 
 
 # ---- show ---------------------------------------------------------------------------------------
@@ -172,7 +234,7 @@ def _show(args) -> int:
     last = 0
     try:
         while True:
-            for entry in log.entries(match=args.match, kind=args.kind, after=last):
+            for entry in log.entries(match=args.match, kind=args.kind, after=last, format_row=True):
                 print(_line(entry), flush=True)
                 last = entry.id
             if not args.follow:

@@ -3,7 +3,10 @@
 Each table has its own broker user (its table id) and password, written to mosquitto's password
 file with mosquitto's own ``mosquitto_passwd`` (salted hashes; we never write that format
 ourselves).  The ACL (:func:`acl_text`) lets a table write only its own events topic and read only
-its own ack; the club's user reads and writes every table's topics.  Mosquitto (the Debian package
+its own ack; the club's user reads and writes every table's topics.  Client ids are tied to users:
+the broker uses each client's user name as its client id (``use_username_as_clientid``), so one
+user's credentials cannot take over another's connection (MQTT drops the older of two connections
+with the same client id).  Mosquitto (the Debian package
 ``mosquitto``) is the broker: small, packaged, the reference MQTT broker.
 """
 from __future__ import annotations
@@ -95,8 +98,10 @@ class Mosquitto:
             conf.append(f"user {pwd.getpwuid(os.getuid()).pw_name}")
         if passwd_file is not None:
             (self.dir / "acl").write_text(acl_text())
+            # the broker takes each client's user name as its client id: a table's credentials can
+            # only ever take over that table's own connection, never the club's or another table's
             conf += ["allow_anonymous false", f"password_file {pathlib.Path(passwd_file).resolve()}",
-                     f"acl_file {(self.dir / 'acl').resolve()}"]
+                     f"acl_file {(self.dir / 'acl').resolve()}", "use_username_as_clientid true"]
         else:
             conf.append("allow_anonymous true")
         self.conf = self.dir / "mosquitto.conf"

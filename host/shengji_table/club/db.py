@@ -10,10 +10,13 @@ Tables: ``players``, ``partnerships`` (two players, per session), ``sessions``, 
 ``tables`` (the club's tables, their broker user), ``seatings`` (a round's movement: which
 partnership sits at seats 0/2 and 1/3 of which table, and the boards played there), ``boards``
 (a fixed deal order, dealer, level and trump rule: written by the board maker), ``events`` (every
-row each table sent, de-duplicated by (table, match, seq)), ``hands`` (each settled hand as the
-club's own replay found it), ``results`` (a hand turned into the two partnerships' results, with
-the board; corrections by the organiser), ``refusals`` (what the club refused, and why), ``organiser``
-(the organiser's actions).
+row each table sent, de-duplicated by (table, log, seq): ``log`` is the identity of the table's
+log, so a new log is a new stream), ``hands`` (each settled hand as the club's own replay found it),
+``results`` (a hand turned into the two partnerships' results, with the board; corrections by the
+organiser), ``refusals`` (what the club refused, and why), ``flags`` (a table that claimed other rules
+than the event's, for the organiser), ``organiser`` (the organiser's actions), ``settings``.  A
+session's ``ruleset`` is the event's own rules: the club scores every hand of its rounds by it; the
+``rules`` setting is the club's own for every other hand (:meth:`ClubDB.rules_for`).
 """
 from __future__ import annotations
 
@@ -66,6 +69,35 @@ MIGRATIONS = [
     ALTER TABLE seatings ADD COLUMN boards TEXT;
     ALTER TABLE rounds ADD COLUMN movement TEXT;
     """,
+    # 4: a table's rows keyed by the log they come from (a new log is a new stream); the event's own
+    # rules (a session's ruleset, the club's own in settings); the tables flagged to the organiser.
+    # The rows of a database before it are given their log's identity as a table of this build
+    # names it (store/log.py: a log without a format row is known by its row 1's hash), so a table
+    # carrying on with the same log carries on with the same stream.
+    """
+    CREATE TABLE events_v4 (table_id TEXT NOT NULL REFERENCES tables(id), log TEXT NOT NULL DEFAULT '',
+        match TEXT NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL, payload TEXT NOT NULL, at REAL NOT NULL,
+        hash TEXT, received REAL NOT NULL, PRIMARY KEY (table_id, log, seq));
+    INSERT OR IGNORE INTO events_v4 (table_id, log, match, seq, kind, payload, at, hash, received)
+        SELECT table_id, COALESCE((SELECT substr(o.hash, 1, 32) FROM events o WHERE o.table_id = events.table_id
+        AND o.seq = 1 LIMIT 1), ''), match, seq, kind, payload, at, hash, received FROM events;
+    CREATE TABLE hands_v4 (id INTEGER PRIMARY KEY, table_id TEXT NOT NULL REFERENCES tables(id),
+        log TEXT NOT NULL DEFAULT '', match TEXT NOT NULL, number INTEGER NOT NULL,
+        round_id INTEGER REFERENCES rounds(id), seq INTEGER NOT NULL, summary TEXT NOT NULL, seats TEXT,
+        recorded REAL NOT NULL, UNIQUE (table_id, log, match, number));
+    INSERT INTO hands_v4 (id, table_id, log, match, number, round_id, seq, summary, seats, recorded)
+        SELECT id, table_id, COALESCE((SELECT substr(o.hash, 1, 32) FROM events o WHERE o.table_id = hands.table_id
+        AND o.seq = 1 LIMIT 1), ''), match, number, round_id, seq, summary, seats, recorded FROM hands;
+    DROP TABLE events;
+    ALTER TABLE events_v4 RENAME TO events;
+    CREATE INDEX events_received ON events (table_id, received);
+    DROP TABLE hands;
+    ALTER TABLE hands_v4 RENAME TO hands;
+    ALTER TABLE sessions ADD COLUMN ruleset TEXT;
+    CREATE TABLE flags (id INTEGER PRIMARY KEY, at REAL NOT NULL, table_id TEXT NOT NULL, log TEXT NOT NULL,
+        match TEXT NOT NULL, seq INTEGER NOT NULL, reason TEXT NOT NULL);
+    CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)
+    """,
 ]
 
 
@@ -86,8 +118,8 @@ class ClubDB:
         try:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=FULL")       # an acked row survives a kill
+            self._migrate()                                  # (foreign keys off: a migration rebuilds tables)
             self.db.execute("PRAGMA foreign_keys=ON")
-            self._migrate()
         except (sqlite3.DatabaseError, ClubDBError) as exc:
             self.db.close()                                  # refused: nothing of the file stays open
             if isinstance(exc, ClubDBError):
@@ -155,9 +187,40 @@ class ClubDB:
                         (session_id, name, pa, pb))
         return self.one("SELECT id FROM partnerships WHERE session_id=? AND name=?", (session_id, name))
 
-    def last_seq(self, table: str) -> int:
-        """The table's acknowledged position: every row up to it is here (rows arrive in order)."""
-        return self.one("SELECT MAX(seq) FROM events WHERE table_id=?", (table,)) or 0
+    def last_seq(self, table: str, log: str | None = None) -> int:
+        """The acknowledged position in the table's log ``log`` (None: the log it sent last): every
+        row of that log up to it is here (rows arrive in order)."""
+        if log is None:
+            log = self.latest_log(table)
+        return self.one("SELECT MAX(seq) FROM events WHERE table_id=? AND log=?", (table, log)) or 0
+
+    def latest_log(self, table: str) -> str:
+        """The identity of the log the table sent a row of last ('' for none)."""
+        return self.one("SELECT log FROM events WHERE table_id=? ORDER BY received DESC, rowid DESC LIMIT 1",
+                        (table,)) or ""
+
+    def set_rules(self, ruleset: dict, session_id: int | None = None) -> None:
+        """The event's rules (a ruleset's JSON): a session's, or (None) the club's own."""
+        text = json.dumps(ruleset, ensure_ascii=False, sort_keys=True)
+        if session_id is None:
+            self.db.execute("INSERT OR REPLACE INTO settings (name, value) VALUES ('rules', ?)", (text,))
+        else:
+            self.db.execute("UPDATE sessions SET ruleset=? WHERE id=?", (text, session_id))
+
+    def rules_for(self, table: str) -> tuple[str | None, str]:
+        """``(ruleset JSON or None, whose)`` a hand of ``table`` is scored by now: the session's of the
+        table's round, else the club's own (``club rules``), else None (the classic preset)."""
+        rnd = self.current_round(table)
+        text = (self.one("SELECT s.ruleset FROM rounds r JOIN sessions s ON s.id = r.session_id WHERE r.id=?",
+                         (rnd[0],)) if rnd else None)
+        if text:
+            return text, "the session's rules"
+        text = self.one("SELECT value FROM settings WHERE name='rules'")
+        return (text, "the club's rules") if text else (None, "the club's default rules (preset classic)")
+
+    def flag(self, reason: str, *, table: str, log: str, match: str, seq: int) -> None:
+        self.db.execute("INSERT INTO flags (at, table_id, log, match, seq, reason) VALUES (?,?,?,?,?,?)",
+                        (self.clock(), table, log, match, seq, reason))
 
     def refuse(self, reason: str, *, table: str | None = None, match: str | None = None, seq: int | None = None,
                message: str | None = None) -> None:

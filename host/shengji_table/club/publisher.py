@@ -15,16 +15,24 @@ club says it stored; the club's ack is retained, so a table that (re)connects le
 * no ack progress for ``stall_s`` while rows are out: sent again from ``acked+1`` (a row lost
   between broker and club, a club restarted without its broker session);
 * the club away: nothing blocks — the table goes on playing and logging; the rows wait in the log.
+
+Every row carries the log's identity (``store/log.py``: the id its format row names), and the
+club's ack names the log it is for: an ack for another log — the retained ack of the table's
+previous log, after the table started a new one — is never taken as a position in this one, so
+the new log is sent from its row 1.  The client id is the table's user name and a random part
+(the club's broker uses the user name alone: ``broker.py``).
 """
 from __future__ import annotations
 
 import json
 import logging
 import pathlib
+import secrets
 import sqlite3
 import threading
 import time
 
+from ..store.log import identity
 from .mqtt_client import make_client
 from .wire import BrokerURL, EventMessage, ack_topic, decode_ack, encode_event, events_topic
 
@@ -49,6 +57,7 @@ class TablePublisher:
         self._reader: sqlite3.Connection | None = None
         self.sent = 0
         self.acked = 0
+        self.log_id: str | None = None        # the log's identity, read from its row 1
         self.connected = False
         self.published = 0
         self._progress = time.monotonic()
@@ -58,7 +67,7 @@ class TablePublisher:
         self._mu = threading.Lock()
         user = broker.username or username or table
         pw = broker.password if broker.username else password
-        self.client = make_client(f"table-{table}", broker, user, pw, inflight=100)
+        self.client = make_client(f"{user}-{secrets.token_hex(8)}", broker, user, pw, inflight=100)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
@@ -81,10 +90,13 @@ class TablePublisher:
             self.connected = False
 
     def _on_message(self, client, userdata, msg):
-        seq = decode_ack(msg.payload)
-        if seq is None:
+        ack = decode_ack(msg.payload)
+        if ack is None:
             return
+        seq, lid = ack
         with self._mu:
+            if self.log_id is None or lid != self.log_id:
+                return                        # another log's position (or none yet read): never ours
             if seq != self.acked:
                 self._progress = time.monotonic()
             self.acked = seq
@@ -95,6 +107,7 @@ class TablePublisher:
 
     # ---- ours -----------------------------------------------------------------------------------
     def start(self) -> TablePublisher:
+        self._open()                          # the log's identity before the club's retained ack arrives
         self.client.connect_async(self.broker.host, self.broker.port, keepalive=5)
         self.client.loop_start()
         self._thread.start()
@@ -113,10 +126,19 @@ class TablePublisher:
             try:
                 self._reader = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True,
                                                check_same_thread=False)
-                self._reader.execute("SELECT 1 FROM entries LIMIT 1")
+                first = self._reader.execute("SELECT kind, match, payload, hash FROM entries ORDER BY id "
+                                             "LIMIT 1").fetchone()
             except sqlite3.Error as exc:         # the table has not made its log yet
                 log.debug("table %s: log not readable yet: %s", self.table, exc)
                 self._reader = None
+                return None
+            lid = identity(first)[1] if first is not None else None
+            if lid is None:                      # no row 1 yet (or a log without the chain: never sent)
+                self._reader.close()
+                self._reader = None
+                return None
+            with self._mu:
+                self.log_id = lid
         return self._reader
 
     def last_id(self) -> int:
@@ -146,7 +168,7 @@ class TablePublisher:
         for rid, match, kind, payload, at, digest, boot, link in rows:
             if self._stop.is_set():
                 break
-            msg = EventMessage(self.table, match, rid, kind, json.loads(payload), at, digest, boot, link)
+            msg = EventMessage(self.table, match, rid, kind, json.loads(payload), at, digest, boot, link, self.log_id)
             info = self.client.publish(events_topic(self.table), encode_event(msg), qos=1)
             if info.rc != 0:                    # not connected any more: on_connect starts again
                 break

@@ -7,15 +7,23 @@ at any moment restarts from its database, the tables resending from the ack it l
 On every (re)connect the club publishes every table's ack again (a restarted broker forgot them).
 
 The web pages (:mod:`.web`) read the same database under :attr:`ClubServer.lock`.
+
+One club server a database: it holds an exclusive lock on the file (``locks.py``) for its whole
+run, so a second one on the same database fails at once naming the first, instead of the two
+splitting the tables' rows between them.  Its broker client id is its user name and a random part:
+with the club's broker config (``broker.py``: ``use_username_as_clientid``) the broker uses the
+user name alone, so no table's credentials can take the club's connection over.
 """
 from __future__ import annotations
 
 import logging
 import queue
+import secrets
 import threading
 from collections.abc import Callable
 
-from .db import ClubDB
+from .. import locks
+from .db import ClubDB, ClubDBError
 from .ingest import Ingest, Taken
 from .mqtt_client import make_client
 from .wire import PREFIX, BrokerURL, WireError, ack_topic, decode_event, encode_ack, table_of
@@ -34,6 +42,14 @@ class ClubServer:
     def __init__(self, db_path, broker: BrokerURL | None, *, username: str | None = None,
                  password: str | None = None):
         self.db = ClubDB(db_path)
+        try:
+            self._held: int | None = locks.hold(self.db.path)
+        except locks.Busy as exc:
+            self.db.close()
+            raise ClubDBError(f"the club database {self.db.path} is in use by "
+                              + (f"process {exc.pid}" if exc.pid is not None else "another program")
+                              + ": one club server writes a club database at a time (stop it, or use another "
+                                "--db)") from None
         self.lock = threading.RLock()
         self._listeners: list[Callable[[str], None]] = []
         self._touched: set = set()
@@ -45,7 +61,8 @@ class ClubServer:
         self._thread = threading.Thread(target=self._run, name="club-intake", daemon=True)
         self.client = None
         if broker is not None:
-            self.client = make_client("shengji-club", broker, broker.username or username,
+            user = broker.username or username
+            self.client = make_client(f"{user or 'club'}-{secrets.token_hex(8)}", broker, user,
                                       broker.password or password, inflight=200)
             self.client.on_connect = self._on_connect
             self.client.on_disconnect = lambda *a: self.connected.clear()
@@ -68,9 +85,10 @@ class ClubServer:
             return
         client.subscribe(f"{PREFIX}/+/events", qos=1)
         with self.lock:
-            acks = {t: self.db.last_seq(t) for t in self.db.tables()}
-        for table, seq in acks.items():
-            client.publish(ack_topic(table), encode_ack(seq), qos=1, retain=True)
+            # a table with no row yet: position 0 of no log (a table takes only its own log's position)
+            acks = {t: (self.db.last_seq(t, lid), lid) for t in self.db.tables() for lid in (self.db.latest_log(t),)}
+        for table, (seq, lid) in acks.items():
+            client.publish(ack_topic(table), encode_ack(seq, lid), qos=1, retain=True)
         self.connected.set()
 
     def start(self) -> ClubServer:
@@ -110,8 +128,8 @@ class ClubServer:
                     break
             acks = self._take_burst(burst)
             if self.client is not None:
-                for table, seq in acks.items():
-                    self.client.publish(ack_topic(table), encode_ack(seq), qos=1, retain=True)
+                for (table, lid), seq in acks.items():
+                    self.client.publish(ack_topic(table), encode_ack(seq, lid), qos=1, retain=True)
 
     def _take_burst(self, burst: list) -> dict:
         """A burst of messages in ONE transaction (one fsync, not one a row); the acks to publish
@@ -124,7 +142,8 @@ class ClubServer:
                     taken = self.handle(topic, raw)
                     where = table_of(topic)
                     if taken.ack is not None and where is not None:
-                        acks[where[0]] = taken.ack
+                        acks.pop((where[0], taken.log), None)        # each log's position, the latest last:
+                        acks[(where[0], taken.log)] = taken.ack      # the retained ack is the log sent last
         except Exception:
             log.exception("the intake failed on a burst of %d messages; it is taken again when resent", len(burst))
             with self.lock:
@@ -143,3 +162,6 @@ class ClubServer:
             self.client.disconnect()
             self.client.loop_stop()
         self.db.close()
+        if self._held is not None:
+            locks.release(self._held)
+            self._held = None

@@ -148,14 +148,18 @@ def standings(db: ClubDB, session: int | None = None, score: Score = level_score
 
 
 def score_sheet(db: ClubDB, table: str) -> list[dict]:
-    """A table's hands in order: number, dealer, trump, attackers' points, each side's levels."""
+    """A table's hands in the order recorded: number, dealer, trump, attackers' points, each side's
+    levels, and ``head``: the hash of the row of the table's log that settled the hand, as the club
+    received it (the log's head at that hand: ``log verify --head`` at the table finds it)."""
     sheet: dict = {}
     for r in [r for r in results(db) if r.table == table]:
-        row = sheet.setdefault((r.match, r.number), {"match": r.match, "hand": r.number, "board": r.board_id,
-                                                     "attackers_points": r.attackers_points, "sides": {}})
+        row = sheet.setdefault(r.hand_id, {"match": r.match, "hand": r.number, "board": r.board_id,
+                                           "attackers_points": r.attackers_points, "sides": {}})
         row["sides"][r.side] = {"label": r.label, "declarer": r.declarer, "levels": r.levels}
-    for (match, number), row in sheet.items():
-        summary = db.one("SELECT summary FROM hands WHERE table_id=? AND match=? AND number=?", (table, match, number))
-        s = json.loads(summary) if summary else {}
+    for hand_id, row in sheet.items():
+        found = db.q("SELECT h.summary, e.hash FROM hands h LEFT JOIN events e ON e.table_id = h.table_id "
+                     "AND e.log = h.log AND e.seq = h.seq WHERE h.id=?", (hand_id,))
+        s = json.loads(found[0][0]) if found else {}
         row["dealer"], row["level"], row["trump"] = s.get("dealer"), s.get("level"), s.get("trump")
+        row["head"] = found[0][1] if found else None
     return [sheet[k] for k in sorted(sheet)]

@@ -2,7 +2,10 @@
 
 The live overview of a table is :func:`shengji_table.face.web.state.public_state` — the table
 face's own hidden-information policy — over the club's replay of the table's match: never a hand,
-the stack or the kitty before the hand is over.
+the stack or the kitty before the hand is over.  The overview is open to anyone on the club's
+network, so it never shows a hand's play while it goes on (:func:`_settled_only`): the trick on the
+table, the last trick, whose turn it is and the points taken appear once the hand is over — a
+table's spectator delay cannot be got round through the club.
 """
 from __future__ import annotations
 
@@ -31,21 +34,35 @@ class _Replayed:
 
 
 def overview(server: ClubServer) -> dict:
-    """Every table: its latest match's public state, whether it counts, its position."""
+    """Every table: its latest match's public state (settled hands only), whether it counts, whether
+    it claimed other rules than the event's, its position in its latest log."""
     db, ingest = server.db, server.ingest
     tables = []
     for table, withdrawn, why in db.q("SELECT id, withdrawn, withdrawn_reason FROM tables ORDER BY id"):
-        matches = [(m, rp) for (t, m), rp in ingest.replays.items() if t == table]
+        latest = db.latest_log(table)
+        matches = [(m, rp) for (t, lid, m), rp in ingest.replays.items() if t == table and lid == latest]
         entry: dict = {"table": table, "withdrawn": bool(withdrawn), "withdrawn_reason": why,
-                       "seq": db.last_seq(table), "match": None, "public": None, "refused": None}
+                       "seq": db.last_seq(table, latest), "match": None, "public": None, "refused": None,
+                       "flagged": None}
         if matches:
             name, rp = matches[-1]
-            entry["match"], entry["refused"] = name, rp.broken
+            entry["match"], entry["refused"], entry["flagged"] = name, rp.broken, rp.flag
             if rp.match is not None:
                 names = {i: n for i, n in enumerate(rp.seats)}
-                entry["public"] = public_state(_Replayed(rp.match), names)
+                entry["public"] = _settled_only(public_state(_Replayed(rp.match), names), rp.match)
         tables.append(entry)
     return {"tables": tables}
+
+
+def _settled_only(state: dict, match) -> dict:
+    """``state`` without the play of a hand still going on (it shows once the hand is over)."""
+    hand = match.hand
+    if hand is None or hand.result is not None:
+        return state
+    seats = [{**s, "turn": False, "points": 0, "entering": 0} for s in state["seats"]]
+    return {**state, "trick": [], "last_trick": None, "turn": None, "tricks_played": 0, "seats": seats,
+            "points": {**state["points"], "declarers": 0, "attackers": 0}, "clock": None,
+            "live": "the play shows here once the hand is over"}
 
 
 def standings_json(server: ClubServer, score=None, name: str = "levels") -> dict:
@@ -80,11 +97,13 @@ def sheet_html(server: ClubServer, table: str) -> str | None:
         rows.append("<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in (
             r["match"], r["hand"], r["board"] or "", r["dealer"], r["trump"], r["attackers_points"],
             s02.get("label", ""), ("D " if s02.get("declarer") else "") + str(s02.get("levels", "")),
-            s13.get("label", ""), ("D " if s13.get("declarer") else "") + str(s13.get("levels", "")))) + "</tr>")
+            s13.get("label", ""), ("D " if s13.get("declarer") else "") + str(s13.get("levels", "")),
+            (r.get("head") or "")[:16])) + "</tr>")
     body = ("<table class='sheet'><thead><tr><th>Match</th><th>Hand</th><th>Board</th><th>Dealer</th><th>Trump</th>"
-            "<th>Attackers' points</th><th>Seats 0/2</th><th>Levels</th><th>Seats 1/3</th><th>Levels</th></tr>"
-            "</thead><tbody>" + "".join(rows) + "</tbody></table>"
-            "<p class='small'>D: the declarers' side on that hand.  Levels: levels gone up.</p>"
+            "<th>Attackers' points</th><th>Seats 0/2</th><th>Levels</th><th>Seats 1/3</th><th>Levels</th>"
+            "<th>Log head</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
+            "<p class='small'>D: the declarers' side on that hand.  Levels: levels gone up.  Log head: the table's "
+            "log at that hand, as the club received it (shengji-table log verify LOG --head HASH at the table).</p>"
             "<p class='sign'>Table signature: ______________________</p>")
     return _page(f"Score sheet — table {table}", body)
 

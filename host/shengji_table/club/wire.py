@@ -4,14 +4,21 @@
 topic                                       message                                        who writes
 ==========================================  =============================================  ==========
 ``shengji/club/tables/<T>/events``          one row of the table's event log (QoS 1)       table T
-``shengji/club/tables/<T>/ack``             ``{"seq": n}``: every row up to n is in the    the club
-                                            club's database (QoS 1, retained)
+``shengji/club/tables/<T>/ack``             ``{"seq": n, "log": id}``: every row up to n   the club
+                                            of log ``id`` is in the club's database (QoS 1,
+                                            retained)
 ==========================================  =============================================  ==========
 
 An event message is the log row as the table wrote it::
 
-    {"v": 1, "table": "T3", "match": "table", "seq": 41, "kind": "game",
+    {"v": 1, "table": "T3", "log": "9f3c…", "match": "table", "seq": 41, "kind": "game",
      "payload": {...}, "at": 1764580000.5, "hash": "…", "boot": null, "link": null}
+
+``log`` is the log's identity (``store/log.py``: the random id its format row names, or for a log
+of a build before the format row the first 32 hex digits of its row 1's hash): a table that starts
+a new log starts a new stream at the club, and an ack names the log it is for, so a table never
+takes another log's position as its own.  A message without ``hash`` or ``log`` (a build before
+them) is refused with the reason: a row the club cannot check is never counted.
 
 ``hash`` is the row's link in the log's hash chain (``store/log.py``: SHA-256 over the previous
 row's hash and the row's fields; ``boot``/``link`` are a physical event's link identity, part of
@@ -20,7 +27,7 @@ does: a row altered on the way, or a log altered at the table, does not chain.
 
 ``seq`` is the row's id in the table's log: it rises by one per row over the whole log, so the
 club takes a table's rows in order, one after the other, and the position it acknowledges says
-everything before it arrived.  The club de-duplicates by (table, match, seq).
+everything before it arrived.  The club de-duplicates by (table, log, seq).
 """
 from __future__ import annotations
 
@@ -32,11 +39,12 @@ from typing import Any
 
 __all__ = ["PREFIX", "events_topic", "ack_topic", "table_of", "EventMessage", "WireError", "decode_event",
            "encode_event", "encode_ack", "decode_ack", "parse_broker_url", "BrokerURL", "TABLE_ID",
-           "check_table_id"]
+           "check_table_id", "LOG_ID"]
 
 PREFIX = "shengji/club/tables"
 TABLE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
 KINDS = ("meta", "physical", "game", "ruling", "effect")
+LOG_ID = re.compile(r"^[0-9a-f]{8,64}$")
 MAX_MESSAGE = 256 * 1024
 
 
@@ -77,10 +85,11 @@ class EventMessage:
     hash: str | None = None
     boot: int | None = None
     link: int | None = None
+    log: str | None = None            # the identity of the table's log (store/log.py identity)
 
 
 def encode_event(m: EventMessage) -> bytes:
-    return json.dumps({"v": 1, "table": m.table, "match": m.match, "seq": m.seq, "kind": m.kind,
+    return json.dumps({"v": 1, "table": m.table, "log": m.log, "match": m.match, "seq": m.seq, "kind": m.kind,
                        "payload": m.payload, "at": m.at, "hash": m.hash,
                        "boot": m.boot, "link": m.link},
                       ensure_ascii=False, separators=(",", ":")).encode("utf-8")
@@ -120,29 +129,49 @@ def decode_event(topic_table: str, raw: bytes) -> EventMessage:
     at = data.get("at")
     if not isinstance(at, (int, float)) or isinstance(at, bool):
         raise WireError(f"field 'at' is the time in seconds, not {at!r}")
-    digest = data.get("hash")
-    if digest is not None and not (isinstance(digest, str) and re.fullmatch(r"[0-9a-f]{64}", digest)):
-        raise WireError("field 'hash' is 64 hex digits")
+    digest, log = _chain_fields(data)
     if "payload" not in data:
         raise WireError("no 'payload'")
     ids = [data.get("boot"), data.get("link")]
     if any(v is not None and (not isinstance(v, int) or isinstance(v, bool)) for v in ids):
         raise WireError("fields 'boot' and 'link' are whole numbers or null")
-    return EventMessage(table, match, seq, kind, data["payload"], float(at), digest, ids[0], ids[1])
+    return EventMessage(table, match, seq, kind, data["payload"], float(at), digest, ids[0], ids[1], log)
 
 
-def encode_ack(seq: int) -> bytes:
-    return json.dumps({"seq": seq}).encode()
+def _chain_fields(data: dict) -> tuple[str, str]:
+    """A message's ``hash`` and ``log``, both required: a row the club cannot check is refused."""
+    digest = data.get("hash")
+    if digest is None:
+        raise WireError("no 'hash': a row without its link in the log's hash chain cannot be checked (a log "
+                        "without the chain, or a row altered on its way), so it is refused")
+    if not (isinstance(digest, str) and re.fullmatch(r"[0-9a-f]{64}", digest)):
+        raise WireError("field 'hash' is 64 hex digits")
+    log = data.get("log")
+    if log is None:
+        raise WireError("no 'log' (the identity of the table's log): the table runs a build before log "
+                        "identities; upgrade it")
+    if not (isinstance(log, str) and LOG_ID.match(log)):
+        raise WireError(f"field 'log' is the log's identity, 8-64 hex digits, not {log!r}")
+    return digest, log
 
 
-def decode_ack(raw: bytes) -> int | None:
-    """The acknowledged position, or None for anything else (an empty retained message clears it)."""
+def encode_ack(seq: int, log: str) -> bytes:
+    return json.dumps({"seq": seq, "log": log}).encode()
+
+
+def decode_ack(raw: bytes) -> tuple[int, str] | None:
+    """``(position, log id)`` acknowledged, or None for anything else (an empty retained message
+    clears it; an ack without a log id, from a club of an older build, names no log)."""
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
         return None
-    seq = data.get("seq") if isinstance(data, dict) else None
-    return seq if isinstance(seq, int) and not isinstance(seq, bool) and seq >= 0 else None
+    if not isinstance(data, dict):
+        return None
+    seq, log = data.get("seq"), data.get("log")
+    if not (isinstance(seq, int) and not isinstance(seq, bool) and seq >= 0 and isinstance(log, str)):
+        return None
+    return seq, log
 
 
 @dataclass(frozen=True)

@@ -236,6 +236,11 @@ def _check_overrides(overrides: Mapping[str, Any]) -> dict:
 
 
 _SIDES = ("declarers", "attackers")
+# R-8.6 bounds: a hand moves a side up at most MAX_TABLE_LEVELS (the default table's most is 3, its
+# declarers' P = 0), ``from`` is a number of points a hand can reach, and a table has a few rows.
+MAX_TABLE_LEVELS = 4
+MAX_TABLE_FROM = 1000
+MAX_TABLE_ROWS = 32
 
 
 def table_to_json(table: tuple) -> list:
@@ -258,8 +263,10 @@ def _table_row(i: int, row: object) -> tuple:
     for key, v in (("from", lo), (sides[0], levels)):
         if isinstance(v, bool) or not isinstance(v, int):
             raise RulesetError(f"{where}: {key} is a whole number, not {v!r}")
-    if levels < 0:
-        raise RulesetError(f"{where}: {sides[0]} go up 0 or more levels, not {levels}")
+    if not 0 <= levels <= MAX_TABLE_LEVELS:
+        raise RulesetError(f"{where}: {sides[0]} go up 0 to {MAX_TABLE_LEVELS} levels in a hand, not {levels}")
+    if not 0 <= lo <= MAX_TABLE_FROM:
+        raise RulesetError(f"{where}: from is 0 to {MAX_TABLE_FROM} points, not {lo}")
     return (lo, sides[0], levels)
 
 
@@ -271,7 +278,9 @@ def table_from_json(rows: object) -> tuple:
     if not isinstance(rows, (list, tuple)):
         raise RulesetError("option settlement_table is a list of rows {from = P, declarers = N} or "
                            "{from = P, attackers = N}")
-    table = tuple(r if isinstance(r, tuple) and len(r) == 3 and r[1] in _SIDES else _table_row(i, r)
+    if len(rows) > MAX_TABLE_ROWS:
+        raise RulesetError(f"settlement_table has {len(rows)} rows; at most {MAX_TABLE_ROWS}")
+    table = tuple(_table_row(i, table_to_json((r,))[0] if isinstance(r, tuple) and len(r) == 3 else r)
                   for i, r in enumerate(rows))
     if not table:
         return ()

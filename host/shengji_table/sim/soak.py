@@ -47,7 +47,7 @@ from ..game.events import event_from_json
 from ..game.match import Match
 from ..game.record import to_record
 from ..rules.ruleset import Ruleset
-from ..store.log import EventLog
+from ..store.log import EventLog, identity
 from .players import play_direct
 from .tap_audit import LineWitness, audit_log
 from .virtual_table import VirtualTable
@@ -153,14 +153,17 @@ _ROWS = "SELECT match, id, kind, payload, hash FROM entries ORDER BY id"
 class _Club:
     """The club side of the soak: a local mosquitto, the club server on it, a publisher per table."""
 
-    def __init__(self, workdir, rng: random.Random):
+    def __init__(self, workdir, rng: random.Random, ruleset: Ruleset):
         from ..club.broker import Mosquitto
         from ..club.server import ClubServer
         from ..club.wire import BrokerURL
-        self.rng, self.workdir = rng, pathlib.Path(workdir)
+        self.rng, self.workdir, self.ruleset = rng, pathlib.Path(workdir), ruleset
         self.broker = Mosquitto().start()
         self.url = BrokerURL("127.0.0.1", self.broker.port)
-        self.server = ClubServer(self.workdir / "club.sqlite", self.url).start()
+        self.server = ClubServer(self.workdir / "club.sqlite", self.url)
+        with self.server.db.tx():              # the club's own rules: the soak's preset (club rules)
+            self.server.db.set_rules(ruleset.to_json())
+        self.server.start()
         self.pubs: dict = {}
         self.logs: dict = {}
         self.back_at: float | None = None
@@ -228,6 +231,8 @@ class _Club:
         """The club's hands and standings equal a club's fed the fault-free runs of the same tables."""
         from ..club.server import ClubServer
         ref = ClubServer(self.workdir / "club-fault-free.sqlite", None)
+        with ref.db.tx():
+            ref.db.set_rules(ruleset.to_json())
         try:
             for table, (mode, seed, hands) in self.played.items():
                 _feed_fault_free(ref, self.workdir / f"fault-free-{table}.db", table, ruleset, mode, seed, hands)
@@ -264,9 +269,10 @@ def _feed_fault_free(ref, path, table: str, ruleset: Ruleset, mode: str, seed: i
         log.append_many([("game", e.to_json()) for e in play_direct(ruleset, mode, seed, hands).events])
     with closing(_read_only(path)) as db:
         rows = db.execute("SELECT id, match, kind, payload, at, hash, boot, seq FROM entries ORDER BY id").fetchall()
+    lid = identity((rows[0][2], rows[0][1], rows[0][3], rows[0][5]))[1]
     for rid, match, kind, payload, at, digest, boot, link in rows:
         taken = ref.handle(events_topic(table), encode_event(
-            EventMessage(table, match, rid, kind, json.loads(payload), at, digest, boot, link)))
+            EventMessage(table, match, rid, kind, json.loads(payload), at, digest, boot, link, lid)))
         if taken.status != "stored":
             raise SoakFailure(f"the fault-free run of {table} was not taken by the club: {taken}")
 
@@ -302,9 +308,9 @@ def soak(workdir, *, faults: int, preset: str = "one-deck", modes: tuple = ("ope
     if weights.get("broker") and (why := club_missing()):
         report.skipped["broker"] = why
         weights.pop("broker")
-    club = _Club(workdir, rng) if weights.get("broker") else None
-    pick = _Picker(rng, weights)
     ruleset = Ruleset.from_preset(preset)
+    club = _Club(workdir, rng, ruleset) if weights.get("broker") else None
+    pick = _Picker(rng, weights)
     try:
         while sum(report.faults.values()) < faults:
             match_seed, mode = seed * 1000 + report.matches, modes[report.matches % len(modes)]

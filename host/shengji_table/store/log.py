@@ -17,6 +17,13 @@ acknowledging what it could not log.  The table checkpoints at each hand's end (
 and a clean close leaves one self-contained file; a log whose ``-wal`` was removed after an
 unclean stop (:func:`wal_missing`) is never written to again, and is read as far as it goes.
 
+Format: row 1 of every log this build creates is the log's format row (:data:`FORMAT_MATCH`,
+``{"log": {"format": 2, "id": "<32 hex>"}}``): the log's version, and its identity — a random id
+that the club keys the table's rows by, so a new log is a new stream.  In a log of format 2 every
+row is chained, so a row without a hash is an altered row.  A log with no hash on row 1 (a build
+before the chain, or a log whose first hash was removed) cannot be verified: it is read-only, and
+never written to again (:class:`UnchainedLog`): there is no way back to a log without the chain.
+
 A restarted host reads the game events back (:meth:`EventLog.game_events`) and replays them to the
 same state; the physical events it already handled are recognised by their link identity
 (``boot``, ``seq``) through :meth:`EventLog.seen`, so a tap the Pico resends is not counted twice.
@@ -28,6 +35,7 @@ import hashlib
 import json
 import os
 import pathlib
+import secrets
 import sqlite3
 import time
 from dataclasses import dataclass
@@ -36,8 +44,8 @@ from collections.abc import Iterator
 
 from .. import locks
 
-__all__ = ["EventLog", "Entry", "LogError", "LogWriteError", "KINDS", "Verification", "row_hash", "GENESIS",
-           "wal_missing"]
+__all__ = ["EventLog", "Entry", "LogError", "LogWriteError", "UnchainedLog", "KINDS", "Verification", "row_hash",
+           "GENESIS", "wal_missing", "FORMAT", "FORMAT_MATCH", "identity"]
 
 KINDS = ("meta", "physical", "game", "ruling", "effect")
 
@@ -63,6 +71,10 @@ CREATE TRIGGER IF NOT EXISTS entries_no_delete BEFORE DELETE ON entries
 
 class LogError(RuntimeError):
     """The log file cannot be used (not SQLite, not ours, or a write was refused)."""
+
+
+class UnchainedLog(LogError):
+    """A log without the hash chain (no hash on row 1): it cannot be verified, so it is never written."""
 
 
 class LogWriteError(LogError):
@@ -94,6 +106,35 @@ def _canonical(payload) -> str:
 
 
 GENESIS = "0" * 64          # the "previous hash" of the first row
+FORMAT = 2                  # the log format this build writes: a format row first, every row chained
+FORMAT_MATCH = "(log)"      # the format row's match name: no table's match (matches() leaves it out)
+
+
+def _format_of(kind, match, payload_text) -> dict | None:
+    """``{"format": n, "id": "…"}`` when a row is a log's format row, else None."""
+    if kind != "meta" or match != FORMAT_MATCH:
+        return None
+    try:
+        info = json.loads(payload_text).get("log")
+    except (ValueError, AttributeError):
+        return None
+    if (isinstance(info, dict) and isinstance(info.get("format"), int) and isinstance(info.get("id"), str)
+            and 8 <= len(info["id"]) <= 64):
+        return info
+    return None
+
+
+def identity(first_row) -> tuple[int, str | None]:
+    """``(format, log id)`` from a log's row 1 ``(kind, match, payload text, hash)`` (None: an empty
+    log).  Format 2: the id its format row names; format 1 (chained, before the format row): the
+    first 32 hex digits of row 1's hash, unique to that log; format 0: unchained, no identity."""
+    if first_row is None:
+        return FORMAT, None
+    kind, match, text, digest = first_row
+    info = _format_of(kind, match, text)
+    if info is not None:
+        return info["format"], info["id"]
+    return (1, digest[:32]) if digest else (0, None)
 
 
 def row_hash(previous: str, id: int, match: str, kind: str, boot, seq, payload_text: str, at: float) -> str:
@@ -162,20 +203,56 @@ class EventLog:
                     self._db.close()
                     raise LogError(f"{self.path} is an SQLite file of something else "
                                    f"(tables {', '.join(sorted(tables))}), not a shengji-table event log")
+                if "entries" in tables:
+                    self._check_existing()       # before anything is changed in the file
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=FULL")
                 self._db.executescript(_SCHEMA)
-                columns = {r[1] for r in self._db.execute("PRAGMA table_info(entries)")}
-                if "hash" not in columns:        # a log of a build before the chain: its rows stay unhashed
-                    self._db.execute("ALTER TABLE entries ADD COLUMN hash TEXT")
                 self._head = self._last_hash()
-                checked = self.verify()          # never carry on writing after an altered row
-                if not checked.ok and not checked.unchained:
-                    self.close()
-                    raise LogError(f"{self.path} has been altered: {checked.reason}; it is not written to "
-                                   f"(shengji-table log verify {self.path})")
+                if self.last_id() == 0:          # a new log: its format row, with its identity, first
+                    self.append("meta", {"log": {"format": FORMAT, "id": secrets.token_hex(16)}}, match=FORMAT_MATCH)
         except sqlite3.DatabaseError as exc:
             raise LogError(f"{self.path} is not a usable event log: {exc}") from exc
+
+    def _check_existing(self) -> None:
+        """An existing log is written to only when it carries the chain from row 1, is of a format
+        this build knows, and its chain holds (never carry on writing after an altered row):
+        :class:`UnchainedLog` or :class:`LogError` otherwise, with nothing changed in the file."""
+        columns = {r[1] for r in self._db.execute("PRAGMA table_info(entries)")}
+        fmt, why = FORMAT, ""
+        if "hash" not in columns:
+            if self._db.execute("SELECT 1 FROM entries LIMIT 1").fetchone() is not None:
+                fmt, why = 0, "it has no hash column"
+        else:
+            fmt, _ = identity(self._first_row())
+            why = "its row 1 has no hash"
+        if fmt == 0:
+            self.close()
+            raise UnchainedLog(f"{self.path} is a log without the hash chain ({why}: written by a build before the "
+                               f"chain, or its first hash was removed): it cannot be verified, so it is read-only and "
+                               f"is not written to; start a new log (another --log file); "
+                               f"shengji-table log show/export still read it")
+        if fmt > FORMAT:
+            self.close()
+            raise LogError(f"{self.path} is a log of format {fmt}, newer than this build's {FORMAT}: it is not written "
+                           f"to (upgrade shengji-table)")
+        checked = self.verify()
+        if not checked.ok:
+            self.close()
+            raise LogError(f"{self.path} has been altered: {checked.reason}; it is not written to "
+                           f"(shengji-table log verify {self.path})")
+
+    def _first_row(self):
+        """Row 1 as ``(kind, match, payload text, hash)``, or None in an empty log."""
+        try:
+            return self._db.execute("SELECT kind, match, payload, hash FROM entries ORDER BY id LIMIT 1").fetchone()
+        except sqlite3.OperationalError:      # no hash column: a build before the chain
+            row = self._db.execute("SELECT kind, match, payload FROM entries ORDER BY id LIMIT 1").fetchone()
+            return None if row is None else (*row, None)
+
+    def identity(self) -> tuple[int, str | None]:
+        """``(format, log id)`` of this log (:func:`identity`)."""
+        return identity(self._first_row())
 
     def _hold(self) -> None:
         """One writer a log: an exclusive lock for as long as this log is open for writing."""
@@ -307,13 +384,18 @@ class EventLog:
                                (match, boot, seq)).fetchone()
         return row is not None
 
-    def entries(self, *, match: str | None = None, kind: str | None = None, after: int = 0) -> Iterator[Entry]:
-        """Rows in order of writing, optionally of one match and/or kind, with id > ``after``."""
+    def entries(self, *, match: str | None = None, kind: str | None = None, after: int = 0,
+                format_row: bool = False) -> Iterator[Entry]:
+        """Rows in order of writing, optionally of one match and/or kind, with id > ``after``; the
+        log's format row only with ``format_row`` (or ``match=FORMAT_MATCH``)."""
         sql = "SELECT id, match, kind, payload, at, boot, seq FROM entries WHERE id > ?"
         args: list = [after]
         if match is not None:
             sql += " AND match = ?"
             args.append(match)
+        elif not format_row:
+            sql += " AND match != ?"
+            args.append(FORMAT_MATCH)
         if kind is not None:
             sql += " AND kind = ?"
             args.append(kind)
@@ -339,7 +421,8 @@ class EventLog:
 
     def verify(self) -> Verification:
         """Walk the whole chain from the first row; the first row whose hash does not follow names
-        where the log was altered (or, with no hash at all, written by a build without the chain)."""
+        where the log was altered (or, with no hash on row 1, a log without the chain: ``unchained``).
+        A log whose row 1 is a format row is chained throughout: a missing hash there is an alteration."""
         previous, rows, expected_id = GENESIS, 0, None
         columns = {r[1] for r in self._db.execute("PRAGMA table_info(entries)")}
         if "hash" not in columns:
@@ -352,8 +435,13 @@ class EventLog:
             rid, match, kind, boot, seq, text, at, stored = row
             if expected_id is not None and rid != expected_id:
                 return Verification(False, rows, previous, expected_id, f"row {expected_id} is missing")
+            if stored is None and rows == 0 and _format_of(kind, match, text) is not None:
+                return Verification(False, rows, previous, rid, f"row {rid}, the log's format row, has no hash: "
+                                                                 "it was removed (the log was altered)")
             if stored is None:
-                return Verification(False, rows, previous, rid, f"row {rid} has no hash (written without the chain)",
+                return Verification(False, rows, previous, rid, f"row {rid} has no hash"
+                                    + (" (a log without the hash chain: it cannot be verified)" if rows == 0
+                                       else ": it was removed (the log was altered)"),
                                     unchained=rows == 0)
             if stored != row_hash(previous, rid, match, kind, boot, seq, text, at):
                 return Verification(False, rows, previous, rid, f"row {rid} does not match its hash: it was altered, "
@@ -387,7 +475,9 @@ class EventLog:
         return [e.payload for e in self.entries(match=match, kind="game")]
 
     def matches(self) -> list:
-        return [r[0] for r in self._db.execute("SELECT match FROM entries GROUP BY match ORDER BY MIN(id)")]
+        """The matches the log holds, in the order they began (not the format row's)."""
+        return [r[0] for r in self._db.execute("SELECT match FROM entries WHERE match != ? GROUP BY match "
+                                               "ORDER BY MIN(id)", (FORMAT_MATCH,))]
 
     def last_id(self) -> int:
         row = self._db.execute("SELECT MAX(id) FROM entries").fetchone()

@@ -25,9 +25,11 @@ function drawOverview(data) {
       (t.match ? `, match ${esc(t.match)}` : "") + ` · <a href="/tables/${encodeURIComponent(t.table)}/sheet">score sheet</a></p>`;
     if (t.withdrawn) inner += `<p class="refused">withdrawn: ${esc(t.withdrawn_reason || "")}</p>`;
     if (t.refused) inner += `<p class="refused">not counted: ${esc(t.refused)}</p>`;
+    if (t.flagged) inner += `<p class="refused">flagged: ${esc(t.flagged)}</p>`;
     if (p) {
       inner += `<p>Hand ${p.hand} · ${esc(p.phase)} · level ${esc(p.level || "-")} · trump ${esc(p.trump || "?")}</p>` +
-        `<p>Attackers ${p.points.attackers} / ${p.points.total} · tricks ${p.tricks_played}</p>` +
+        (p.live ? `<p class="small">${esc(p.live)}</p>` :
+         `<p>Attackers ${p.points.attackers} / ${p.points.total} · tricks ${p.tricks_played}</p>`) +
         `<p class="small">${p.seats.map(s => `${esc(s.name)} (${esc(s.level)})`).join(" · ")}</p>`;
     }
     return `<div class="table${t.withdrawn ? " withdrawn" : ""}">${inner}</div>`;
