@@ -37,13 +37,14 @@ import urllib.parse
 from dataclasses import dataclass
 from typing import Any
 
+from ..store.log import KINDS
+
 __all__ = ["PREFIX", "events_topic", "ack_topic", "table_of", "EventMessage", "WireError", "decode_event",
            "encode_event", "encode_ack", "decode_ack", "parse_broker_url", "BrokerURL", "TABLE_ID",
            "check_table_id", "LOG_ID"]
 
 PREFIX = "shengji/club/tables"
 TABLE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
-KINDS = ("meta", "physical", "game", "ruling", "effect")
 LOG_ID = re.compile(r"^[0-9a-f]{8,64}$")
 MAX_MESSAGE = 256 * 1024
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import enum
 from types import SimpleNamespace
 
-__all__ = ["Phase", "FAST", "DECIDING", "SCANNED", "OPEN"]
+__all__ = ["Phase", "FAST", "DECIDING", "Mode", "SCANNED", "OPEN"]
 
 
 class Phase(enum.StrEnum):
@@ -37,7 +37,12 @@ FAST = SimpleNamespace(**{p.name: p for p in Phase})
 # The phases in which one seat enters a decision with taps and presses (bid, trump, friend call).
 DECIDING = frozenset({Phase.BIDDING, Phase.TRUMP, Phase.FRIEND})
 
-# The two ways to know the hands (``Match.mode``, ``game.hand.MODES``): every card scanned as it is
-# drawn, or open play (the hands are not scanned).
-SCANNED = "scanned"
-OPEN = "open"
+class Mode(enum.StrEnum):
+    """The two ways to know the hands (``Match.mode``, ``game.hand.MODES``): every card scanned as
+    it is drawn, or open play (the hands are not scanned)."""
+
+    SCANNED = "scanned"
+    OPEN = "open"
+
+
+SCANNED, OPEN = Mode.SCANNED, Mode.OPEN

@@ -31,6 +31,7 @@ same state; the physical events it already handled are recognised by their link 
 from __future__ import annotations
 
 import contextlib
+import enum
 import hashlib
 import json
 import os
@@ -44,10 +45,20 @@ from collections.abc import Iterator
 
 from .. import locks
 
-__all__ = ["EventLog", "Entry", "LogError", "LogWriteError", "UnchainedLog", "KINDS", "Verification", "row_hash",
-           "GENESIS", "wal_missing", "FORMAT", "FORMAT_MATCH", "identity"]
+__all__ = ["EventLog", "Entry", "LogError", "LogWriteError", "UnchainedLog", "RowKind", "KINDS", "Verification",
+           "row_hash", "GENESIS", "wal_missing", "FORMAT", "FORMAT_MATCH", "identity"]
 
-KINDS = ("meta", "physical", "game", "ruling", "effect")
+class RowKind(enum.StrEnum):
+    """What a row of the log holds; the club's wire carries the same kinds (``club/wire.py``)."""
+
+    META = "meta"             # the match's description, the link's news, the controller's state, the referee's acts
+    PHYSICAL = "physical"     # a frame from the Pico: a tap, a button
+    GAME = "game"             # a game event the rules accepted
+    RULING = "ruling"         # a refusal or the play clock, with its rule and reason
+    EFFECT = "effect"         # what the table showed: an announcement, a ring
+
+
+KINDS = tuple(RowKind)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
