@@ -189,3 +189,23 @@ def test_no_clock_on_the_screens_when_the_preset_has_none():
     c = Controller(classic, "scanned", BOARD, sim_deck_set(2), deal_for("scanned", hand_seeds(7, 1)))
     c.restore([e.to_json() for e in play_direct(classic, "scanned", 7, 1).events[:20]], None)
     assert c.clock_state(5.0) is None and public_state(c)["clock"] is None
+
+
+def test_the_clock_stands_still_while_the_referee_pauses_the_table(tmp_path):
+    """A pause of 100 s in the middle of a 15 s turn: no expiry during it; after the resume the
+    turn has the 10 s it had left (R-10: the referee's pause stops the play clock)."""
+    log = EventLog(tmp_path / "t.db")
+    svc = TableService(None, controller(), log)
+    svc.tick(0.0)                                  # the leader's turn starts
+    svc.tick(5.0)
+    svc.pause("a card on the floor")
+    for t in (10.0, 20.0, 60.0, 105.0):
+        svc.tick(t)
+    assert [e.payload for e in log.entries(kind="ruling")] == []
+    assert svc.controller.clock_state(105.0)["left"] == 10.0
+    svc.resume()
+    svc.tick(110.0)
+    assert [e.payload for e in log.entries(kind="ruling")] == []
+    svc.tick(115.0)
+    assert [e.payload["type"] for e in log.entries(kind="ruling")] == ["clock"]
+    log.close()

@@ -13,7 +13,8 @@ automatic penalty).
     >>> clock.tick(None, 100.0), clock.deadline(None)      # no hand dealt: nobody on the clock
     (None, None)
 
-The time is not saved: a restarted host starts the turn's time again.
+While the referee has paused the table the clock stands still: the turn keeps the time it had
+left.  The time is not saved: a restarted host starts the turn's time again.
 """
 from __future__ import annotations
 
@@ -78,13 +79,21 @@ class PlayClock:
         self.turn: Turn | None = None
         self.since = 0.0                 # when self.turn began (the first tick that saw it)
         self.expired = False             # self.turn's expiry was given
+        self.last: float | None = None   # the time of the last tick
 
-    def tick(self, view: PublicView | None, now: float) -> Expiry | None:
+    def tick(self, view: PublicView | None, now: float, held: bool = False) -> Expiry | None:
         """The expiry of the turn on the clock, the first time ``now`` reaches its deadline; None
-        otherwise.  A turn that differs from the last one seen starts its time at ``now``."""
+        otherwise.  A turn that differs from the last one seen starts its time at ``now``.
+        ``held``: the referee has paused the table; the time since the last tick does not count,
+        so the turn keeps the time it had left."""
         turn = timed_turn(view, self.ruleset)
+        last, self.last = self.last, now
         if turn != self.turn:
             self.turn, self.since, self.expired = turn, now, False
+            return None
+        if held:
+            if last is not None:
+                self.since += now - last
             return None
         if turn is None or self.expired or now < self.since + turn.seconds:
             return None

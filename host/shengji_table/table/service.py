@@ -186,8 +186,9 @@ class TableService:
         return events
 
     def tick(self, now: float) -> Outcome:
-        """The play clock (``table/clock.py``) at ``now``: an expiry's ruling row is logged, its text shown."""
-        out = self.controller.tick(now)
+        """The play clock (``table/clock.py``) at ``now``: an expiry's ruling row is logged, its text
+        shown.  While the table is paused the clock stands still."""
+        out = self.controller.tick(now, held=self.paused is not None)
         self._commit([], None, out, 0.0)
         return out
 

@@ -176,11 +176,12 @@ class Core(Rings):
         assert hand is not None
         return hand
 
-    def tick(self, now: float) -> Outcome:
+    def tick(self, now: float, held: bool = False) -> Outcome:
         """The play clock at time ``now`` (table/clock.py): a turn whose time ran out gives a
-        ``clock`` ruling row and its sentence, once; the referee decides what follows."""
+        ``clock`` ruling row and its sentence, once; the referee decides what follows.  ``held``:
+        the table is paused, and the clock stands still."""
         out = Outcome()
-        expiry = self.clock.tick(self.match.public_view(), now)
+        expiry = self.clock.tick(self.match.public_view(), now, held)
         if expiry is not None:
             row = expiry.to_json()
             row["public"] = self._text(out, expiry.text())
