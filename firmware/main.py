@@ -30,6 +30,9 @@ _ESCAPE_SAMPLE_MS = const(30)
 # flicker at the edge of a field to ride out, so a lift counts after this (build.json ``lift_ms``
 # sets it) rather than the board's real-table figure; the host's players re-tap at that pace.
 _SIM_LIFT_MS = const(100)
+# High while a reader is polled, for a logic analyser (docs/firmware.md): GP25, the on-board LED
+# (test point TP5 under the Pico), free on every board file (board.py refuses it).
+_MARKER_PIN = const(25)
 
 
 def load_build(path="build.json"):
@@ -121,7 +124,10 @@ def boot(board_path="board.json", build_path="build.json", stream=None):
     readers, buttons, table = build(machine, board, sim, flags.get("dead", ()))
     pixels = neopixel.NeoPixel(machine.Pin(board.led_pin), board.pixels) if board.pixels else None
     lift_ms = flags.get("lift_ms", _SIM_LIFT_MS) if sim else board.lift_ms
-    scanner = Scanner(readers, buttons, board.rings, pixels, board.led_order, lift_ms=lift_ms)
+    dwell_ms = min(board.dwell_ms, lift_ms - 1)
+    marker = machine.Pin(_MARKER_PIN, machine.Pin.OUT, value=0)
+    scanner = Scanner(readers, buttons, board.rings, pixels, board.led_order, lift_ms=lift_ms,
+                      dwell_ms=dwell_ms, marker=marker)
     link = Link(stream or StdioStream(), time.ticks_ms, scanner.on_ring,
                 table.on_sim if table is not None else None, firmware=FIRMWARE,
                 board=board.name.encode(), rings=len(board.rings))

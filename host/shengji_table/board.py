@@ -142,10 +142,11 @@ class Timing:
     cs_setup_us: int = 1000
     reply_timeout_ms: int = 100
     activation_ms: int = 100
+    dwell_ms: int = 40
 
 
 TIMING_RANGES = {"lift_ms": (100, 5000), "cs_setup_us": (0, 5000), "reply_timeout_ms": (10, 1000),
-                 "activation_ms": (0, 1000)}
+                 "activation_ms": (0, 1000), "dwell_ms": (0, 500)}
 
 
 @dataclass(frozen=True)
@@ -439,7 +440,14 @@ def _parse_power(c: _Checker, value: Any) -> Power | None:
 def _parse_timing(c: _Checker, value: Any) -> Timing | None:
     d = c.obj(value, "timing", {k: False for k in TIMING_RANGES}) or {}
     vals = {k: c.int_(d[k], f"timing.{k}", *TIMING_RANGES[k]) for k in TIMING_RANGES if k in d}
-    return None if None in vals.values() else Timing(**vals)  # type: ignore[arg-type]
+    if None in vals.values():
+        return None
+    t = Timing(**vals)  # type: ignore[arg-type]
+    if t.dwell_ms >= t.lift_ms:
+        # a card must count as down before it can count as lifted
+        c.fail("timing.dwell_ms", f"{t.dwell_ms} must be shorter than timing.lift_ms ({t.lift_ms})")
+        return None
+    return t
 
 
 def _check_board(c: _Checker, board: Board) -> None:
