@@ -40,7 +40,9 @@ Fault injection: ``alive = False`` (never drives MISO: the host reads the idle l
 (the next n ACKs are lost and the reply takes their place), ``corrupt_replies`` (the next n replies
 carry a bad DCS), ``corrupt_commands`` (the next n host frames arrive with a flipped bit),
 ``ack_gap_us`` (a status poll sooner than this after a command loses the ACK, as on boards that
-need ~1 ms), ``reply_delay_polls`` (status polls answered "busy" before a reply), and the RST line
+need ~1 ms), ``cs_setup_us`` (while the chip wakes — after power-up, until it has taken a command
+— a byte clocked sooner than this after NSS falls is lost; model choice after UM0701-02
+§6.3.2.3, which asks for the oscillator start-up wait only when waking the chip), ``reply_delay_polls`` (status polls answered "busy" before a reply), and the RST line
 (``set_rst(0)`` holds the chip in reset; the rising edge restarts it from power-up).
 
 Observation: ``log`` (set to a list: every data-write transaction's bytes, chip order),
@@ -319,7 +321,9 @@ class SimPN532:
         self.short_preamble = False       # send 00 FF instead of 00 00 FF
         self.extra_zeros = 0              # more 00s before the preamble (UM0701-02 §6.2.1.6 allows them)
         self.zero_reads = 0               # the next n data reads of a ready frame show only 00s
-        self.cs_setup_us = 0              # a byte clocked sooner than this after NSS falls is lost
+        # a byte clocked sooner than this after NSS falls is lost while the chip wakes (after
+        # power-up, until it has taken a command: UM0701-02 §6.3.2.3, the oscillator start-up)
+        self.cs_setup_us = 0
         self.lose_first_command = lose_first  # the first frame after power-up gets no ACK
         self.lost = 0                   # frames lost that way
         self.missed_prefixes = 0        # transactions lost to a short CS setup time
@@ -364,6 +368,7 @@ class SimPN532:
         self._ready_at = 0
         self._busy_us = 0
         self._awake = False        # the first command after power-up is lost (lose_first_command)
+        self._listening = False    # awake: has taken a command since power-up (cs_setup_us no longer applies)
         self._gap_open = False
         self._cmd_end = 0
 
@@ -469,7 +474,8 @@ class SimPN532:
 
     def _prefix(self, b):
         """The transaction's first byte: status read, data write or data read (the MISO byte)."""
-        if self.cs_setup_us and _ticks_diff(_ticks_us(), self._sel_at) < self.cs_setup_us:
+        if (self.cs_setup_us and not self._listening
+                and _ticks_diff(_ticks_us(), self._sel_at) < self.cs_setup_us):
             self._mode = _M_IGNORE  # not listening yet: the prefix is lost, the rest is noise
             self.missed_prefixes += 1
             return 0
@@ -592,6 +598,7 @@ class SimPN532:
             self.lost += 1  # model choice: the chip was still waking up; the host resends
             return
         self._awake = True
+        self._listening = True
         self.frames += 1
         # A new command aborts whatever was running (§6.2.2).
         self._pending = 0

@@ -40,6 +40,10 @@ def encode(name, sender, seq, f):
         n = P.encode_hello(w, out, seq, f[1].encode(), f[2].encode())
     elif name == "TAP":
         n = P.encode_tap(w, out, seq, f[0], f[1], -1, f[2])
+    elif name == "TAKE_BACK":
+        n = P.encode_take_back(w, out, seq, f[0], f[1], -1, f[2])
+    elif name == "STACK":
+        n = P.encode_stack(w, out, seq, *f)
     elif name == "BUTTON":
         n = P.encode_button(w, out, seq, *f)
     elif name == "READER":
