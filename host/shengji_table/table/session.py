@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from . import protocol as P
 
-__all__ = ["HostSession", "LinkPosition", "Hello", "LinkTap", "Button", "ReaderStatus", "Log",
+__all__ = ["HostSession", "LinkPosition", "Hello", "LinkTap", "LinkTakeBack", "LinkStack", "Button", "ReaderStatus", "Log",
            "Snapshot", "Lost", "Rebooted", "LinkUp", "LinkDown", "Event", "BUTTON_KINDS"]
 
 BUTTON_KINDS = {P.PRESS: "press", P.LONG_PRESS: "long-press", P.RELEASE: "release"}
@@ -65,6 +65,25 @@ class LinkTap:
     uid: bytes
     code: bytes | None
 
+
+
+@dataclass(frozen=True)
+class LinkTakeBack:
+    """The take-back gesture: seat ``reader``'s button held long with this card on its reader."""
+    boot_id: int
+    seq: int
+    reader: int
+    uid: bytes
+    code: bytes | None
+
+
+@dataclass(frozen=True)
+class LinkStack:
+    """Two cards on ``reader`` (``cards`` 2), or the stack cleared (``cards`` 0 or 1 left)."""
+    boot_id: int
+    seq: int
+    reader: int
+    cards: int
 
 
 @dataclass(frozen=True)
@@ -151,7 +170,7 @@ class LinkDown:
     """Nothing valid heard from the Pico for ``silence_ms``."""
 
 
-Event = Hello | LinkTap | Button | ReaderStatus | Log | Snapshot | Lost | Rebooted | LinkUp | LinkDown
+Event = Hello | LinkTap | LinkTakeBack | LinkStack | Button | ReaderStatus | Log | Snapshot | Lost | Rebooted | LinkUp | LinkDown
 
 MAX_EARLY = 256      # how far past a missing event later ones are held (the Pico's queue is far shorter)
 
@@ -400,6 +419,12 @@ class HostSession:
         if typ == P.TAP:
             reader, uid, code = P.decode_tap(p)
             return LinkTap(boot, u, reader, uid, code)
+        if typ == P.TAKE_BACK:
+            reader, uid, code = P.decode_tap(p)
+            return LinkTakeBack(boot, u, reader, uid, code)
+        if typ == P.STACK:
+            reader, cards = P.decode_stack(p)
+            return LinkStack(boot, u, reader, cards)
         if typ == P.BUTTON:
             seat, kind = P.decode_button(p)
             return Button(boot, u, seat, kind)
