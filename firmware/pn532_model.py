@@ -30,6 +30,11 @@ With MxRtyPassiveActivation = 0xFF and no card, InListPassiveTarget sends its AC
 until a card arrives (or the host aborts); with n < 0xFF the chip tries n + 1 times and answers
 NbTg = 0.
 
+Two or more tags in the field: anticollision selects by UID bits (``_wins``: at the first bit
+that differs, on air least significant bit first, the 1 wins), up to MaxTg (1 or 2) of them, so
+the card named first is the same whichever was laid first; InListPassiveTarget with MaxTg 2
+answers both (NbTg 2, Tg 1 and 2), as UM0701-02 §7.3.5 describes.
+
 Tags follow the ISO/IEC 14443-3 type A state machine, reduced to IDLE / ACTIVE / HALT: each
 activation attempt is a WUPA (wakes IDLE and HALT tags); an ACTIVE tag that receives it drops back
 to IDLE without answering; InRelease halts the released tag (HLTA); switching the field off, or
@@ -287,6 +292,36 @@ class SimNTAG(SimTag):
             return 8
         self.state = IDLE
         return NAK
+
+
+def _cascade_byte(uid, i):
+    """Byte ``i`` of what a tag sends through the anticollision loop, cascade level after level
+    (ISO/IEC 14443-3 §6.5.3): a 4-byte UID as it is; 7 bytes as CT (0x88), UID0-2, UID3-6; 10
+    bytes as CT, UID0-2, CT, UID3-5, UID6-9.  -1 past the end."""
+    n = len(uid)
+    if n == 4:
+        return uid[i] if i < 4 else -1
+    if n == 7:
+        return 0x88 if i == 0 else (uid[i - 1] if i < 8 else -1)
+    if i == 0 or i == 4:
+        return 0x88
+    return uid[i - 1] if i < 4 else (uid[i - 2] if i < 12 else -1)
+
+
+def _wins(a, b):
+    """True when UID ``a`` is selected before ``b``: at the first bit where the two differ, in the
+    order the bits go on air (byte by byte, least significant bit first), the PCD takes the
+    branch of the 1 (model choice: NXP reader ICs' anticollision reference code does; what
+    matters to a driver is that the pick follows the UIDs, not the order the cards were laid)."""
+    for i in range(12):
+        x = _cascade_byte(a, i)
+        y = _cascade_byte(b, i)
+        if x < 0 or y < 0:
+            return y < 0 and x >= 0
+        d = x ^ y
+        if d:
+            return x & (d & -d) != 0
+    return False
 
 
 class SimPN532:
@@ -785,15 +820,20 @@ class SimPN532:
             tag.halt()
 
     def _activate(self):
-        """One WUPA round: every tag in the field hears it; up to MaxTg answering tags are selected."""
+        """One WUPA round: every tag in the field hears it; of those that answer, anticollision
+        selects up to MaxTg in UID order (``_wins``), whatever order they were laid in; a tag it
+        does not select is left IDLE."""
         found = False
+        targets = self.targets
         for t in self.tags:
             if t.wakeup():
-                if len(self.targets) < self._pending_maxtg:
-                    self.targets.append(t)
-                    found = True
-                else:
-                    t.state = IDLE  # lost the anticollision: not selected
+                k = 0
+                while k < len(targets) and _wins(targets[k].uid, t.uid):
+                    k += 1
+                targets.insert(k, t)
+                found = True
+                if len(targets) > self._pending_maxtg:
+                    targets.pop().state = IDLE  # lost the anticollision: not selected
         return found
 
     def _list_reply(self):
