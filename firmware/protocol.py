@@ -384,9 +384,12 @@ def encode_host_heartbeat(w, out, seq):
     return w.end(out)
 
 
+SIM_ON_TOP = const(0x80)    # SIM_PLACE reader flag: on top of the tags already there (a stack)
+
+
 def encode_sim_place(w, out, seq, reader, uid, pages):
     """SIM_PLACE (host, sim builds): put a tag with ``uid`` whose user memory (page 4 on) is ``pages``
-    on ``reader``."""
+    on ``reader`` (in place of what lies there; ``reader | SIM_ON_TOP``: on top of it)."""
     if not 4 <= len(uid) <= MAX_UID or len(pages) > MAX_CODE:
         raise ValueError("bad uid/pages length")
     w.begin(SIM_PLACE, seq)

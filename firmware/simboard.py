@@ -4,7 +4,8 @@ A bare Pico (no readers wired), or the unix port, runs the real driver, reader h
 scan loop against ``SimPN532`` device models (``pn532_model``, a sim-only firmware module, copied
 to the Pico by ``shengji-table flash --sim``): :class:`SimBus` stands in for ``machine.SPI`` and
 hands each byte to the model whose :class:`SimSelect` chip-select is low, exactly as the wire
-would.  SIM_PLACE / SIM_LIFT put and take NTAG tags on a reader; SIM_BUTTON presses a seat button
+would.  SIM_PLACE / SIM_LIFT put and take NTAG tags on a reader (SIM_PLACE with ``SIM_ON_TOP``
+lays a second tag on the first: a stack); SIM_BUTTON presses a seat button
 (OR-ed with the real pin, so a wired button still works).
 """
 from pn532_model import SimNTAG, SimPN532
@@ -100,9 +101,10 @@ class SimTable:
         """The link's SIM callback."""
         if typ == P.SIM_PLACE:
             reader, uid, pages = fields
-            m = self._model(reader)
+            m = self._model(reader & ~P.SIM_ON_TOP)
             if m is not None:
-                m.lift()
+                if not reader & P.SIM_ON_TOP:
+                    m.lift()
                 m.place(SimNTAG(uid, pages))
         elif typ == P.SIM_LIFT:
             m = self._model(fields)

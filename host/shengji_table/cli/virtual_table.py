@@ -98,7 +98,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"device: {table.device}", flush=True)
         if args.deck_set_out:
             print(f"deck set: {args.deck_set_out} ({args.decks} deck(s) of virtual cards)", flush=True)
-        print("commands: tap READER CARD | lift READER | press SEAT | long SEAT | wait MS | quit", flush=True)
+        print("commands: tap READER CARD | stack READER CARD | lift READER | press SEAT | long SEAT | wait MS | quit",
+              flush=True)
         _run_commands(table, board, args, actions, stop)
     except KeyboardInterrupt:
         pass
