@@ -47,7 +47,8 @@ carry a bad DCS), ``corrupt_commands`` (the next n host frames arrive with a fli
 ``ack_gap_us`` (a status poll sooner than this after a command loses the ACK, as on boards that
 need ~1 ms), ``cs_setup_us`` (while the chip wakes — after power-up, until it has taken a command
 — a byte clocked sooner than this after NSS falls is lost; model choice after UM0701-02
-§6.3.2.3, which asks for the oscillator start-up wait only when waking the chip), ``reply_delay_polls`` (status polls answered "busy" before a reply), and the RST line
+§6.3.2.3, which asks for the oscillator start-up wait only when waking the chip),
+``reply_delay_polls`` (status polls answered "busy" before a reply), and the RST line
 (``set_rst(0)`` holds the chip in reset; the rising edge restarts it from power-up).
 
 Observation: ``log`` (set to a list: every data-write transaction's bytes, chip order),

@@ -717,7 +717,8 @@ def decode_sim_button(p):
 
 
 DECODERS = {
-    HELLO: decode_hello, TAP: decode_tap, TAKE_BACK: decode_tap, STACK: decode_stack, BUTTON: decode_button, READER: decode_reader,
+    HELLO: decode_hello, TAP: decode_tap, TAKE_BACK: decode_tap, STACK: decode_stack, BUTTON: decode_button,
+    READER: decode_reader,
     SNAPSHOT: decode_snapshot, HEARTBEAT: decode_heartbeat, LOG: decode_log, ACK: decode_ack_fields,
     RING: decode_ring, SIM_PLACE: decode_sim_place, SIM_LIFT: decode_sim_lift,
     SIM_BUTTON: decode_sim_button,

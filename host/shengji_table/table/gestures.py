@@ -7,7 +7,8 @@ LONG_PRESS, RELEASE — firmware/debounce.py — and its release is not a step, 
 hold" means N), and a take-back (TAKE_BACK: the button held 800 ms while the seat's reader sees a
 card; it arrives as TAKE_BACK with that card, then RELEASE, without PRESS — firmware/scan.py).  A
 card on a reader is a tap only once it has dwelt there, and a tap never takes a card back: a card
-a seat has entered is taken back by the take-back gesture alone; tapped again it is ignored.  :data:`TABLE` says, for each (:class:`~shengji_table.game.phase.Phase`,
+a seat has entered is taken back by the take-back gesture alone; tapped again it is ignored.
+:data:`TABLE` says, for each (:class:`~shengji_table.game.phase.Phase`,
 :class:`Gesture`), what it becomes: a list of :class:`Row`, tried in order; the first whose
 condition (a small named predicate, :class:`When`) holds is taken.  A row names the controller's
 :class:`Step` and the game event kind it sends or helps to enter (``event``).

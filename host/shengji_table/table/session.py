@@ -31,9 +31,10 @@ import os
 from dataclasses import dataclass
 
 from . import protocol as P
+from .pad_events import LinkStack, LinkTakeBack
 
-__all__ = ["HostSession", "LinkPosition", "Hello", "LinkTap", "LinkTakeBack", "LinkStack", "Button", "ReaderStatus", "Log",
-           "Snapshot", "Lost", "Rebooted", "LinkUp", "LinkDown", "Event", "BUTTON_KINDS"]
+__all__ = ["HostSession", "LinkPosition", "Hello", "LinkTap", "LinkTakeBack", "LinkStack", "Button", "ReaderStatus",
+           "Log", "Snapshot", "Lost", "Rebooted", "LinkUp", "LinkDown", "Event", "BUTTON_KINDS"]
 
 BUTTON_KINDS = {P.PRESS: "press", P.LONG_PRESS: "long-press", P.RELEASE: "release"}
 COUNTER_MODULO = 1 << 30       # the SNAPSHOT's clock and poll counters wrap here, like ticks_ms
@@ -65,25 +66,6 @@ class LinkTap:
     uid: bytes
     code: bytes | None
 
-
-
-@dataclass(frozen=True)
-class LinkTakeBack:
-    """The take-back gesture: seat ``reader``'s button held long with this card on its reader."""
-    boot_id: int
-    seq: int
-    reader: int
-    uid: bytes
-    code: bytes | None
-
-
-@dataclass(frozen=True)
-class LinkStack:
-    """Two cards on ``reader`` (``cards`` 2), or the stack cleared (``cards`` 0 or 1 left)."""
-    boot_id: int
-    seq: int
-    reader: int
-    cards: int
 
 
 @dataclass(frozen=True)
@@ -170,7 +152,8 @@ class LinkDown:
     """Nothing valid heard from the Pico for ``silence_ms``."""
 
 
-Event = Hello | LinkTap | LinkTakeBack | LinkStack | Button | ReaderStatus | Log | Snapshot | Lost | Rebooted | LinkUp | LinkDown
+Event = (Hello | LinkTap | LinkTakeBack | LinkStack | Button | ReaderStatus | Log | Snapshot | Lost | Rebooted | LinkUp
+         | LinkDown)
 
 MAX_EARLY = 256      # how far past a missing event later ones are held (the Pico's queue is far shorter)
 
