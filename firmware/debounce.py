@@ -30,7 +30,7 @@ RELEASE = const(3)
 
 UID_MAX = const(10)     # ISO 14443A UIDs are 4, 7 or 10 bytes
 CODE_BYTES = const(16)  # the card code: NTAG pages 4..7
-DWELL_MS = const(40)    # board.json ``timing.dwell_ms`` default
+DWELL_MS = const(30)    # board.json ``timing.dwell_ms`` default
 _CONFIRM_POLLS = const(2)
 
 

@@ -137,7 +137,7 @@ class Timing:
     cs_setup_us: int = 1000
     reply_timeout_ms: int = 100
     activation_ms: int = 100
-    dwell_ms: int = 40
+    dwell_ms: int = 30
 
 
 TIMING_RANGES = {"lift_ms": (100, 5000), "cs_setup_us": (0, 5000), "reply_timeout_ms": (10, 1000),

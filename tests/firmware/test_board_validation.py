@@ -302,11 +302,11 @@ def test_board_timing_defaults_and_values():
     assert (t.lift_ms, t.cs_setup_us, t.reply_timeout_ms, t.activation_ms) == (800, 0, 100, 100)
 
 
-def test_board_dwell_defaults_to_40_ms_and_reaches_the_firmware(tmp_path):
+def test_board_dwell_defaults_to_30_ms_and_reaches_the_firmware(tmp_path):
     """A card must dwell before it is a tap: the board file says how long (R-4.1)."""
     import sys
     from shengji_table.firmware_src import FIRMWARE_DIR
-    assert parse_board(good()).timing.dwell_ms == 40
+    assert parse_board(good()).timing.dwell_ms == 30
     data = good()
     data["timing"] = {"dwell_ms": 0}
     assert parse_board(data).timing.dwell_ms == 0
@@ -316,7 +316,7 @@ def test_board_dwell_defaults_to_40_ms_and_reaches_the_firmware(tmp_path):
     spec = importlib.util.spec_from_file_location("firmware_board", FIRMWARE_DIR / "board.py")
     fb = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(fb)
-    assert fb.Board(good()).dwell_ms == 40 and fb.Board(data).dwell_ms == 0
+    assert fb.Board(good()).dwell_ms == 30 and fb.Board(data).dwell_ms == 0
 
 
 @pytest.mark.parametrize("timing, where", [
