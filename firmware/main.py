@@ -60,11 +60,12 @@ def escape_requested(machine, board):
     return button.pressed()
 
 
-def build(machine, board, sim, dead=()):
+def build(machine, board, sim, dead=(), faults=None):
     """(readers, buttons, sim_table or None) wired as the board file says.
 
     ``dead`` (sim builds only): names of readers whose simulated PN532 never answers, as a chip
-    without power or with a broken chip-select wire — for the self-test and fault drills.
+    without power or with a broken chip-select wire — for the self-test and fault drills; ``faults``
+    (sim builds only): the chip models' fault knobs per reader name (simboard.FAULT_KNOBS).
 
     All readers sit on one SPI bus and share one ``PN532Bus`` (frame buffers): the scan loop polls
     them one at a time, so no two transactions ever overlap.
@@ -76,7 +77,7 @@ def build(machine, board, sim, dead=()):
     table = None
     if sim:
         from simboard import SimTable
-        table = SimTable(board, buttons, dead)
+        table = SimTable(board, buttons, dead, faults)
         bus = PN532Bus(table.bus)
         for i in range(len(board.readers)):
             sel = table.selects[i]
@@ -121,7 +122,7 @@ def boot(board_path="board.json", build_path="build.json", stream=None):
     if escape_requested(machine, board):
         print("shengji-table: seat %d button held at boot: firmware not started, REPL is yours" % _ESCAPE_SEAT)
         return None
-    readers, buttons, table = build(machine, board, sim, flags.get("dead", ()))
+    readers, buttons, table = build(machine, board, sim, flags.get("dead", ()), flags.get("faults"))
     pixels = neopixel.NeoPixel(machine.Pin(board.led_pin), board.pixels) if board.pixels else None
     lift_ms = flags.get("lift_ms", _SIM_LIFT_MS) if sim else board.lift_ms
     dwell_ms = min(board.dwell_ms, lift_ms - 1)
