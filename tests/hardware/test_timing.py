@@ -89,7 +89,8 @@ def test_the_new_poll_beats_the_older_one():
     review measured against (table-6, a card on every pad: 3.7 polls/s) improve."""
     board = load_board(BOARDS_DIR / "table-6.json")
     old_drv = dataclasses.replace(driver_times(cs_setup_us=1000), cs_setup_every_transfer=True)
-    old, new = table_budget(board, old_drv, turn=0, old_poll=True), table_budget(board, turn=0)
+    old = table_budget(board, old_drv, baudrate=1_000_000, turn=0, old_poll=True)
+    new = table_budget(board, baudrate=1_000_000, turn=0)
     assert old.polls_per_s_per_seat_cards == pytest.approx(3.7, abs=0.1)
     assert new.polls_per_s_per_seat_cards > 2 * old.polls_per_s_per_seat_cards
 
@@ -102,8 +103,8 @@ def test_a_dwell_longer_than_the_interval_waits_for_a_later_poll():
 
 
 def test_more_readers_make_a_longer_lap():
-    four = table_budget(load_board(BOARDS_DIR / "table-4.json"))
-    six = table_budget(load_board(BOARDS_DIR / "table-6.json"))
+    four = table_budget(load_board(BOARDS_DIR / "table-4.json"), baudrate=1_000_000)
+    six = table_budget(load_board(BOARDS_DIR / "table-6.json"), baudrate=1_000_000)
     assert six.lap_ms > four.lap_ms and six.tap_latency_ms > four.tap_latency_ms
     # two more readers, and a longer LED chain to write in the lap
     assert six.lap_ms - four.lap_ms == pytest.approx(2 * (four.empty_ms + STEP_OVERHEAD_MS), rel=0.2)
