@@ -40,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fault", action="append", default=[], metavar="READER:KNOB=VALUE",
                         help="a fault of a reader's simulated PN532, e.g. seat2:drop-acks=3, seat1:coupling=45 "
                              "(drop-acks, corrupt-replies, corrupt-commands: the first N after power-up; "
-                             "ack-gap-us, reply-delay-polls: for good; coupling: percent of activations a card "
+                             "ack-settle-us, reply-delay-polls: for good; coupling: percent of activations a card "
                              "laid there hears); repeatable")
     parser.add_argument("--device", metavar="PATH",
                         help="where to put the device link (default: a temporary folder); must not exist")

@@ -65,6 +65,7 @@ def stickers(seats: int) -> tuple[int, str]:
     return buy, per
 
 
+# long: the off-board items are one list, read top to bottom
 def bom_lines(netlist: Netlist, power: PowerBudget | None = None, players: int | None = None) -> list[BomLine]:
     """Group the netlist's components into BOM lines; with ``power``, add the off-board items (and
     with ``players``, the table's seats, the stickers of the presets it plays)."""

@@ -4,8 +4,9 @@ Worst case, everything at once: every PN532 with its RF field on, every LED at t
 firmware can show (full white scaled by its cap, ``_BRIGHT`` of ``firmware/scan.py`` out of ``FULL``
 of ``firmware/rings.py``: a WS2812's current follows its PWM duty), plus each LED's idle draw, the
 Pico running. The uncapped figure (every LED full white: what a ring shows if something else drives
-its data line) is given too: the supply, its fuse, J1 and the 5 V wiring are sized for it. The readers get their own 3.3 V
-regulator (their RF bursts would otherwise disturb the Pico's supply); the rings run from the 5 V
+its data line) is given too: the supply, its fuse, J1 and the 5 V wiring are sized for it. The
+readers get their own 3.3 V regulator (their RF bursts would otherwise disturb the Pico's supply);
+the rings run from the 5 V
 supply directly; the regulator's input current is its output current (a linear regulator), and it
 burns the difference in voltage as heat.
 """

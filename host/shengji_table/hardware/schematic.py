@@ -33,8 +33,8 @@ from typing import Any
 from . import eda
 from ..board import CENTRE, Board, Seat
 from .parts import (BUTTON, CAPACITOR, CAPACITOR_POLARISED, CAPACITOR_TANTALUM, LED_RING, LEVEL_SHIFTER, PICO,
-                    PN532, POWER_IN, RESISTOR, RING_CABLE_AWG, RING_CONNECTOR, SCHOTTKY, SEAT_CABLE_PINS, SEAT_CONNECTOR, TVS,
-                    PartSpec, pico_pin_of_gpio)
+                    PN532, POWER_IN, RESISTOR, RING_CABLE_AWG, RING_CONNECTOR, SCHOTTKY, SEAT_CABLE_PINS,
+                    SEAT_CONNECTOR, TVS, PartSpec, pico_pin_of_gpio)
 from .power import PowerBudget, budget
 
 __all__ = ["Schematic", "SchematicError", "build_schematic", "seat_label", "GROUPS"]

@@ -71,7 +71,7 @@ def sim_pages(copy: CardCopy, deck_set_id: int = SIM_DECK_SET_ID) -> bytes:
 # The chip model's fault knobs (firmware/simboard.py FAULT_KNOBS, and coupling), as the command line
 # names them, with their attribute and range.
 FAULTS = {"drop-acks": ("drop_acks", 0, 10_000), "corrupt-replies": ("corrupt_replies", 0, 10_000),
-          "corrupt-commands": ("corrupt_commands", 0, 10_000), "ack-gap-us": ("ack_gap_us", 0, 100_000),
+          "corrupt-commands": ("corrupt_commands", 0, 10_000), "ack-settle-us": ("ack_gap_us", 0, 100_000),
           "reply-delay-polls": ("reply_delay_polls", 0, 10_000), "coupling": ("coupling", 1, 100)}
 
 
