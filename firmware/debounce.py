@@ -31,6 +31,7 @@ RELEASE = const(3)
 UID_MAX = const(10)     # ISO 14443A UIDs are 4, 7 or 10 bytes
 CODE_BYTES = const(16)  # the card code: NTAG pages 4..7
 DWELL_MS = const(30)    # board.json ``timing.dwell_ms`` default
+_LIFT_MS = const(600)   # board.json ``timing.lift_ms`` default
 _CONFIRM_POLLS = const(2)
 
 
@@ -49,11 +50,18 @@ def _copy(dst, src, n):
 
 
 class TapDebounce:
-    """Per-reader tap detector: a dwell before a tap, hysteresis on the card's absence, stacks."""
+    """Per-reader tap detector: a dwell before a tap, hysteresis on the card's absence, stacks.
 
-    def __init__(self, lift_ms=600, dwell_ms=DWELL_MS):
-        self.lift_ms = lift_ms
-        self.dwell_ms = dwell_ms
+    The settings stay class attributes when they are the defaults (no per-reader RAM)."""
+
+    lift_ms = _LIFT_MS
+    dwell_ms = DWELL_MS
+
+    def __init__(self, lift_ms=_LIFT_MS, dwell_ms=DWELL_MS):
+        if lift_ms != _LIFT_MS:
+            self.lift_ms = lift_ms
+        if dwell_ms != DWELL_MS:
+            self.dwell_ms = dwell_ms
         self.uid = bytearray(UID_MAX)   # the held card's UID (valid while ``held``)
         self.uid_len = 0
         self.code = bytearray(CODE_BYTES)  # its card code, read once when it was first seen
@@ -72,7 +80,6 @@ class TapDebounce:
         # two cards on the pad
         self.stacked = False
         self.stack_at = 0               # the last poll that saw two cards
-        self.clear_polls = 0
         self.stacks = 0                 # stacks so far (diagnostics)
 
     def knows(self, uid, n):
@@ -93,8 +100,7 @@ class TapDebounce:
         evidence either way.
         """
         if n > 0 and targets >= 2:
-            self.cand_polls = 0
-            self.clear_polls = 0
+            self.cand_polls = 0         # while stacked: the polls with at most one card
             self.stack_at = now
             if self.held:
                 self.seen_at = now      # the pad is not empty: nothing is lifted under a stack
@@ -104,11 +110,11 @@ class TapDebounce:
                 return STACK
             return NONE
         if self.stacked:
-            self.clear_polls += 1
-            if self.clear_polls < _CONFIRM_POLLS or ticks_diff(now, self.stack_at) < self.dwell_ms:
+            self.cand_polls += 1
+            if self.cand_polls < _CONFIRM_POLLS or ticks_diff(now, self.stack_at) < self.dwell_ms:
                 return NONE
             self.stacked = False
-            self.clear_polls = 0
+            self.cand_polls = 0
             return STACK_CLEAR
         if n <= 0:
             self.cand_polls = 0         # the polls that confirm a card are consecutive
@@ -159,7 +165,6 @@ class TapDebounce:
         self.uid_len = 0
         self.cand_polls = 0
         self.stacked = False
-        self.clear_polls = 0
 
 
 class ButtonDebounce:
