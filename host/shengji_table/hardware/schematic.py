@@ -244,7 +244,8 @@ def _cable_section(b: _Builder, board: Board) -> None:
 
 def _led_section(b: _Builder, board: Board, gp) -> None:
     """The LED rings in one chain behind a level shifter and a series resistor."""
-    shifter = b.part(LEVEL_SHIFTER, "leds", role="LED data level shifter (on the Pico board, beside the ring connectors)")
+    shifter = b.part(LEVEL_SHIFTER, "leds",
+                     role="LED data level shifter (on the Pico board, beside the ring connectors)")
     b.connect("+5V", shifter["VCC"])
     b.connect("GND", shifter["GND"], shifter["1OE"])
     b.connect("LED_DATA_3V3", gp(board.leds.pin), shifter["1A"])
