@@ -152,10 +152,13 @@ SCHOTTKY = PartSpec(
     buy="1N5819 Schottky diode (1 A, 40 V)",
     pins=_pins((1, "K", PASSIVE, "R"), (2, "A", PASSIVE, "L")))
 
+# A keyed connector: the supply lead cannot go in the wrong way round (a screw terminal can), and it
+# carries the uncapped worst case (8 A on table-6; a barrel jack is rated 5 A at most).
 POWER_IN = PartSpec(
     name="Conn_Power_5V", ref_prefix="J", value="5 V in",
-    footprint="TerminalBlock:TerminalBlock_bornier-2_P5.08mm",
-    description="5 V supply input (screw terminal)", buy="2-way screw terminal, 5.08 mm, 10 A",
+    footprint="Connector_AMASS:AMASS_XT30U-M_1x02_P5.0mm_Vertical",
+    description="5 V supply input (keyed: it cannot be plugged in reversed)",
+    buy="XT30 male PCB connector (keyed, 15 A) and an XT30 female on the supply lead, after its fuse",
     pins=_pins((1, "+5V", PASSIVE, "R"), (2, "GND", PASSIVE, "R")))
 
 
