@@ -92,16 +92,18 @@ def build(machine, board, sim, dead=(), faults=None):
             continue
         cs = machine.Pin(pins.cs, machine.Pin.OUT, value=1)
         rst = machine.Pin(pins.rst, machine.Pin.OUT, value=1) if pins.rst is not None else None
-        readers.append(_reader(board, pins.name, bus, cs, rst))
+        irq = machine.Pin(pins.irq, machine.Pin.IN, machine.Pin.PULL_UP) if pins.irq is not None else None
+        readers.append(_reader(board, pins.name, bus, cs, rst, irq))
     return readers, buttons, table
 
 
-def _reader(board, name, bus, cs, rst):
+def _reader(board, name, bus, cs, rst, irq=None):
     """One reader with the board file's timings (``"rst": null``: a module without a usable reset
-    pin; its recovery is then ``begin()`` alone)."""
+    pin; its recovery is then ``begin()`` alone; ``irq``: its P70_IRQ line, read instead of status
+    polls where the board file wires it)."""
     from pn532 import PN532
     from reader import Reader
-    pn = PN532(bus, cs, rst, reply_timeout_ms=board.reply_timeout_ms, cs_setup_us=board.cs_setup_us)
+    pn = PN532(bus, cs, rst, reply_timeout_ms=board.reply_timeout_ms, cs_setup_us=board.cs_setup_us, irq=irq)
     return Reader(name, pn, activation_ms=board.activation_ms)
 
 

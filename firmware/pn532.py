@@ -228,10 +228,11 @@ class PN532:
     cs_setup_us = CS_SETUP_US
 
     def __init__(self, bus, cs, rst=None, ack_gap_ms=ACK_GAP_MS, ack_timeout_ms=ACK_TIMEOUT_MS,
-                 reply_timeout_ms=REPLY_TIMEOUT_MS, cs_setup_us=CS_SETUP_US):
+                 reply_timeout_ms=REPLY_TIMEOUT_MS, cs_setup_us=CS_SETUP_US, irq=None):
         self.bus = bus if isinstance(bus, PN532Bus) else PN532Bus(bus)
         self._cs = cs
         self.rst = rst
+        self.irq = irq        # input Pin on P70_IRQ (low: a frame is ready), or None: status reads
         # Per-instance only when they differ from the class defaults: no RAM for the usual case.
         if ack_gap_ms != ACK_GAP_MS:
             self.ack_gap_ms = ack_gap_ms
@@ -287,7 +288,12 @@ class PN532:
             self._cs.value(1)
 
     def ready(self):
-        """One status read (prefix 0x02): True when the chip has a frame for us."""
+        """True when the chip has a frame for us: its IRQ line low where one is wired (no SPI
+        transaction; not while it wakes, when the line may not be driven yet), else one status read
+        (prefix 0x02)."""
+        irq = self.irq
+        if irq is not None and not self.waking:
+            return irq.value() == 0
         bus = self.bus
         c = bus.chunks[1]
         c[0] = _WIRE_STATUS_READ

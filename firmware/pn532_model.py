@@ -570,6 +570,23 @@ class SimPN532:
         """The reply's processing time (``chip_time``) has passed."""
         return not self.chip_time or _ticks_diff(_ticks_us(), self._ready_at) >= 0
 
+    def irq_level(self):
+        """The P70_IRQ pin (SAMConfiguration's IRQ use, on by default): 0 while a frame (the ACK
+        or a reply) is ready for the host, else 1; an absent or unpowered chip leaves it high (the
+        pull-up).  Reading the pin is no SPI transaction: an early look loses no ACK."""
+        if not self.alive or self.rst_low:
+            return 1
+        if self._pending:
+            self._progress()
+        if self._ack_pending:
+            return 0
+        if self._reply_len:
+            if self._delay:
+                self._delay -= 1
+                return 1
+            return 0 if self._due() else 1
+        return 1
+
     def _status(self):
         """The status byte for one status-read clock: 0x01 when a frame is ready."""
         if self._gap_open:

@@ -134,3 +134,38 @@ def test_gestures_micropython_dwell_take_back_stack_and_recovery():
     assert phases["next card"] == [["TAP", [2, b]]]                # lifted, another laid: a tap again
     _, alloc, steps = next(rec for rec in recs if rec[0] == "alloc")
     assert steps > 200 and alloc == 0
+
+
+IRQ_SCRIPT = PRELUDE + r'''
+from pn532_model import SimNTAG
+raw = json.load(open("boards/table-4.json"))
+for r, pin in zip(raw["readers"], (20, 21, 26, 27, 28)):
+    r["irq"] = pin                     # the free GPIOs of table-4
+open("irq-board.json", "w").write(json.dumps(raw))
+b, readers, sc, wire, link = wire_table("irq-board.json", b"table-4")
+chip = world.reader("seat2")
+reads = [0]
+real = chip._status
+def counted():
+    reads[0] += 1
+    return real()
+chip._status = counted
+world.place("seat2", SimNTAG(bytes.fromhex("04a1b2c3d4e5f6"), b"SJ01S-A1" + bytes(8)))
+for _ in range(20):
+    sc.step(time.ticks_ms())
+report(wire)
+print(json.dumps(["irq", [r.pn.irq is not None for r in readers], reads[0]]))
+'''
+
+
+def test_gestures_micropython_irq_line_replaces_status_reads(tmp_path):
+    """Under the real interpreter: a board file that wires each reader's IRQ gets readers that
+    wait on it; a card taps as before and its chip answers no SPI status read."""
+    import shutil
+    (tmp_path / "boards").mkdir()
+    shutil.copy(REPO_ROOT / "boards" / "table-4.json", tmp_path / "boards" / "table-4.json")
+    proc = run_micropython(IRQ_SCRIPT, path=[HW_DIR, FIRMWARE_DIR], timeout=90, cwd=tmp_path)
+    recs = [json.loads(line) for line in proc.stdout.decode().splitlines() if line.startswith("[")]
+    assert ["TAP", [2, "04a1b2c3d4e5f6", (b"SJ01S-A1" + bytes(8)).hex()]] in recs
+    _, wired, reads = next(r for r in recs if r[0] == "irq")
+    assert wired == [True] * 5 and reads == 0

@@ -286,3 +286,33 @@ def test_pn532_reader_activation_window_finds_a_flickering_card_again():
         results[window] = seen
     assert results[0] < 50                            # the card really flickers: ~70 % of polls
     assert results[100] >= 58 and r.retried > 0       # found again inside the window
+
+
+def test_pn532_reader_with_its_irq_wired_polls_without_status_reads():
+    """Where the board file wires a reader's IRQ, the driver waits on that line instead of SPI
+    status reads (after begin(), which wakes the chip with status reads): the same card, read the
+    same, and the chip answers no status read while polled."""
+    chip = world.add_reader(17, name="seat0", irq=20)
+    spi = machine.SPI(0)
+    pn = pn532.PN532(spi, machine.Pin(17, machine.Pin.OUT, value=1), None, ack_timeout_ms=3,
+                     reply_timeout_ms=10, irq=machine.Pin(20, machine.Pin.IN, machine.Pin.PULL_UP))
+    r = reader.Reader("seat0", pn)
+    assert r.start(now=0) and not pn.waking
+    assert machine.Pin(20, machine.Pin.IN).value() == 1            # nothing pending: the line is high
+    reads = []
+    real = chip._status
+    chip._status = lambda: (reads.append(1), real())[1]
+    chip.place(SimNTAG(UID7, CODE))
+    for t in range(1, 6):
+        assert r.poll(now=t) == 7 and r.polled
+    assert bytes(r.uid[:7]) == UID7
+    assert reads == []                                             # no SPI status read at all
+    chip.lift()
+    assert r.poll(now=7) == 0 and r.polled and r.failures == 0
+
+
+def test_pn532_model_irq_line_low_while_a_frame_waits():
+    chip = world.add_reader(17, name="seat0", irq=20)
+    assert chip.irq_level() == 1
+    chip.alive = False
+    assert chip.irq_level() == 1                                   # an absent chip: the pull-up
