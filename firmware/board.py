@@ -14,6 +14,7 @@ LIFT_MS = 600
 CS_SETUP_US = 1000
 REPLY_TIMEOUT_MS = 100
 ACTIVATION_MS = 100
+DWELL_MS = 30
 
 
 class ReaderPins:
@@ -65,6 +66,7 @@ class Board:
         self.cs_setup_us = t.get("cs_setup_us", CS_SETUP_US)
         self.reply_timeout_ms = t.get("reply_timeout_ms", REPLY_TIMEOUT_MS)
         self.activation_ms = t.get("activation_ms", ACTIVATION_MS)
+        self.dwell_ms = t.get("dwell_ms", DWELL_MS)
         self.buttons = [None] * seats  # type: list
         for b in data["buttons"]:
             self.buttons[b["seat"]] = ButtonPins(b["pin"], b["pull"], b["active"] == "low")

@@ -11,6 +11,8 @@ API (what ``main.py`` uses)::
     link.snapshot_provider = lambda: (reader_status, button_state, polls)   # polls: optional
     link.on_host = lambda alive: ...      # optional: host came back / went silent
     link.send_tap(reader, uid, code=None) # uid / code: bytes-likes; optional uid_len, code_len
+    link.send_tap(reader, uid, code, take_back=True)   # TAKE_BACK: the same payload
+    link.send_stack(reader, cards)        # 2: two cards on the reader; 0 / 1: cleared
     link.send_button(seat, kind)          # protocol.PRESS | LONG_PRESS | RELEASE
     link.send_reader(reader, alive, fw=None)  # fw: 4 bytes of PN532 GetFirmwareVersion
     link.send_log(text)
@@ -200,15 +202,21 @@ class Link:
         self._commit(P.encode_hello(self._writer, self._tx, self.next_seq, self.firmware,
                                     self.board))
 
-    def send_tap(self, reader, uid, code=None, uid_len=-1, code_len=-1):
-        """Queue and send a TAP; returns its seq. A UID that is not 4..10 bytes or a code longer
-        than protocol.MAX_CODE raises ValueError before anything is queued or dropped."""
+    def send_tap(self, reader, uid, code=None, uid_len=-1, code_len=-1, take_back=False):
+        """Queue and send a TAP (``take_back``: a TAKE_BACK, same payload); returns its seq. A UID
+        that is not 4..10 bytes or a code longer than protocol.MAX_CODE raises ValueError before
+        anything is queued or dropped."""
         n_uid = len(uid) if uid_len < 0 else uid_len
         n_code = 0 if code is None else (len(code) if code_len < 0 else code_len)
         if not 4 <= n_uid <= P.MAX_UID or n_code > P.MAX_CODE:
             raise ValueError("bad uid/code length")
-        return self._commit(P.encode_tap(self._writer, self._tx, self.next_seq, reader, uid,
-                                         uid_len, code, code_len))
+        enc = P.encode_take_back if take_back else P.encode_tap
+        return self._commit(enc(self._writer, self._tx, self.next_seq, reader, uid, uid_len, code,
+                                code_len))
+
+    def send_stack(self, reader, cards):
+        """Queue and send a STACK (``cards``: 2 on the reader, or 0/1 once cleared); returns its seq."""
+        return self._commit(P.encode_stack(self._writer, self._tx, self.next_seq, reader, cards))
 
     def send_button(self, seat, kind):
         """Queue and send a BUTTON (``kind``: PRESS, LONG_PRESS, RELEASE); returns its seq."""

@@ -30,6 +30,9 @@ _ESCAPE_SAMPLE_MS = const(30)
 # flicker at the edge of a field to ride out, so a lift counts after this (build.json ``lift_ms``
 # sets it) rather than the board's real-table figure; the host's players re-tap at that pace.
 _SIM_LIFT_MS = const(100)
+# High while a reader is polled, for a logic analyser (docs/firmware.md): GP25, the on-board LED
+# (test point TP5 under the Pico), free on every board file (board.py refuses it).
+_MARKER_PIN = const(25)
 
 
 def load_build(path="build.json"):
@@ -57,11 +60,12 @@ def escape_requested(machine, board):
     return button.pressed()
 
 
-def build(machine, board, sim, dead=()):
+def build(machine, board, sim, dead=(), faults=None):
     """(readers, buttons, sim_table or None) wired as the board file says.
 
     ``dead`` (sim builds only): names of readers whose simulated PN532 never answers, as a chip
-    without power or with a broken chip-select wire — for the self-test and fault drills.
+    without power or with a broken chip-select wire — for the self-test and fault drills; ``faults``
+    (sim builds only): the chip models' fault knobs per reader name (simboard.FAULT_KNOBS).
 
     All readers sit on one SPI bus and share one ``PN532Bus`` (frame buffers): the scan loop polls
     them one at a time, so no two transactions ever overlap.
@@ -73,7 +77,7 @@ def build(machine, board, sim, dead=()):
     table = None
     if sim:
         from simboard import SimTable
-        table = SimTable(board, buttons, dead)
+        table = SimTable(board, buttons, dead, faults)
         bus = PN532Bus(table.bus)
         for i in range(len(board.readers)):
             sel = table.selects[i]
@@ -88,16 +92,18 @@ def build(machine, board, sim, dead=()):
             continue
         cs = machine.Pin(pins.cs, machine.Pin.OUT, value=1)
         rst = machine.Pin(pins.rst, machine.Pin.OUT, value=1) if pins.rst is not None else None
-        readers.append(_reader(board, pins.name, bus, cs, rst))
+        irq = machine.Pin(pins.irq, machine.Pin.IN, machine.Pin.PULL_UP) if pins.irq is not None else None
+        readers.append(_reader(board, pins.name, bus, cs, rst, irq))
     return readers, buttons, table
 
 
-def _reader(board, name, bus, cs, rst):
+def _reader(board, name, bus, cs, rst, irq=None):
     """One reader with the board file's timings (``"rst": null``: a module without a usable reset
-    pin; its recovery is then ``begin()`` alone)."""
+    pin; its recovery is then ``begin()`` alone; ``irq``: its P70_IRQ line, read instead of status
+    polls where the board file wires it)."""
     from pn532 import PN532
     from reader import Reader
-    pn = PN532(bus, cs, rst, reply_timeout_ms=board.reply_timeout_ms, cs_setup_us=board.cs_setup_us)
+    pn = PN532(bus, cs, rst, reply_timeout_ms=board.reply_timeout_ms, cs_setup_us=board.cs_setup_us, irq=irq)
     return Reader(name, pn, activation_ms=board.activation_ms)
 
 
@@ -118,10 +124,13 @@ def boot(board_path="board.json", build_path="build.json", stream=None):
     if escape_requested(machine, board):
         print("shengji-table: seat %d button held at boot: firmware not started, REPL is yours" % _ESCAPE_SEAT)
         return None
-    readers, buttons, table = build(machine, board, sim, flags.get("dead", ()))
+    readers, buttons, table = build(machine, board, sim, flags.get("dead", ()), flags.get("faults"))
     pixels = neopixel.NeoPixel(machine.Pin(board.led_pin), board.pixels) if board.pixels else None
     lift_ms = flags.get("lift_ms", _SIM_LIFT_MS) if sim else board.lift_ms
-    scanner = Scanner(readers, buttons, board.rings, pixels, board.led_order, lift_ms=lift_ms)
+    dwell_ms = min(board.dwell_ms, lift_ms - 1)
+    marker = machine.Pin(_MARKER_PIN, machine.Pin.OUT, value=0)
+    scanner = Scanner(readers, buttons, board.rings, pixels, board.led_order, lift_ms=lift_ms,
+                      dwell_ms=dwell_ms, marker=marker)
     link = Link(stream or StdioStream(), time.ticks_ms, scanner.on_ring,
                 table.on_sim if table is not None else None, firmware=FIRMWARE,
                 board=board.name.encode(), rings=len(board.rings))

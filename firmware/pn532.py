@@ -15,10 +15,11 @@ API (used by ``reader.py`` and the scan loop)::
     uid = bytearray(UID_MAX)     # caller-owned, allocated once
     page = bytearray(16)
     n = pn.list_passive_target(uid)   # 0 = no card (returns quickly thanks to MaxRetries)
+    pn.targets                        # cards that answered: 2 = two cards on the antenna
     if n:
         pn.read_pages(4, page)        # NTAG READ: 16 bytes = pages 4..7 (the card code)
-        pn.release()                  # InRelease: without it some cards answer every second poll
-    pn.rf_field(False)                # field off so that only one reader radiates at a time
+    pn.rf_field(False)                # field off so that only one reader radiates at a time; it
+                                      # also unpowers the tags (no InRelease needed before it)
 
 ``PN532(spi, cs)`` with a bare SPI object works too (the chip then gets a bus of its own).
 
@@ -99,9 +100,12 @@ ACK_TIMEOUT_MS = const(15)
 # InListPassiveTarget "can be rather slow to respond (sometimes >100ms)" (Adafruit_CircuitPython_
 # PN532#50); the board file's ``timing.reply_timeout_ms`` sets it per table.
 REPLY_TIMEOUT_MS = const(100)
-# Wait after chip-select goes low before the first clock, as Seeed/Elechouse (1-2 ms), ESPHome and
-# old Adafruit Arduino do: a chip not yet listening drops the first byte (``timing.cs_setup_us``).
+# Wait after chip-select goes low before the first clock while the chip wakes (UM0701-02 §6.3.2.3:
+# the oscillator start-up, "typically a few 100 µs … up to 2 ms", only after power-down): used from
+# ``begin()`` until the chip has answered, i.e. at power-up and in a recovery, not on every transfer
+# (Adafruit's CircuitPython driver never waits; ``timing.cs_setup_us``).
 CS_SETUP_US = const(1000)
+MAX_TARGETS = const(2)  # InListPassiveTarget MaxTg: "2 targets maximum at once" (§7.3.5)
 POLL_INTERVAL_MS = const(1)
 RESET_LOW_MS = const(2)
 RESET_BOOT_MS = const(10)
@@ -224,10 +228,11 @@ class PN532:
     cs_setup_us = CS_SETUP_US
 
     def __init__(self, bus, cs, rst=None, ack_gap_ms=ACK_GAP_MS, ack_timeout_ms=ACK_TIMEOUT_MS,
-                 reply_timeout_ms=REPLY_TIMEOUT_MS, cs_setup_us=CS_SETUP_US):
+                 reply_timeout_ms=REPLY_TIMEOUT_MS, cs_setup_us=CS_SETUP_US, irq=None):
         self.bus = bus if isinstance(bus, PN532Bus) else PN532Bus(bus)
         self._cs = cs
         self.rst = rst
+        self.irq = irq        # input Pin on P70_IRQ (low: a frame is ready), or None: status reads
         # Per-instance only when they differ from the class defaults: no RAM for the usual case.
         if ack_gap_ms != ACK_GAP_MS:
             self.ack_gap_ms = ack_gap_ms
@@ -242,17 +247,20 @@ class PN532:
         self.last_status = 0  # InDataExchange status byte of the last exchange
         self.sens_res = 0     # SENS_RES (ATQA) and SEL_RES (SAK) of the last card listed
         self.sel_res = 0
+        self.targets = 0      # NbTg of the last InListPassiveTarget (2: two cards on the antenna)
+        self.waking = True    # the CS setup wait applies until the chip has answered begin()
         cs.value(1)
         if rst is not None:
             rst.value(1)
 
     # ---- low level -------------------------------------------------------------------------
     def _select(self):
-        """Chip-select low, then the setup time before the first clock."""
+        """Chip-select low, then (only while the chip wakes: ``waking``) the setup time."""
         self._cs.value(0)
-        us = self.cs_setup_us
-        if us:
-            sleep_us(us)
+        if self.waking:
+            us = self.cs_setup_us
+            if us:
+                sleep_us(us)
 
     def _send(self, cmd, nparams):
         """Frame and send ``cmd`` with ``nparams`` bytes already at ``bus.tx[_PARAMS:]``."""
@@ -280,7 +288,12 @@ class PN532:
             self._cs.value(1)
 
     def ready(self):
-        """One status read (prefix 0x02): True when the chip has a frame for us."""
+        """True when the chip has a frame for us: its IRQ line low where one is wired (no SPI
+        transaction; not while it wakes, when the line may not be driven yet), else one status read
+        (prefix 0x02)."""
+        irq = self.irq
+        if irq is not None and not self.waking:
+            return irq.value() == 0
         bus = self.bus
         c = bus.chunks[1]
         c[0] = _WIRE_STATUS_READ
@@ -444,6 +457,7 @@ class PN532:
         power-up or reset: the PN532 C106 starts in "Low battery" mode (AN10609, p. 21).
         """
         # A falling CS edge wakes the chip from power-down; give it a moment before the first frame.
+        self.waking = True
         self._cs.value(0)
         sleep_ms(2)
         self._cs.value(1)
@@ -455,23 +469,31 @@ class PN532:
             fw = self.firmware_version()
         self.sam_configuration()
         self.set_max_retries(max_retries)
+        self.waking = False
         return fw
 
-    def list_passive_target(self, uid):
-        """InListPassiveTarget (§7.3.5), 1 target, 106 kbps type A; UID into ``uid``, return length.
+    def list_passive_target(self, uid, max_targets=MAX_TARGETS):
+        """InListPassiveTarget (§7.3.5), up to ``max_targets`` (1 or 2), 106 kbps type A; the first
+        card's UID into ``uid``, return its length; ``targets`` is how many cards answered.
 
-        0 means no card.  The reply is NbTg, Tg, SENS_RES(2), SEL_RES, NFCIDLength, NFCID1…;
-        ``sens_res``/``sel_res`` of the last card are kept on the object.
+        0 means no card.  The reply is NbTg, then per target Tg, SENS_RES(2), SEL_RES,
+        NFCIDLength, NFCID1… (and ATS for ISO 14443-4 cards, after the first card: not read);
+        ``sens_res``/``sel_res`` of the first card are kept on the object.  Which card is first is
+        the chip's anticollision's choice (by UID bits), not the order the cards were laid.
         """
         tx = self.bus.tx
-        tx[_PARAMS] = 0x01
+        tx[_PARAMS] = max_targets
         tx[_PARAMS + 1] = 0x00
+        self.targets = 0
         n = self._call(_CMD_IN_LIST_PASSIVE_TARGET, 2, self.reply_timeout_ms)
         rx = self.bus.rx
         if n < 1:
             raise PN532BadFrame("InListPassiveTarget length")
-        if rx[_DATA] == 0:
+        nb = rx[_DATA]
+        if nb == 0:
             return 0
+        if nb > max_targets:
+            raise PN532BadFrame("InListPassiveTarget NbTg")
         if n < 6:
             raise PN532BadFrame("InListPassiveTarget length")
         ulen = rx[_DATA + 5]
@@ -481,6 +503,7 @@ class PN532:
         self.sel_res = rx[_DATA + 4]
         for i in range(ulen):
             uid[i] = rx[_DATA + 6 + i]
+        self.targets = nb
         return ulen
 
     def _exchange(self, nparams):

@@ -30,6 +30,11 @@ With MxRtyPassiveActivation = 0xFF and no card, InListPassiveTarget sends its AC
 until a card arrives (or the host aborts); with n < 0xFF the chip tries n + 1 times and answers
 NbTg = 0.
 
+Two or more tags in the field: anticollision selects by UID bits (``_wins``: at the first bit
+that differs, on air least significant bit first, the 1 wins), up to MaxTg (1 or 2) of them, so
+the card named first is the same whichever was laid first; InListPassiveTarget with MaxTg 2
+answers both (NbTg 2, Tg 1 and 2), as UM0701-02 §7.3.5 describes.
+
 Tags follow the ISO/IEC 14443-3 type A state machine, reduced to IDLE / ACTIVE / HALT: each
 activation attempt is a WUPA (wakes IDLE and HALT tags); an ACTIVE tag that receives it drops back
 to IDLE without answering; InRelease halts the released tag (HLTA); switching the field off, or
@@ -40,7 +45,10 @@ Fault injection: ``alive = False`` (never drives MISO: the host reads the idle l
 (the next n ACKs are lost and the reply takes their place), ``corrupt_replies`` (the next n replies
 carry a bad DCS), ``corrupt_commands`` (the next n host frames arrive with a flipped bit),
 ``ack_gap_us`` (a status poll sooner than this after a command loses the ACK, as on boards that
-need ~1 ms), ``reply_delay_polls`` (status polls answered "busy" before a reply), and the RST line
+need ~1 ms), ``cs_setup_us`` (while the chip wakes — after power-up, until it has taken a command
+— a byte clocked sooner than this after NSS falls is lost; model choice after UM0701-02
+§6.3.2.3, which asks for the oscillator start-up wait only when waking the chip),
+``reply_delay_polls`` (status polls answered "busy" before a reply), and the RST line
 (``set_rst(0)`` holds the chip in reset; the rising edge restarts it from power-up).
 
 Observation: ``log`` (set to a list: every data-write transaction's bytes, chip order),
@@ -287,6 +295,36 @@ class SimNTAG(SimTag):
         return NAK
 
 
+def _cascade_byte(uid, i):
+    """Byte ``i`` of what a tag sends through the anticollision loop, cascade level after level
+    (ISO/IEC 14443-3 §6.5.3): a 4-byte UID as it is; 7 bytes as CT (0x88), UID0-2, UID3-6; 10
+    bytes as CT, UID0-2, CT, UID3-5, UID6-9.  -1 past the end."""
+    n = len(uid)
+    if n == 4:
+        return uid[i] if i < 4 else -1
+    if n == 7:
+        return 0x88 if i == 0 else (uid[i - 1] if i < 8 else -1)
+    if i == 0 or i == 4:
+        return 0x88
+    return uid[i - 1] if i < 4 else (uid[i - 2] if i < 12 else -1)
+
+
+def _wins(a, b):
+    """True when UID ``a`` is selected before ``b``: at the first bit where the two differ, in the
+    order the bits go on air (byte by byte, least significant bit first), the PCD takes the
+    branch of the 1 (model choice: NXP reader ICs' anticollision reference code does; what
+    matters to a driver is that the pick follows the UIDs, not the order the cards were laid)."""
+    for i in range(12):
+        x = _cascade_byte(a, i)
+        y = _cascade_byte(b, i)
+        if x < 0 or y < 0:
+            return y < 0 and x >= 0
+        d = x ^ y
+        if d:
+            return x & (d & -d) != 0
+    return False
+
+
 class SimPN532:
     """One simulated PN532 on SPI.  See the module docstring for behaviour and knobs."""
 
@@ -319,7 +357,9 @@ class SimPN532:
         self.short_preamble = False       # send 00 FF instead of 00 00 FF
         self.extra_zeros = 0              # more 00s before the preamble (UM0701-02 §6.2.1.6 allows them)
         self.zero_reads = 0               # the next n data reads of a ready frame show only 00s
-        self.cs_setup_us = 0              # a byte clocked sooner than this after NSS falls is lost
+        # a byte clocked sooner than this after NSS falls is lost while the chip wakes (after
+        # power-up, until it has taken a command: UM0701-02 §6.3.2.3, the oscillator start-up)
+        self.cs_setup_us = 0
         self.lose_first_command = lose_first  # the first frame after power-up gets no ACK
         self.lost = 0                   # frames lost that way
         self.missed_prefixes = 0        # transactions lost to a short CS setup time
@@ -364,6 +404,7 @@ class SimPN532:
         self._ready_at = 0
         self._busy_us = 0
         self._awake = False        # the first command after power-up is lost (lose_first_command)
+        self._listening = False    # awake: has taken a command since power-up (cs_setup_us no longer applies)
         self._gap_open = False
         self._cmd_end = 0
 
@@ -469,7 +510,8 @@ class SimPN532:
 
     def _prefix(self, b):
         """The transaction's first byte: status read, data write or data read (the MISO byte)."""
-        if self.cs_setup_us and _ticks_diff(_ticks_us(), self._sel_at) < self.cs_setup_us:
+        if (self.cs_setup_us and not self._listening
+                and _ticks_diff(_ticks_us(), self._sel_at) < self.cs_setup_us):
             self._mode = _M_IGNORE  # not listening yet: the prefix is lost, the rest is noise
             self.missed_prefixes += 1
             return 0
@@ -527,6 +569,23 @@ class SimPN532:
     def _due(self):
         """The reply's processing time (``chip_time``) has passed."""
         return not self.chip_time or _ticks_diff(_ticks_us(), self._ready_at) >= 0
+
+    def irq_level(self):
+        """The P70_IRQ pin (SAMConfiguration's IRQ use, on by default): 0 while a frame (the ACK
+        or a reply) is ready for the host, else 1; an absent or unpowered chip leaves it high (the
+        pull-up).  Reading the pin is no SPI transaction: an early look loses no ACK."""
+        if not self.alive or self.rst_low:
+            return 1
+        if self._pending:
+            self._progress()
+        if self._ack_pending:
+            return 0
+        if self._reply_len:
+            if self._delay:
+                self._delay -= 1
+                return 1
+            return 0 if self._due() else 1
+        return 1
 
     def _status(self):
         """The status byte for one status-read clock: 0x01 when a frame is ready."""
@@ -592,6 +651,7 @@ class SimPN532:
             self.lost += 1  # model choice: the chip was still waking up; the host resends
             return
         self._awake = True
+        self._listening = True
         self.frames += 1
         # A new command aborts whatever was running (§6.2.2).
         self._pending = 0
@@ -778,15 +838,20 @@ class SimPN532:
             tag.halt()
 
     def _activate(self):
-        """One WUPA round: every tag in the field hears it; up to MaxTg answering tags are selected."""
+        """One WUPA round: every tag in the field hears it; of those that answer, anticollision
+        selects up to MaxTg in UID order (``_wins``), whatever order they were laid in; a tag it
+        does not select is left IDLE."""
         found = False
+        targets = self.targets
         for t in self.tags:
             if t.wakeup():
-                if len(self.targets) < self._pending_maxtg:
-                    self.targets.append(t)
-                    found = True
-                else:
-                    t.state = IDLE  # lost the anticollision: not selected
+                k = 0
+                while k < len(targets) and _wins(targets[k].uid, t.uid):
+                    k += 1
+                targets.insert(k, t)
+                found = True
+                if len(targets) > self._pending_maxtg:
+                    targets.pop().state = IDLE  # lost the anticollision: not selected
         return found
 
     def _list_reply(self):

@@ -41,6 +41,8 @@ READER = const(0x04)      # reliable
 SNAPSHOT = const(0x05)    # SEQ 0, answer to SNAPSHOT_REQUEST
 HEARTBEAT = const(0x06)   # SEQ 0, every HEARTBEAT_MS
 LOG = const(0x07)         # reliable
+TAKE_BACK = const(0x08)   # reliable: a seat's button held long with a card on its reader
+STACK = const(0x09)       # reliable: two cards on one reader, and when they are no longer
 # host -> Pico
 ACK = const(0x41)
 RING = const(0x42)
@@ -53,7 +55,7 @@ SIM_BUTTON = const(0x62)
 
 NAMES = {
     HELLO: "HELLO", TAP: "TAP", BUTTON: "BUTTON", READER: "READER", SNAPSHOT: "SNAPSHOT",
-    HEARTBEAT: "HEARTBEAT", LOG: "LOG", ACK: "ACK", RING: "RING",
+    HEARTBEAT: "HEARTBEAT", LOG: "LOG", TAKE_BACK: "TAKE_BACK", STACK: "STACK", ACK: "ACK", RING: "RING",
     SNAPSHOT_REQUEST: "SNAPSHOT_REQUEST", HOST_HEARTBEAT: "HOST_HEARTBEAT",
     SIM_PLACE: "SIM_PLACE", SIM_LIFT: "SIM_LIFT", SIM_BUTTON: "SIM_BUTTON",
 }
@@ -66,6 +68,9 @@ TO_PICO = const(2)
 PRESS = const(1)
 LONG_PRESS = const(2)
 RELEASE = const(3)
+
+# STACK: cards on the reader (2: a stack; 0 or 1: cleared, that many cards left)
+STACK_CARDS = const(2)
 
 # reader status (READER.alive and the SNAPSHOT reader list)
 READER_ABSENT = const(0)
@@ -241,6 +246,15 @@ def encode_hello(w, out, seq, firmware, board):
 
 def encode_tap(w, out, seq, reader, uid, uid_len=-1, code=None, code_len=-1):
     """TAP: a card arrived on ``reader``; ``code`` is the card code read from NTAG user memory, if any."""
+    return _card_frame(w, out, TAP, seq, reader, uid, uid_len, code, code_len)
+
+
+def encode_take_back(w, out, seq, reader, uid, uid_len=-1, code=None, code_len=-1):
+    """TAKE_BACK: the seat's button was held long while ``reader`` held this card (payload as TAP)."""
+    return _card_frame(w, out, TAKE_BACK, seq, reader, uid, uid_len, code, code_len)
+
+
+def _card_frame(w, out, typ, seq, reader, uid, uid_len, code, code_len):
     if uid_len < 0:
         uid_len = len(uid)
     if code is None:
@@ -249,12 +263,20 @@ def encode_tap(w, out, seq, reader, uid, uid_len=-1, code=None, code_len=-1):
         code_len = len(code)
     if not 4 <= uid_len <= MAX_UID or code_len > MAX_CODE:
         raise ValueError("bad uid/code length")
-    w.begin(TAP, seq)
+    w.begin(typ, seq)
     w.u8(reader)
     w.u8(uid_len)
     w.put(uid, uid_len)
     if code_len:
         w.put(code, code_len)
+    return w.end(out)
+
+
+def encode_stack(w, out, seq, reader, cards):
+    """STACK: ``cards`` = 2, two cards answer on ``reader``; 0 or 1, the stack is cleared."""
+    w.begin(STACK, seq)
+    w.u8(reader)
+    w.u8(cards)
     return w.end(out)
 
 
@@ -362,9 +384,12 @@ def encode_host_heartbeat(w, out, seq):
     return w.end(out)
 
 
+SIM_ON_TOP = const(0x80)    # SIM_PLACE reader flag: on top of the tags already there (a stack)
+
+
 def encode_sim_place(w, out, seq, reader, uid, pages):
     """SIM_PLACE (host, sim builds): put a tag with ``uid`` whose user memory (page 4 on) is ``pages``
-    on ``reader``."""
+    on ``reader`` (in place of what lies there; ``reader | SIM_ON_TOP``: on top of it)."""
     if not 4 <= len(uid) <= MAX_UID or len(pages) > MAX_CODE:
         raise ValueError("bad uid/pages length")
     w.begin(SIM_PLACE, seq)
@@ -428,8 +453,10 @@ _PAYLOAD_LENGTHS = {
 
 def payload_ok(typ, p, n):
     """True when payload ``p[0:n]`` is well formed for message ``typ`` (internal lengths agree)."""
-    if typ == TAP or typ == SIM_PLACE:
+    if typ == TAP or typ == SIM_PLACE or typ == TAKE_BACK:
         return _uid_and_data_ok(p, n)
+    if typ == STACK:
+        return n == 2 and p[1] <= STACK_CARDS
     if typ == HELLO:
         return _hello_ok(p, n)
     if typ == SNAPSHOT:
@@ -447,7 +474,7 @@ def payload_ok(typ, p, n):
 
 def direction(typ):
     """TO_HOST, TO_PICO or 0 (unknown type)."""
-    if HELLO <= typ <= LOG:
+    if HELLO <= typ <= STACK:
         return TO_HOST
     if ACK <= typ <= HOST_HEARTBEAT or SIM_PLACE <= typ <= SIM_BUTTON:
         return TO_PICO
@@ -597,6 +624,11 @@ def decode_tap(p):
     return (p[0], bytes(p[2:k]), code if code else None)
 
 
+def decode_stack(p):
+    """-> (reader, cards)"""
+    return (p[0], p[1])
+
+
 def decode_button(p):
     """-> (seat, kind)"""
     return (p[0], p[1])
@@ -685,7 +717,8 @@ def decode_sim_button(p):
 
 
 DECODERS = {
-    HELLO: decode_hello, TAP: decode_tap, BUTTON: decode_button, READER: decode_reader,
+    HELLO: decode_hello, TAP: decode_tap, TAKE_BACK: decode_tap, STACK: decode_stack, BUTTON: decode_button,
+    READER: decode_reader,
     SNAPSHOT: decode_snapshot, HEARTBEAT: decode_heartbeat, LOG: decode_log, ACK: decode_ack_fields,
     RING: decode_ring, SIM_PLACE: decode_sim_place, SIM_LIFT: decode_sim_lift,
     SIM_BUTTON: decode_sim_button,

@@ -6,11 +6,17 @@ API (used by the scan loop)::
         ...
     r = Reader("seat0", PN532(bus, cs, rst), on_change=changed)   # bus: the SPI bus's PN532Bus
     r.start()                 # first bring-up; reports dead at once if the chip is missing
-    n = r.poll()              # UID length (card present) or 0 (no card, reader dead or a failed poll)
+    n = r.poll(now, known)    # UID length (card present) or 0 (no card, reader dead or a failed poll)
     r.polled                  # True when that 0 means "no card": the chip was asked and answered
+    r.targets                 # cards that answered (2: two cards on the reader)
     if n:
-        r.uid[:n]             # the UID; r.code[:16] holds pages 4..7 when r.code_ok (read them
-                              # before polling another reader on the bus: the buffers are the bus's)
+        r.uid[:n]             # the first card's UID; r.code[:16] holds pages 4..7 when r.code_ok
+                              # (read them before polling another reader on the bus: the buffers
+                              # are the bus's)
+
+``known`` (optional, e.g. the scan loop's ``debounce.TapDebounce``): its ``knows(uid, n)`` says
+the card's code was read already (the card held, or dwelling): it is not read again.  Nor is a
+code read while two cards answer.
 
 ``poll()`` never raises a PN532 error: a failed exchange counts against the reader
 (``failures`` consecutive, ``errors`` in total); after ``fail_limit`` consecutive failures the
@@ -29,7 +35,9 @@ is tried again until ``activation_ms`` have passed since the first try (ESPHome 
 window after field-on): a card at the edge of the field, or slow to power up after field-on, is
 found again rather than counted missing.  An empty reader costs one try, as before.
 After each poll the reader's RF field is switched off, so that only the reader being polled
-radiates (readers side by side would otherwise detune each other).
+radiates (readers side by side would otherwise detune each other).  The field going off unpowers
+the tags, so no InRelease precedes it (a reader whose field stays on, ``field_off=False``,
+releases the card instead: polled again un-released, some tags answer every second poll).
 
 No allocation in the steady state: ``uid`` and ``code`` are the bus's buffers (``PN532Bus``), made
 once and shared by the readers of a bus, since the scan loop consumes a reader's card before it
@@ -92,6 +100,7 @@ class Reader:
         self.recoveries = 0     # dead -> alive transitions after the first start
         self.good = 0           # good polls in a row
         self.polled = False     # the last poll() asked the chip and got an answer (card or none)
+        self.targets = 0        # cards that answered the last poll
         self.retried = 0        # polls that found the card again inside the activation window
         self._proven = False
         # The bus's buffers: valid right after this reader's poll, until the next reader is polled.
@@ -147,28 +156,31 @@ class Reader:
             self._down(now)
         return self.alive
 
-    def poll(self, now=None):
-        """One scan step for this reader: UID length of the card on it, or 0."""
+    def poll(self, now=None, known=None):
+        """One scan step for this reader: UID length of the (first) card on it, or 0."""
         if now is None:
             now = ticks_ms()
         self.polled = False
+        self.targets = 0
         if not self.alive:
             self._recover(now)   # a recovery step, even a successful one, is no evidence of a card
             return 0
         pn = self.pn
         try:
             n = self._list()
+            self.code_ok = False
             if n:
-                self.code_ok = False
-                if self.read_code:
+                if (self.read_code and pn.targets == 1
+                        and (known is None or not known.knows(self.uid, n))):
                     try:
                         pn.read_pages(FIRST_USER_PAGE, self.code)
                         self.code_ok = True
                     except PN532CommandError:
                         pass  # not an NTAG (e.g. MIFARE Classic), or lifted mid-read: UID only
-                # Releasing halts the tag; polling it again un-released makes some tags drop out
-                # every second poll (docs/hardware-notes.md, PN532: the InListPassiveTarget quirk).
-                pn.release()
+                if not self.field_off:
+                    # Releasing halts the tag; polled again un-released, some tags drop out every
+                    # second poll (docs/hardware-notes.md, PN532: the InListPassiveTarget quirk).
+                    pn.release()
             if self.field_off:
                 pn.rf_field(False)
         except PN532Error:
@@ -186,6 +198,7 @@ class Reader:
             self._backoff = self.backoff_ms
             self._proven = True
         self.uid_len = n
+        self.targets = pn.targets if n else 0
         return n
 
     def _list(self):

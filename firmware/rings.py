@@ -25,6 +25,9 @@ TRUMP      6    trump suit: the whole ring in the suit's colour, breathing slowl
 LEVEL      7    level change: a rainbow spins for ``arg`` ms (default 3000), then ``count`` pixels
                 (the new level, 2..14) stay lit
 SOLID      8    the whole ring in one colour (self-test, diagnostics)
+STACK      9    two cards on the reader: the two halves of the ring blink in turn, 4 Hz (amber).
+                The firmware draws it by itself over the host's state while it sees two cards
+                (scan.py); the host's state comes back once the pad is cleared
 =========  ===  ===================================================================================
 """
 from compat import const
@@ -38,9 +41,10 @@ POINTS = const(5)
 TRUMP = const(6)
 LEVEL = const(7)
 SOLID = const(8)
-PATTERNS = const(9)  # ids >= PATTERNS are unknown and render as OFF
+STACK = const(9)
+PATTERNS = const(10)  # ids >= PATTERNS are unknown and render as OFF
 
-NAMES = ("OFF", "TURN", "PENDING", "REFUSED", "TRICK_WON", "POINTS", "TRUMP", "LEVEL", "SOLID")
+NAMES = ("OFF", "TURN", "PENDING", "REFUSED", "TRICK_WON", "POINTS", "TRUMP", "LEVEL", "SOLID", "STACK")
 
 FULL = const(256)          # brightness levels are fractions of 256
 TURN_PERIOD = const(1200)
@@ -91,7 +95,7 @@ class RingState:
 def animated(st, t):
     """Whether the ring's look still changes after ``t`` ms in state ``st`` (else: draw once)."""
     p = st.pattern
-    if p == TURN or p == TRICK_WON or p == TRUMP:
+    if p == TURN or p == TRICK_WON or p == TRUMP or p == STACK:
         return True
     if p == REFUSED:
         return t < (st.arg or REFUSED_BLINK)
@@ -235,8 +239,19 @@ def _solid(buf, first, n, ro, go, bo, st, t, bright):
         _put(buf, first + j, ro, go, bo, r, g, b, bright)
 
 
-# Indexed by pattern id: OFF, TURN, PENDING, REFUSED, TRICK_WON, POINTS, TRUMP, LEVEL, SOLID.
-_PATTERN_RENDER = (_off, _turn, _pending, _refused, _trick_won, _points, _trump, _level, _solid)
+def _stack(buf, first, n, ro, go, bo, st, t, bright):
+    r = st.r
+    g = st.g
+    b = st.b
+    phase = (t // REFUSED_HALF_PERIOD) % 2
+    half = n >> 1
+    for j in range(n):
+        on = (j < half) != (phase == 1)
+        _put(buf, first + j, ro, go, bo, r, g, b, bright if on else 0)
+
+
+# Indexed by pattern id: OFF, TURN, PENDING, REFUSED, TRICK_WON, POINTS, TRUMP, LEVEL, SOLID, STACK.
+_PATTERN_RENDER = (_off, _turn, _pending, _refused, _trick_won, _points, _trump, _level, _solid, _stack)
 
 
 def render(buf, first, n, order, st, t, bright=FULL):

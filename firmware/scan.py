@@ -4,9 +4,18 @@ One :meth:`Scanner.step` does, in this order:
 
 1. ``link.poll()``: host frames in (ring states, ACKs, snapshot requests), resends, heartbeats out;
 2. ONE reader — the next in turn — is polled (``Reader.poll`` switches its RF field off afterwards,
-   so only one field is on at a time), its result debounced, a TAP sent for a new card; an answered
-   poll adds 1 to that reader's counter in ``polls`` (SNAPSHOT carries them: polls/s measured);
-3. every button is sampled and debounced; PRESS / LONG_PRESS / RELEASE go to the host;
+   so only one field is on at a time), its result debounced (``debounce.TapDebounce``: a card must
+   dwell before it is a TAP), a TAP sent for a new card, STACK for two cards on the reader (its
+   ring then shows the STACK pattern, drawn here, until the pad is cleared); an answered poll adds
+   1 to that reader's counter in ``polls`` (SNAPSHOT carries them: polls/s measured).  The seat
+   whose ring shows TURN (from the host's RING frames) gets an extra poll after every
+   ``_TURN_EVERY`` others: its taps are the ones the table waits for.  The ``marker`` pin (GP25,
+   for a logic analyser) is high while a reader is polled;
+3. every button is sampled and debounced; PRESS / LONG_PRESS / RELEASE go to the host.  A take-back
+   is its own gesture: a button held long while its seat's reader sees a card sends TAKE_BACK with
+   that card instead of LONG_PRESS.  So that the press of a take-back means nothing before it, a
+   press that begins with a card on the seat's reader is held back: PRESS goes at its release
+   (a short press), or not at all (TAKE_BACK);
 4. when a frame is due (every ``frame_ms``) and some ring changed or is animated, the rings are
    rendered into the LED chain's buffer and written out.
 
@@ -26,6 +35,11 @@ _FRAME_MS = const(40)       # 25 frames a second is smooth enough for a comet
 _BRIGHT = const(64)         # a quarter of full: 88 pixels at full white would draw 5 A
 _CODE_BYTES = const(16)     # pages 4..7, as read by one NTAG READ
 _COUNT_MAX = const(0x3FFFFFFF)  # poll counters wrap at 2**30, like ticks_ms: always a small int
+_TURN_EVERY = const(2)      # the seat on turn is polled once more after every 2 other polls
+_STACK_COLOUR = (255, 120, 0)
+# a button's press held back (a card on its seat's reader), or already a take-back
+_WITHHELD = const(1)
+_TAKEN = const(2)
 
 _BUTTON_KIND = (0, P.PRESS, P.LONG_PRESS, P.RELEASE)  # indexed by debounce.PRESS/LONG/RELEASE
 
@@ -53,7 +67,8 @@ class Scanner:
     """
 
     def __init__(self, readers, buttons, ring_spans, pixels, order="GRB",
-                 bright=_BRIGHT, frame_ms=_FRAME_MS, lift_ms=600, settle_ms=20, long_ms=800):
+                 bright=_BRIGHT, frame_ms=_FRAME_MS, lift_ms=600, settle_ms=20, long_ms=800,
+                 dwell_ms=debounce.DWELL_MS, marker=None):
         self.readers = readers
         self.buttons = buttons
         self.spans = ring_spans
@@ -63,7 +78,17 @@ class Scanner:
         self.frame_ms = frame_ms
         self.link = None
         n = len(readers)
-        self.taps = [debounce.TapDebounce(lift_ms) for _ in range(n)]
+        self.taps = [debounce.TapDebounce(lift_ms, dwell_ms) for _ in range(n)]
+        self.marker = marker
+        if marker is not None:
+            marker.value(0)
+        self.on_turn = -1          # the reader whose ring shows TURN (-1: none)
+        self._since_turn = 0       # polls since the seat on turn was last polled
+        self.held_back = bytearray(len(buttons))   # per button: _WITHHELD, _TAKEN or 0
+        # the look of a ring over a stack, drawn by the firmware itself
+        self.stack_state = R.RingState()
+        self.stack_state.set(R.STACK, _STACK_COLOUR[0], _STACK_COLOUR[1], _STACK_COLOUR[2], 0, 0, 0)
+        self.stack_count = 0
         self.debouncers = [debounce.ButtonDebounce(settle_ms, long_ms) for _ in buttons]
         self.states = [R.RingState() for _ in ring_spans]
         self.dirty = bytearray(len(ring_spans))
@@ -135,6 +160,13 @@ class Scanner:
     def _poll_next(self, now):
         readers = self.readers
         n = len(readers)
+        j = self.on_turn
+        if 0 <= j < n and readers[j] is not None:
+            if self._since_turn >= _TURN_EVERY:
+                self._since_turn = 0
+                self._poll(j, readers[j], now)
+                return
+            self._since_turn += 1
         for _ in range(n):               # skip unwired positions, at most one lap
             i = self.turn
             self.turn = i + 1 if i + 1 < n else 0
@@ -144,31 +176,82 @@ class Scanner:
                 return
 
     def _poll(self, i, r, now):
-        k = r.poll(now)
+        m = self.marker
+        if m is not None:
+            m.value(1)
+        t = self.taps[i]
+        k = r.poll(now, t)
+        if m is not None:
+            m.value(0)
         if not r.polled:
             return  # a failed poll or a recovery step is no evidence of a lift
         c = self.polls
         v = c[i]
         c[i] = v + 1 if v < _COUNT_MAX else 0
-        if self.taps[i].update(r.uid, k, now) == debounce.TAP:
+        ev = t.update(r.uid, k, now, r.targets, r.code, r.code_ok)
+        if ev == debounce.TAP:
             self.tap_count += 1
             if self.link is not None:
-                if r.code_ok:
-                    self.link.send_tap(i, r.uid, r.code, k, _CODE_BYTES)
-                else:
-                    self.link.send_tap(i, r.uid, None, k, -1)
+                self._send_card(self.link, i, t, False)
+        elif ev == debounce.STACK or ev == debounce.STACK_CLEAR:
+            if ev == debounce.STACK:
+                self.stack_count += 1
+                self.stack_state.since = now
+            if i < len(self.dirty):
+                self.dirty[i] = 1       # drawn over (STACK), or the host's state back (cleared)
+            if self.link is not None:
+                self.link.send_stack(i, P.STACK_CARDS if ev == debounce.STACK else (1 if k else 0))
+
+    def _send_card(self, link, i, t, take_back):
+        if t.code_ok:
+            link.send_tap(i, t.uid, t.code, t.uid_len, _CODE_BYTES, take_back)
+        else:
+            link.send_tap(i, t.uid, None, t.uid_len, -1, take_back)
+
+    def _card_on(self, k):
+        """The debouncer of seat ``k``'s reader when a card lies on it (seen by its last poll),
+        else None."""
+        if k >= len(self.taps) or self.readers[k] is None:
+            return None
+        t = self.taps[k]
+        return t if t.held and t.missed == 0 and not t.stacked else None
 
     def _sample_buttons(self, now):
         buttons = self.buttons
         for k in range(len(buttons)):
             ev = self.debouncers[k].update(buttons[k].pressed(), now)
             if ev and self.link is not None:
-                self.link.send_button(k, _BUTTON_KIND[ev])
+                self._button(self.link, k, ev)
+
+    def _button(self, link, k, ev):
+        held = self.held_back
+        if ev == debounce.PRESS:
+            if self._card_on(k) is not None:
+                held[k] = _WITHHELD     # a take-back, or a short press sent at its release
+                return
+            held[k] = 0
+        elif ev == debounce.LONG and held[k] == _WITHHELD:
+            t = self._card_on(k)
+            if t is not None:
+                held[k] = _TAKEN
+                self._send_card(link, k, t, True)
+                return
+            held[k] = 0                 # the card went meanwhile: a long press after all
+            link.send_button(k, P.PRESS)
+        elif ev == debounce.RELEASE:
+            if held[k] == _WITHHELD:
+                link.send_button(k, P.PRESS)
+            held[k] = 0
+        link.send_button(k, _BUTTON_KIND[ev])
 
     # ---- rings ------------------------------------------------------------------------------
 
     def on_ring(self, ring, pattern, r, g, b, count, arg):
         """The link's RING callback: adopt the state; drawn at the next frame."""
+        if pattern == R.TURN:
+            self.on_turn = ring
+        elif ring == self.on_turn:
+            self.on_turn = -1
         if ring < len(self.states) and self.states[ring].set(pattern, r, g, b, count, arg, self.now):
             self.dirty[ring] = 1
 
@@ -184,6 +267,8 @@ class Scanner:
             if span is None:
                 continue
             st = self.states[i]
+            if i < len(self.taps) and self.taps[i].stacked:
+                st = self.stack_state
             t = ticks_diff(now, st.since)
             if self.dirty[i] or R.animated(st, t):
                 R.render(buf, span[0], span[1], self.order, st, t, self.bright)

@@ -4,7 +4,8 @@ A bare Pico (no readers wired), or the unix port, runs the real driver, reader h
 scan loop against ``SimPN532`` device models (``pn532_model``, a sim-only firmware module, copied
 to the Pico by ``shengji-table flash --sim``): :class:`SimBus` stands in for ``machine.SPI`` and
 hands each byte to the model whose :class:`SimSelect` chip-select is low, exactly as the wire
-would.  SIM_PLACE / SIM_LIFT put and take NTAG tags on a reader; SIM_BUTTON presses a seat button
+would.  SIM_PLACE / SIM_LIFT put and take NTAG tags on a reader (SIM_PLACE with ``SIM_ON_TOP``
+lays a second tag on the first: a stack); SIM_BUTTON presses a seat button
 (OR-ed with the real pin, so a wired button still works).
 """
 from pn532_model import SimNTAG, SimPN532
@@ -12,6 +13,10 @@ from pn532_model import SimNTAG, SimPN532
 import protocol as P
 
 IDLE = 0x00  # MISO with no chip driving it
+# The chip model's fault knobs a sim build takes from build.json ``faults`` ({reader name: {knob:
+# value}}): counts from boot (drop_acks, corrupt_replies, corrupt_commands) or for good (ack_gap_us,
+# reply_delay_polls); ``coupling`` (percent) is given to every tag laid on that reader.
+FAULT_KNOBS = ("drop_acks", "corrupt_replies", "corrupt_commands", "ack_gap_us", "reply_delay_polls")
 
 
 class SimBus:
@@ -78,12 +83,14 @@ class SimButton:
 class SimTable:
     """The models of a sim build: one SimPN532 per reader index, one SimButton per seat."""
 
-    def __init__(self, board, real_buttons=None, dead=()):
+    def __init__(self, board, real_buttons=None, dead=(), faults=None):
         self.bus = SimBus()
         self.models = []  # type: list
         self.selects = []  # type: list
+        self.coupling = []  # type: list  # per reader: the coupling of every tag laid on it
         for i in range(len(board.readers)):
             pins = board.readers[i]
+            self.coupling.append(100)
             if pins is None:
                 self.models.append(None)
                 self.selects.append(None)
@@ -91,6 +98,11 @@ class SimTable:
             m = SimPN532(pins.name, lose_first=True)  # the first command after power-up is lost
             if pins.name in dead:
                 m.alive = False     # never drives MISO: a reader without power or chip-select
+            for knob, value in ((faults or {}).get(pins.name) or {}).items():
+                if knob == "coupling":
+                    self.coupling[i] = value    # a card at the edge of the field, detuned
+                elif knob in FAULT_KNOBS:
+                    setattr(m, knob, value)
             self.models.append(m)
             self.selects.append(SimSelect(self.bus, m))
         self.buttons = [SimButton(real_buttons[k] if real_buttons else None) for k in range(board.seats)]
@@ -100,10 +112,13 @@ class SimTable:
         """The link's SIM callback."""
         if typ == P.SIM_PLACE:
             reader, uid, pages = fields
-            m = self._model(reader)
+            m = self._model(reader & ~P.SIM_ON_TOP)
             if m is not None:
-                m.lift()
-                m.place(SimNTAG(uid, pages))
+                if not reader & P.SIM_ON_TOP:
+                    m.lift()
+                tag = SimNTAG(uid, pages)
+                tag.coupling = self.coupling[reader & ~P.SIM_ON_TOP]
+                m.place(tag)
         elif typ == P.SIM_LIFT:
             m = self._model(fields)
             if m is not None:

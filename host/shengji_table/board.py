@@ -1,19 +1,14 @@
-"""Board files (``boards/*.json``): where they are, and how to load, validate and expose one as a
-frozen, typed value.
+"""Board files (``boards/*.json``): where they are; load, validate and expose one as a frozen, typed value.
 
 The repository's ``boards/`` is installed with the host as package data (``shengji_table._boards``,
-``pyproject.toml``): :data:`BOARDS_DIR` is that folder, :data:`DEFAULT_BOARD` its four-seat table.
-Board files are read by several layers — ``table`` (the self-test), ``hardware`` (circuits, flashing),
-``sim`` (the virtual table) and ``cli`` — so this module sits below all of them, at the package root.
+``pyproject.toml``): :data:`BOARDS_DIR` is that folder, :data:`DEFAULT_BOARD` its four-seat table. Board files
+are read by several layers — ``table`` (the self-test), ``hardware`` (circuits, flashing), ``sim`` (the virtual
+table) and ``cli`` — so this module sits below all of them, at the package root.
 
-The format is the contract written down in ``docs/board-schema.md``: RP2040 GPIO numbers for the SPI
-bus, one chip-select per PN532 reader (reset and IRQ where wired), one WS2812 chain with a ring per
-seat, one button per seat.  The host validates a board file before anything is flashed or wired, so
-the firmware's own loader (``firmware/board.py``) can trust it.
-
-    >>> board = load_board("boards/table-4.json")
-    >>> board.reader_for(2).cs
-    7
+The format is the contract written down in ``docs/board-schema.md``: RP2040 GPIO numbers for the SPI bus, one
+chip-select per PN532 reader (reset and IRQ where wired), one WS2812 chain with a ring per seat, one button per
+seat. The host validates a board file before anything is flashed or wired, so the firmware's own loader
+(``firmware/board.py``) can trust it: ``load_board("boards/table-4.json").reader_for(2).cs`` is 7.
 """
 from __future__ import annotations
 
@@ -142,10 +137,11 @@ class Timing:
     cs_setup_us: int = 1000
     reply_timeout_ms: int = 100
     activation_ms: int = 100
+    dwell_ms: int = 30
 
 
 TIMING_RANGES = {"lift_ms": (100, 5000), "cs_setup_us": (0, 5000), "reply_timeout_ms": (10, 1000),
-                 "activation_ms": (0, 1000)}
+                 "activation_ms": (0, 1000), "dwell_ms": (0, 500)}
 
 
 @dataclass(frozen=True)
@@ -439,7 +435,10 @@ def _parse_power(c: _Checker, value: Any) -> Power | None:
 def _parse_timing(c: _Checker, value: Any) -> Timing | None:
     d = c.obj(value, "timing", {k: False for k in TIMING_RANGES}) or {}
     vals = {k: c.int_(d[k], f"timing.{k}", *TIMING_RANGES[k]) for k in TIMING_RANGES if k in d}
-    return None if None in vals.values() else Timing(**vals)  # type: ignore[arg-type]
+    t = None if None in vals.values() else Timing(**vals)  # type: ignore[arg-type]
+    if t is not None and t.dwell_ms >= t.lift_ms:     # a card must count as down before it can be lifted
+        c.fail("timing.dwell_ms", f"{t.dwell_ms} must be shorter than timing.lift_ms ({t.lift_ms})")
+    return None if t is None or t.dwell_ms >= t.lift_ms else t
 
 
 def _check_board(c: _Checker, board: Board) -> None:

@@ -122,7 +122,7 @@ def test_selftest_measure_against_the_virtual_table(vt, tmp_path):
         elif "lay two cards on reader" in line:
             reader = words[words.index("reader") + 1].rstrip(",")
             table.do(f"tap {reader} BJ#1")
-            table.do(f"tap {reader} LJ#1")
+            table.do(f"stack {reader} LJ#1")
         elif "lift" in line and "from reader" in line:
             table.do(f"lift {words[-1]}")
     assert proc.wait(timeout=30) == 0, "\n".join(lines) + proc.stderr.read()
@@ -139,9 +139,78 @@ def test_selftest_measure_against_the_virtual_table(vt, tmp_path):
             offset = 2 if cols[0] == "seat" else 1
             taps, misses, false_lifts, false_taps = (int(c) for c in cols[offset:offset + 4])
             assert (taps, misses, false_lifts, false_taps) == (2, 0, 0, 0), line
-            assert "one card read, stable" in line or "flips" in line, line
+            assert "stack reported" in line, line
     assert "bench estimate (make bench, hardware/timing.py)" in report
     _check_measured_polls(lines)
+    table.close()
+
+
+def test_selftest_measure_fails_naming_the_seat_where_two_cards_lie(vt, tmp_path):
+    """A second card laid on seat 2's while one was asked for: the firmware reports the stack and
+    the measurement fails, naming seat 2 and telling to clear the pad."""
+    table = vt()
+    proc = _command(tmp_path, "selftest", "--device", table.device, "--board", BOARD, "--measure", "1",
+                    "--hold", "0.4", "--lift-wait", "0.6", "--timeout", "3")
+    lines = []
+    for line in proc.stdout:
+        lines.append(line.rstrip("\n"))
+        words = line.split()
+        if "place a card on reader" in line:
+            reader = words[words.index("reader") + 1]
+            table.do(f"tap {reader} SA#1")
+            if reader == "2":
+                table.do("stack 2 SK#1")          # the scripted stack
+        elif "lay two cards on reader" in line:
+            reader = words[words.index("reader") + 1].rstrip(",")
+            table.do(f"tap {reader} BJ#1")
+            table.do(f"stack {reader} LJ#1")
+        elif "lift" in line and "from reader" in line:
+            table.do(f"lift {words[-1]}")
+    assert proc.wait(timeout=30) == 1, "\n".join(lines) + proc.stderr.read()
+    report = "\n".join(lines)
+    assert "RESULT: FAIL" in report
+    fails = [p for p in lines[next(i for i, x in enumerate(lines) if x.startswith("RESULT")):] if p.startswith("  - ")]
+    assert len(fails) == 1 and fails[0].startswith("  - reader of seat 2: "), report
+    # the stack lay there from the placement on: no TAP (a miss) and the stack never ended
+    assert "two cards on the pad 1 time(s) where one was asked for: clear the pad" in fails[0]
+    table.close()
+
+
+def test_selftest_json_on_a_virtual_table_with_a_fault_injected(vt, tmp_path):
+    """Fault injection from the command line: seat 2's chip model takes every command corrupted
+    (``--fault seat2:corrupt-commands=10000``): its reader is dead; ``selftest --measure --json``
+    prints one JSON object on stdout (the prompts on stderr) that names it, exit 1."""
+    import json
+    table = vt("--fault", "seat2:corrupt-commands=10000")
+    proc = _command(tmp_path, "selftest", "--device", table.device, "--board", BOARD, "--measure", "1",
+                    "--hold", "0.3", "--lift-wait", "0.6", "--timeout", "5", "--json")
+    prompts = []
+
+    def operate():
+        for line in proc.stderr:
+            prompts.append(line)
+            words = line.split()
+            if "place a card on reader" in line:
+                table.do(f"tap {words[words.index('reader') + 1]} SA#1")
+            elif "lay two cards on reader" in line:
+                reader = words[words.index("reader") + 1].rstrip(",")
+                table.do(f"tap {reader} BJ#1")
+                table.do(f"stack {reader} LJ#1")
+            elif "lift" in line and "from reader" in line:
+                table.do(f"lift {words[-1]}")
+    t = threading.Thread(target=operate, daemon=True)
+    t.start()
+    out = proc.stdout.read()
+    assert proc.wait(timeout=30) == 1
+    t.join(timeout=5)
+    report = json.loads(out)
+    assert report["ok"] is False and report["exit_status"] == 1 and report["board"] == "table-4"
+    assert report["problems"] == ["reader of seat 2: not alive, not measured"]
+    rows = {r["name"]: r for r in report["per_reader"]}
+    assert rows["seat 2"]["alive"] is False
+    assert rows["seat 0"]["ok"] is True and rows["seat 0"]["two_cards"] == "stack reported"
+    assert report["result"].startswith("RESULT: FAIL")
+    assert any("place a card on reader 0" in p for p in prompts)
     table.close()
 
 
@@ -237,6 +306,10 @@ def test_virtual_table_runs_a_script_file(vt, tmp_path):
     (["--decks", "5"], "--decks is 1 to 4, not 5"),
     (["--dead", "seat9"], "--dead seat9: table-4 has readers seat0, seat1, seat2, seat3, centre"),
     (["--device", "/nonexistent-folder/tty"], "folder /nonexistent-folder does not exist"),
+    (["--fault", "seat9:drop-acks=3"], "--fault 'seat9:drop-acks=3': no reader 'seat9'"),
+    (["--fault", "seat2:wobble=3"], "--fault 'seat2:wobble=3': no fault 'wobble'; faults: drop-acks"),
+    (["--fault", "seat2:coupling=0"], "coupling is a whole number from 1 to 100"),
+    (["--fault", "seat2"], "write READER:KNOB=VALUE, e.g. seat2:drop-acks=3"),
     (["--script", "/nonexistent-script.txt"], "cannot read /nonexistent-script.txt"),
 ])
 def test_virtual_table_refuses_bad_options(tmp_path, argv, words):

@@ -302,12 +302,32 @@ def test_board_timing_defaults_and_values():
     assert (t.lift_ms, t.cs_setup_us, t.reply_timeout_ms, t.activation_ms) == (800, 0, 100, 100)
 
 
+def test_board_dwell_defaults_to_30_ms_and_reaches_the_firmware(tmp_path):
+    """A card must dwell before it is a tap: the board file says how long (R-4.1)."""
+    import sys
+    from shengji_table.firmware_src import FIRMWARE_DIR
+    assert parse_board(good()).timing.dwell_ms == 30
+    data = good()
+    data["timing"] = {"dwell_ms": 0}
+    assert parse_board(data).timing.dwell_ms == 0
+    if str(FIRMWARE_DIR) not in sys.path:
+        sys.path.append(str(FIRMWARE_DIR))
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("firmware_board", FIRMWARE_DIR / "board.py")
+    fb = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fb)
+    assert fb.Board(good()).dwell_ms == 30 and fb.Board(data).dwell_ms == 0
+
+
 @pytest.mark.parametrize("timing, where", [
     ({"lift_ms": 50}, "timing.lift_ms: 50 is out of range (100..5000)"),
     ({"cs_setup_us": 6000}, "timing.cs_setup_us: 6000 is out of range (0..5000)"),
     ({"reply_timeout_ms": "fast"}, "timing.reply_timeout_ms: must be an integer, not a string"),
     ({"activation_ms": True}, "timing.activation_ms: must be an integer, not a boolean"),
     ({"lift_polls": 2}, "timing.lift_polls: unknown key"),
+    ({"dwell_ms": 501}, "timing.dwell_ms: 501 is out of range (0..500)"),
+    ({"dwell_ms": -1}, "timing.dwell_ms: -1 is out of range (0..500)"),
+    ({"dwell_ms": 300, "lift_ms": 300}, "timing.dwell_ms: 300 must be shorter than timing.lift_ms (300)"),
     ([600], "timing: must be an object, not a list"),
 ])
 def test_board_timing_rejects_bad_values(timing, where):

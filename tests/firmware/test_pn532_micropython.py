@@ -71,7 +71,7 @@ out(fw=fw, frames=[hx(f) for f in chip.log], empty=empty, n7=n7, uid7=uid7, page
     assert r["fw"] == 0x32010607
     # GetFirmwareVersion twice: the first command after power-up is lost, begin() resends it
     assert r["frames"][:7] == ["0000ff02fed4022a00", "0000ff02fed4022a00", "0000ff05fbd4140114010200",
-                               "0000ff06fad43205ff0101f400", "0000ff04fcd44a0100e100", "0000ff04fcd44a0100e100",
+                               "0000ff06fad43205ff0101f400", "0000ff04fcd44a0200e000", "0000ff04fcd44a0200e000",
                                "0000ff05fbd440013004b700"]
     assert r["frames"][7] == "0000ff03fdd45200da00"
     assert r["empty"] == 0

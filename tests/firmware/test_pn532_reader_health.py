@@ -65,18 +65,57 @@ def test_pn532_reader_start_missing_chip_reports_dead():
     assert events == [("seat0", False, 0)]
 
 
-def test_pn532_reader_poll_reads_uid_and_card_code_and_releases():
+def test_pn532_reader_poll_reads_uid_and_card_code_then_field_off_without_release():
     chip, r, events = make_reader(17)
     r.start(now=0)
     tag = SimNTAG(UID7, CODE)
     assert r.poll(now=1) == 0
     chip.place(tag)
     assert r.poll(now=2) == 7
-    assert bytes(r.uid[:7]) == UID7 and r.code_ok and bytes(r.code) == CODE
-    assert chip.commands[0x52] == 1  # InRelease after the read
+    assert bytes(r.uid[:7]) == UID7 and r.code_ok and bytes(r.code) == CODE and r.targets == 1
+    assert chip.commands[0x52] == 0  # no InRelease: the field going off unpowers the tag
     assert not chip.rf_on and tag.state == 0  # field switched off after the poll: the tag is unpowered
+    assert r.poll(now=3) == 7        # and it answers the next poll (no every-second-poll quirk)
     chip.lift()
-    assert r.poll(now=3) == 0 and r.failures == 0
+    assert r.poll(now=4) == 0 and r.failures == 0
+
+
+def test_pn532_reader_field_kept_on_releases_the_card():
+    chip, r, events = make_reader(17, field_off=False)
+    r.start(now=0)
+    chip.place(SimNTAG(UID7, CODE))
+    assert r.poll(now=1) == 7 and r.poll(now=2) == 7
+    assert chip.commands[0x52] == 2 and chip.rf_on
+
+
+class Knows:
+    """A debouncer's ``knows``: the card whose code is read already."""
+    def __init__(self, uid):
+        self.uid = uid
+
+    def knows(self, uid, n):
+        return bytes(uid[:n]) == self.uid
+
+
+def test_pn532_reader_does_not_read_the_code_of_a_card_it_knows():
+    """A card held on the reader costs one InListPassiveTarget a poll, not a READ as well."""
+    chip, r, events = make_reader(17)
+    r.start(now=0)
+    chip.place(SimNTAG(UID7, CODE))
+    assert r.poll(now=1, known=Knows(UID7_B)) == 7 and r.code_ok
+    assert chip.commands[0x40] == 1
+    for t in range(2, 7):
+        assert r.poll(now=t, known=Knows(UID7)) == 7 and not r.code_ok
+    assert chip.commands[0x40] == 1
+
+
+def test_pn532_reader_two_cards_answer_as_two_targets_and_no_code_is_read():
+    chip, r, events = make_reader(17)
+    r.start(now=0)
+    chip.place(SimNTAG(UID7, CODE))
+    chip.place(SimNTAG(UID7_B, CODE))
+    assert r.poll(now=1) == 7 and r.targets == 2 and not r.code_ok
+    assert chip.commands[0x40] == 0
 
 
 def test_pn532_reader_4_byte_uid_without_code():
@@ -247,3 +286,33 @@ def test_pn532_reader_activation_window_finds_a_flickering_card_again():
         results[window] = seen
     assert results[0] < 50                            # the card really flickers: ~70 % of polls
     assert results[100] >= 58 and r.retried > 0       # found again inside the window
+
+
+def test_pn532_reader_with_its_irq_wired_polls_without_status_reads():
+    """Where the board file wires a reader's IRQ, the driver waits on that line instead of SPI
+    status reads (after begin(), which wakes the chip with status reads): the same card, read the
+    same, and the chip answers no status read while polled."""
+    chip = world.add_reader(17, name="seat0", irq=20)
+    spi = machine.SPI(0)
+    pn = pn532.PN532(spi, machine.Pin(17, machine.Pin.OUT, value=1), None, ack_timeout_ms=3,
+                     reply_timeout_ms=10, irq=machine.Pin(20, machine.Pin.IN, machine.Pin.PULL_UP))
+    r = reader.Reader("seat0", pn)
+    assert r.start(now=0) and not pn.waking
+    assert machine.Pin(20, machine.Pin.IN).value() == 1            # nothing pending: the line is high
+    reads = []
+    real = chip._status
+    chip._status = lambda: (reads.append(1), real())[1]
+    chip.place(SimNTAG(UID7, CODE))
+    for t in range(1, 6):
+        assert r.poll(now=t) == 7 and r.polled
+    assert bytes(r.uid[:7]) == UID7
+    assert reads == []                                             # no SPI status read at all
+    chip.lift()
+    assert r.poll(now=7) == 0 and r.polled and r.failures == 0
+
+
+def test_pn532_model_irq_line_low_while_a_frame_waits():
+    chip = world.add_reader(17, name="seat0", irq=20)
+    assert chip.irq_level() == 1
+    chip.alive = False
+    assert chip.irq_level() == 1                                   # an absent chip: the pull-up

@@ -31,7 +31,7 @@ def _firmware_module(name):
 UID_A = bytes.fromhex("04a1b2c3d4e5f6")
 UID_B = bytes.fromhex("deadbeef")
 CODE_A = b"SJ1:HA:0001" + bytes(5)
-FRAME_IN_LIST_PASSIVE_TARGET = "0000ff04fcd44a0100e100"
+FRAME_IN_LIST_PASSIVE_TARGET = "0000ff04fcd44a0200e000"
 FRAME_READ_PAGE_4 = "0000ff05fbd440013004b700"
 FRAME_IN_RELEASE = "0000ff03fdd45200da00"
 

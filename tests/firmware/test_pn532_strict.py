@@ -163,6 +163,32 @@ def test_pn532_strict_driver_waits_its_cs_setup_time():
         d.begin()
 
 
+def test_pn532_strict_driver_waits_only_while_the_chip_wakes():
+    """UM0701-02 §6.3.2.3: the setup wait is for waking the chip (begin: power-up, a recovery),
+    not for every transfer: once up, the driver clocks at once, and a chip reset (power-up
+    again) gets the wait again."""
+    chip, d = make({"cs_setup_us": 500})
+    waits = []
+    real = pn532.sleep_us
+    pn532.sleep_us = lambda us: (waits.append(us), real(us))
+    try:
+        d.begin()
+        assert not d.waking and waits
+        waits.clear()
+        assert poll_card(chip, d) == (UID7, CODE)              # begin() again: it waits ...
+        n = len(waits)
+        uid = bytearray(pn532.UID_MAX)
+        for _ in range(5):
+            d.list_passive_target(uid)
+            d.rf_field(False)
+        assert len(waits) == n and chip.missed_prefixes == 0   # ... and then no more
+        chip.power_cycle()
+        d.begin()
+        assert len(waits) > n and chip.missed_prefixes == 0
+    finally:
+        pn532.sleep_us = real
+
+
 def test_pn532_strict_driver_reply_timeout_is_its_own():
     chip, d = make({"reply_delay_polls": 10_000}, reply_timeout_ms=30)
     chip.lose_first_command = False

@@ -36,14 +36,13 @@ def encode(name, sender, seq, f):
     """Encode the doc's fields with the codec's encoder for ``name``."""
     w = P.Writer(sender.to_bytes(4, "little"))
     out = bytearray(P.MAX_FRAME)
+    fields_as_they_are = {"STACK": P.encode_stack, "BUTTON": P.encode_button, "READER": P.encode_reader}
     if name == "HELLO":
         n = P.encode_hello(w, out, seq, f[1].encode(), f[2].encode())
-    elif name == "TAP":
-        n = P.encode_tap(w, out, seq, f[0], f[1], -1, f[2])
-    elif name == "BUTTON":
-        n = P.encode_button(w, out, seq, *f)
-    elif name == "READER":
-        n = P.encode_reader(w, out, seq, *f)
+    elif name in ("TAP", "TAKE_BACK"):
+        n = (P.encode_tap if name == "TAP" else P.encode_take_back)(w, out, seq, f[0], f[1], -1, f[2])
+    elif name in fields_as_they_are:
+        n = fields_as_they_are[name](w, out, seq, *f)
     elif name == "SNAPSHOT":
         rings = b"".join(bytes([p, r, g, b, c, a & 0xFF, a >> 8]) for p, r, g, b, c, a in f[6])
         counters = () if f[8] is None else (f[7], f[8])    # None: the frame of firmware without them

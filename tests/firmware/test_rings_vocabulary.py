@@ -36,10 +36,10 @@ def lit(px):
 
 def test_rings_pattern_ids_are_distinct_and_named():
     ids = [rings.OFF, rings.TURN, rings.PENDING, rings.REFUSED, rings.TRICK_WON, rings.POINTS, rings.TRUMP,
-           rings.LEVEL, rings.SOLID]
+           rings.LEVEL, rings.SOLID, rings.STACK]
     assert ids == list(range(rings.PATTERNS))
     assert [rings.NAMES[i] for i in ids] == ["OFF", "TURN", "PENDING", "REFUSED", "TRICK_WON", "POINTS",
-                                             "TRUMP", "LEVEL", "SOLID"]
+                                             "TRUMP", "LEVEL", "SOLID", "STACK"]
     # render's table of pattern functions is in id order: _off, _turn, ... (firmware/rings.py)
     assert [f.__name__ for f in rings._PATTERN_RENDER] == ["_" + name.lower() for name in rings.NAMES]
 
@@ -187,3 +187,14 @@ print(json.dumps([out, allocs]))
             expected.append(bytes(buf).hex())
     assert out == expected
     assert allocs == [0] * (rings.PATTERNS + 1)
+
+
+def test_rings_stack_blinks_the_two_halves_in_turn():
+    """Two cards on a reader: the halves of the ring alternate, 4 Hz, in the colour given."""
+    first = draw(rings.STACK, 255, 120, 0, t=0)
+    second = draw(rings.STACK, 255, 120, 0, t=130)
+    assert lit(first) == list(range(6)) and lit(second) == list(range(6, 12))
+    assert set(first[:6]) == {(255, 120, 0)}
+    st = rings.RingState()
+    st.set(rings.STACK, 255, 120, 0, 0, 0, 0)
+    assert rings.animated(st, 60_000)

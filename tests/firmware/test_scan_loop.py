@@ -147,16 +147,16 @@ def test_scan_one_rf_field_at_a_time(table):
 def test_scan_readers_are_polled_in_turn(table):
     for i in range(5):
         table.place(i, uid=bytes([4, i, 2, 3, 4, 5, 6]))
-    table.run(5)                       # one lap: each reader exactly once, in index order
-    assert [t[0] for t in table.wire.events("TAP")] == [0, 1, 2, 3, 4]
+    table.run(10)                      # two laps, each reader once a lap in index order: the second
+    assert [t[0] for t in table.wire.events("TAP")] == [0, 1, 2, 3, 4]   # poll of a card taps it
 
 
 def test_scan_card_swap_on_one_reader_is_a_new_tap(table):
     table.place(1)
-    table.run(5)
+    table.run(10)
     table.lift(1)
     table.place(1, uid=UID2)
-    table.run(5)
+    table.run(10)
     assert [t[1] for t in table.wire.events("TAP")] == [UID, UID2]
 
 
@@ -164,7 +164,7 @@ def test_scan_tag_without_ntag_memory_sends_uid_only(table):
     from shengji_table.firmware_src import pn532_model
     SimTag = pn532_model.SimTag
     world.place(table.names[3], SimTag(UID[:4]))
-    table.run(5)
+    table.run(10)
     assert table.wire.events("TAP") == [(3, UID[:4], None)]
 
 
@@ -268,8 +268,8 @@ def _hit_rate(reader):
     counts = [0, 0]
     inner = reader.poll
 
-    def poll(now=None):
-        n = inner(now)
+    def poll(now=None, known=None):
+        n = inner(now, known)
         counts[1] += 1
         counts[0] += 1 if n else 0
         return n
@@ -317,3 +317,137 @@ def test_scan_card_taken_while_reader_was_dead_taps_again_when_put_back(table):
     table.place(2)
     table.run(10)
     assert len(table.wire.events("TAP")) == 2
+
+
+# ---- deliberate gestures: the dwell, the take-back, two cards on a pad ---------------------------
+
+def test_scan_card_passing_over_a_pad_is_no_tap(table):
+    """R-4.1: a card seen by one poll of its reader (passed over the pad) is not played; laid
+    down, it taps at its reader's second poll."""
+    table.run(4)                       # reader 4 is next
+    table.place(4)
+    table.run(1)
+    table.lift(4)
+    table.run(20)
+    assert table.wire.events("TAP") == []
+    table.place(4)
+    table.run(5)
+    assert table.wire.events("TAP") == []
+    table.run(5)
+    assert table.wire.events("TAP") == [(4, UID, CODE)]
+
+
+def hold(table, seat, steps):
+    world.press(table.button_pins[seat])
+    table.run(steps)
+
+
+def test_scan_long_press_with_the_card_on_the_pad_is_a_take_back(table):
+    """R-10.4: the card lying on seat 2's reader, its button held: TAKE_BACK with that card, no
+    PRESS or LONG_PRESS before it; the release follows."""
+    table.place(2)
+    table.run(10)
+    assert table.wire.events("TAP") == [(2, UID, CODE)]
+    hold(table, 2, 50)
+    assert table.wire.events("BUTTON") == [] and table.wire.events("TAKE_BACK") == []
+    table.run(40)                      # 900 ms held
+    assert table.wire.events("TAKE_BACK") == [(2, UID, CODE)]
+    assert table.wire.events("BUTTON") == []
+    world.release(table.button_pins[2])
+    table.run(5)
+    assert table.wire.events("BUTTON") == [(2, P.RELEASE)]
+    assert len(table.wire.events("TAP")) == 1          # the card still lies there: no new tap
+
+
+def test_scan_short_press_with_the_card_on_the_pad_is_sent_at_its_release(table):
+    table.place(2)
+    table.run(10)
+    hold(table, 2, 10)
+    assert table.wire.events("BUTTON") == []
+    world.release(table.button_pins[2])
+    table.run(5)
+    assert table.wire.events("BUTTON") == [(2, P.PRESS), (2, P.RELEASE)]
+    assert table.wire.events("TAKE_BACK") == []
+
+
+def test_scan_take_back_card_lifted_during_the_press_is_a_long_press_after_all(table):
+    table.place(2)
+    table.run(10)
+    hold(table, 2, 10)
+    table.lift(2)
+    table.run(90)
+    assert table.wire.events("BUTTON")[:2] == [(2, P.PRESS), (2, P.LONG_PRESS)]
+    assert table.wire.events("TAKE_BACK") == []
+
+
+def test_scan_take_back_needs_its_own_seat_card(table):
+    """A card on another seat's reader does not make a long press a take-back."""
+    table.place(3)
+    table.run(10)
+    hold(table, 2, 90)
+    assert table.wire.events("BUTTON") == [(2, P.PRESS), (2, P.LONG_PRESS)]
+
+
+def test_scan_two_cards_on_a_pad_are_one_stack_event_shown_on_its_ring(table):
+    """A card laid on one already lying there: STACK (reader, 2) once, no tap of either while
+    they lie there, the ring shows the stack over the host's state; clearing the pad sends
+    STACK (reader, cards left) and the host's state comes back."""
+    table.wire.send(P.encode_ring, 1, R.SOLID, 0, 0, 40, 0, 0)
+    table.place(1)
+    table.run(10)
+    assert table.wire.events("TAP") == [(1, UID, CODE)]
+    world.place(table.names[1], SimNTAG(UID2, CODE))
+    table.run(30)
+    assert table.wire.events("STACK") == [(1, 2)]
+    assert table.wire.events("TAP") == [(1, UID, CODE)]
+    px = ring_pixels(table, 1)
+    assert (0, 0, 40) not in px and any(p[0] > 0 and p[2] == 0 for p in px)   # amber, not the host's
+    world.reader("seat1").lift(world.reader("seat1").tags[1])               # the top card taken off
+    table.run(15)
+    assert table.wire.events("STACK") == [(1, 2), (1, 1)]
+    assert table.wire.events("TAP") == [(1, UID, CODE)]                      # the card left is held
+    assert set(ring_pixels(table, 1)) == {(0, 0, 40)}
+    assert table.scanner.stack_count == 1
+
+
+def test_scan_stack_cleared_to_the_other_card_taps_it(table):
+    table.place(1)
+    table.run(10)
+    world.place(table.names[1], SimNTAG(UID2, CODE))
+    table.run(10)
+    world.reader("seat1").lift(world.reader("seat1").tags[0])               # the first card taken off
+    table.run(30)
+    assert table.wire.events("STACK") == [(1, 2), (1, 1)]
+    assert [t[1] for t in table.wire.events("TAP")] == [UID, UID2]
+
+
+def test_scan_seat_on_turn_is_polled_more_often(table):
+    """The seat whose ring shows TURN gets an extra poll every third step; the others keep theirs."""
+    table.run(10)
+    before = list(table.scanner.polls)
+    table.wire.send(P.encode_ring, 3, R.TURN, 200, 200, 200, 0, 0)
+    table.run(120)
+    grown = [b - a for a, b in zip(before, table.scanner.polls)]
+    assert grown[3] > 2 * max(g for i, g in enumerate(grown) if i != 3)
+    assert min(grown) >= 15
+    w = table.wire
+    w.inp += w.buf[:P.encode_ring(w.w, w.buf, 2, 3, R.PENDING, 0, 0, 255, 1, 0)]   # its turn is over
+    table.run(5)
+    before = list(table.scanner.polls)
+    table.run(50)
+    assert [b - a for a, b in zip(before, table.scanner.polls)] == [10] * 5
+
+
+class Marker:
+    def __init__(self):
+        self.levels = []
+
+    def value(self, v=None):
+        self.levels.append(v)
+
+
+def test_scan_marker_pin_is_high_during_each_poll(table):
+    m = Marker()
+    table.scanner.marker = m
+    table.run(7)
+    assert m.levels == [1, 0] * 7

@@ -97,3 +97,54 @@ def test_schematic_erc_passes_for_every_optional_wiring(board_copy):
     board = load_board(board_copy("table-4", _variant))
     report = run_erc(build_schematic(board))
     assert report.problems == ()
+
+
+# ---- the design rules (erc.design_problems): what ERC cannot know ---------------------------------
+
+def test_design_rule_flags_a_cable_its_connector_does_not_take():
+    """A ring cable of AWG 18 into a JST-XH (AWG 28-22) is a class of error the check catches: the
+    ring connector is JST-VH (AWG 22-16), and a cable outside its range fails ERC naming the part."""
+    import dataclasses
+    from shengji_table.hardware import parts
+    from shengji_table.hardware.erc import design_problems
+    schematic = build_schematic(load_board(BOARDS_DIR / "table-4.json"))
+    assert design_problems(schematic) == []
+    rings = [p for p in schematic.parts if p.name == parts.RING_CONNECTOR.name]
+    assert rings and all(p.fields["Cable"] == "AWG 18" for p in rings)
+    xh = dataclasses.replace(parts.RING_CONNECTOR, awg=(28, 22))
+    saved = parts.SPECS[xh.name]
+    parts.SPECS[xh.name] = xh
+    try:
+        found = design_problems(schematic)
+    finally:
+        parts.SPECS[xh.name] = saved
+    assert len(found) == len(rings)
+    assert found[0].startswith(f"{rings[0].ref} (ring input 1x3, seat0): takes AWG 28-22, its cable is AWG 18")
+    report = run_erc(schematic)
+    assert report.ok
+
+
+def test_design_rule_flags_a_supply_below_the_uncapped_worst_case():
+    import dataclasses
+    from shengji_table.hardware.erc import design_problems
+    schematic = build_schematic(load_board(BOARDS_DIR / "table-6.json"))
+    b = schematic.budget
+    assert b.supply_a * 1000 >= b.uncapped_ma * 1.2 and b.fuse_a * 1000 >= b.uncapped_ma
+    assert b.uncapped_ma == b.readers_ma + b.leds * b.led_ma + b.pico_ma == 6030
+    schematic.budget = dataclasses.replace(b, supply_a=3)       # sized on the capped figure, as before
+    problems = design_problems(schematic)
+    assert problems == ["J1: the supply (3 A) and its fuse (8 A) must carry the uncapped worst case, 6030 mA"]
+    assert ("DESIGN", problems[0]) in run_erc(schematic).problems
+
+
+def test_bom_has_the_fuse_the_stickers_and_a_tantalum_at_the_ldo(generated):
+    import csv
+    import io
+    _, outputs, _ = generated["table-6"]
+    rows = list(csv.DictReader(io.StringIO(outputs.files["table-6-bom.csv"])))
+    parts = {r["part"]: r for r in rows}
+    assert parts["fuse"]["value"] == "8 A slow-blow" and parts["power supply"]["value"] == "5 V 8 A"
+    assert parts["card tags"]["qty"] == "240" and "162 for find-friend-5-three-decks, six-players" in \
+        parts["card tags"]["description"]
+    assert parts["CP_Tantalum"]["value"] == "22u" and "regulator output" not in parts["CP_Tantalum"]["part"]
+    assert "JST-VH" in parts["Conn_01x03_Ring"]["buy"] and parts["ring data wire"]["qty"] == "6"

@@ -81,8 +81,9 @@ def test_schematic_docs_budget_shows_the_arithmetic():
     assert "LED rings (5 V): 88 LEDs x (60 mA x 64/256 firmware cap + 1 mA idle) = 1408 mA" in text
     assert "uncapped full white: 5280 mA" in text
     assert "5 V supply total: 700 + 1408 + 50 = 2158 mA" in text
-    assert "a 5 V 3 A supply" in text
-    assert budget(board).supply_a == 3
+    assert "uncapped (every LED full white): 700 + 5280 + 50 = 6030 mA" in text
+    assert "a regulated 5 V 8 A supply, behind a 8 A fuse" in text
+    assert budget(board).supply_a == 8
     # each seat's row names its CS pin with the Pico header pin
     assert re.search(r"\| seat 0 \| GP17 \(pin 22\) \| GP12 \(pin 16\) \|", text)
     assert "| 3.3 V Pico | 3V3_OUT (pin 36) | the chip-select pull-ups" in text
@@ -100,8 +101,8 @@ def test_schematic_docs_update_rewrites_only_its_blocks():
 
 
 def test_schematic_build_command_reports_a_table_no_supply_can_feed(tmp_path, capsys, board_copy):
-    """Seven 64-LED rings of LEDs drawing 250 mA each at full white: 448 x (250 / 4 + 1) mA = 28.4 A at
-    the firmware's brightness cap, more than any supply listed."""
+    """Seven 64-LED rings of LEDs drawing 250 mA each at full white: 448 x 250 mA = 112 A, more than
+    any supply listed."""
     def huge(data):
         data["name"] = "table-huge"
         data["power"]["led_ma"] = 250
@@ -111,7 +112,7 @@ def test_schematic_build_command_reports_a_table_no_supply_can_feed(tmp_path, ca
     bad = board_copy("table-6", huge)
     assert main(["hardware", "build", "--board", str(bad), "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
-    assert "mA at worst" in err and "cap the LED brightness" in err
+    assert "112750 mA at worst (every LED full white)" in err and "fewer or smaller rings" in err
     assert not (tmp_path / "out").exists()
 
 

@@ -10,7 +10,7 @@ from shengji_table.hardware.build import BOARDS_DIR
 from shengji_table.table import protocol as P
 from shengji_table.table.selftest import AskSnapshot, Prompt
 from shengji_table.table.selftest_measure import Measurement, ReaderFigures
-from shengji_table.table.session import LinkTap, Snapshot
+from shengji_table.table.session import LinkStack, LinkTap, Snapshot
 
 BOARD = load_board(BOARDS_DIR / "table-4.json")
 BOOT = 7
@@ -65,6 +65,7 @@ def _walk_clean(run, reader, uid_base, placements, latency=0.05):
         run.at(run.now + 1.01)         # lift over
     assert run.asked.ask == "two"
     run.feed(tap(reader, b"\x04two\x00\x00\x80"))
+    run.feed(LinkStack(BOOT, 1, reader, 2))
     run.at(run.now + 2.01)
     run.at(run.now + 1.01)
 
@@ -78,7 +79,7 @@ def test_a_clean_run_passes_with_latencies_from_prompt_to_tap():
     assert rep.ok and rep.exit_status == 0
     for r in rep.per_reader:
         assert r.latencies_ms == pytest.approx([50, 60, 70])
-        assert r.two_cards == "one card read, stable"
+        assert r.two_cards == "stack reported, and a tap of one card first"
     assert "RESULT: PASS" in rep.render()
 
 
@@ -112,7 +113,54 @@ def test_a_dead_reader_is_not_measured_and_fails():
 def test_two_cards_that_flip_are_reported():
     r = ReaderFigures(0, "seat 0", two_cards_run=True, two_cards_uids=[b"a", b"b", b"a"])
     assert r.two_cards == "flips: 3 taps of 2 cards"
-    assert ReaderFigures(0, "x", two_cards_run=True).two_cards == "no tap: neither card read"
+    assert ReaderFigures(0, "x", two_cards_run=True).two_cards == "no stack reported, neither card read"
+
+
+def _run_to_two_cards():
+    run = Run(placements=1)
+    run.at(0.05)
+    run.feed(tap(0, b"\x04one\x00\x00\x80"))
+    run.at(run.now + 1.01)
+    run.at(run.now + 1.01)
+    assert run.asked.ask == "two"
+    return run
+
+
+def test_two_cards_that_flip_fail_naming_the_seat_R_10_4():
+    """A reader that taps the two cards in turn (a flip: at a game, a take-back) fails, named."""
+    run = _run_to_two_cards()
+    run.feed(tap(0, b"\x04aaa\x00\x00\x80"))
+    run.feed(tap(0, b"\x04bbb\x00\x00\x80"))
+    rep = run.m.report()
+    assert not rep.per_reader[0].ok and not rep.ok
+    text = rep.render()
+    assert "RESULT: FAIL" in text and "reader of seat 0: two cards laid on it: flips: 2 taps of 2 cards" in text
+
+
+def test_two_cards_without_a_stack_report_fail_naming_the_seat():
+    run = _run_to_two_cards()
+    run.feed(tap(0, b"\x04aaa\x00\x00\x80"))
+    rep = run.m.report()
+    assert "reader of seat 0: two cards laid on it: no stack reported: one card read" in rep.render()
+
+
+def test_two_cards_reported_as_a_stack_pass():
+    run = _run_to_two_cards()
+    run.feed(LinkStack(BOOT, 1, 0, 2))
+    run.feed(LinkStack(BOOT, 2, 0, 0))
+    r = run.m.report().per_reader[0]
+    assert r.ok and r.two_cards == "stack reported"
+
+
+def test_a_stack_where_one_card_was_asked_for_fails_naming_the_seat():
+    run = Run(placements=1)
+    run.at(0.05)
+    run.feed(tap(0, b"\x04one\x00\x00\x80"))
+    run.feed(LinkStack(BOOT, 1, 0, 2))                 # a second card laid on it during the hold
+    rep = run.m.report()
+    assert rep.per_reader[0].stray_stacks == 1 and not rep.ok
+    assert "reader of seat 0: two cards on the pad 1 time(s) where one was asked for: clear the pad" \
+        in rep.render()
 
 
 def test_polls_per_second_estimated_from_the_spread_of_latencies_without_counters():

@@ -4,6 +4,7 @@ what did not answer.
 
     shengji-table selftest --device auto --board boards/table-4.json [--timeout 30]
     shengji-table selftest --device auto --board boards/table-4.json --measure 20 [--hold 2]
+    shengji-table selftest … --json      # the report as one JSON object on stdout, prompts on stderr
 
 ``--measure N`` measures instead of walking: N placements on every reader, then two cards at once;
 per reader the tap latency, misses, false lifts and false taps, polls per second, beside the
@@ -19,6 +20,7 @@ Self-test events are not logged anywhere, so they are acknowledged as soon as th
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -44,6 +46,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="--measure: how long each card lies still (default 2)")
     parser.add_argument("--lift-wait", type=float, default=1.5, metavar="SECONDS",
                         help="--measure: how long a lift is given, past the firmware's lift time (default 1.5)")
+    parser.add_argument("--json", action="store_true",
+                        help="print the report as one JSON object on stdout (the prompts go to stderr)")
 
 
 def _error(message: str) -> int:
@@ -84,8 +88,9 @@ def run(args: argparse.Namespace) -> int:
     if not link.open():
         return _error(link.last_error)
     test = _make_test(args, board, device)
+    out = sys.stderr if args.json else sys.stdout
     try:
-        drive(link, test, lambda text: print(text, flush=True))
+        drive(link, test, lambda text: print(text, file=out, flush=True))
     except LinkError as exc:
         # e.g. ProtocolMismatch: the table answers in another protocol version (old firmware)
         test.fail(f"the serial link failed: {exc}")
@@ -94,8 +99,41 @@ def run(args: argparse.Namespace) -> int:
     finally:
         link.close()
     report = test.report()
-    print(report.render(), flush=True)
+    if args.json:
+        print(json.dumps(report_json(report), sort_keys=True), flush=True)
+    else:
+        print(report.render(), flush=True)
     return report.exit_status
+
+
+def report_json(report) -> dict:
+    """A self-test or measurement report as JSON-able values: its fields (the board by name,
+    bytes as hex), ``ok``, ``exit_status`` and, per reader of a measurement, its figures and
+    verdict; the text report's RESULT block as ``result``."""
+    out = _plain(report)
+    out["ok"], out["exit_status"] = report.ok, report.exit_status
+    for r, row in zip(getattr(report, "per_reader", ()), out.get("per_reader", ())):
+        row.update(ok=r.ok, mean_ms=r.mean_ms, polls_per_s=r.polls_per_s, two_cards=r.two_cards,
+                   faults=r.faults() if not r.ok else "")
+    text = report.render()
+    out["result"] = text[text.rindex("RESULT"):] if "RESULT" in text else ""
+    return out
+
+
+def _plain(value):
+    import dataclasses
+    from shengji_table.board import Board
+    if isinstance(value, Board):
+        return value.name
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, bytes):
+        return value.hex()
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return value
 
 
 def _make_test(args: argparse.Namespace, board, device: str):

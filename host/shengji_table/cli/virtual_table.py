@@ -2,7 +2,7 @@
 ``enroll --station table`` run by hand.
 
     shengji-table virtual-table --board boards/table-4.json [--script FILE] [--deck-set-out FILE]
-                                [--decks 2] [--dead READER] [--device PATH]
+                                [--decks 2] [--dead READER] [--fault READER:KNOB=VALUE] [--device PATH]
 
 The real firmware (sim build) runs under the real MicroPython interpreter with simulated PN532
 readers, rings and buttons, behind a pseudo-terminal whose path it prints (``device: …``); point
@@ -11,6 +11,10 @@ of :mod:`shengji_table.sim.table_script` (``tap 2 SA#1``, ``lift 2``, ``press 0`
 ``wait 500``, ``quit``), typed on stdin or read from ``--script FILE`` (checked whole before the
 table starts: a bad line is exit 2 and nothing runs).  After the script or at the end of stdin the
 table keeps running until ``quit``, Ctrl-C or SIGTERM.
+
+``--fault seat2:drop-acks=3`` (repeatable) gives a reader's simulated PN532 a fault of the chip
+model's (``sim.virtual_table.FAULTS``): lost ACKs, corrupt replies or commands, an ACK lost to an
+early status poll, slow replies, or a weak coupling of the cards laid on it.
 
 ``--deck-set-out FILE`` writes the registry of the virtual cards (the deck set ``serve --deck-set``
 needs); ``enroll --station table`` can register the same tags by tapping them instead.
@@ -33,6 +37,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--decks", type=int, default=2, help="decks in the virtual deck set (1-4, default 2)")
     parser.add_argument("--dead", action="append", default=[], metavar="READER",
                         help="a reader (by name, e.g. seat2) whose simulated PN532 never answers; repeatable")
+    parser.add_argument("--fault", action="append", default=[], metavar="READER:KNOB=VALUE",
+                        help="a fault of a reader's simulated PN532, e.g. seat2:drop-acks=3, seat1:coupling=45 "
+                             "(drop-acks, corrupt-replies, corrupt-commands: the first N after power-up; "
+                             "ack-settle-us, reply-delay-polls: for good; coupling: percent of activations a card "
+                             "laid there hears); repeatable")
     parser.add_argument("--device", metavar="PATH",
                         help="where to put the device link (default: a temporary folder); must not exist")
 
@@ -56,6 +65,14 @@ def _prepare(args):
     unknown = [n for n in args.dead if n not in names]
     if unknown:
         return f"--dead {', '.join(unknown)}: {board.name} has readers {', '.join(names)}"
+    from shengji_table.sim.virtual_table import parse_fault
+    args.faults = {}
+    for text in args.fault:
+        try:
+            reader, attr, value = parse_fault(text, names)
+        except ValueError as exc:
+            return f"--fault {exc}"
+        args.faults.setdefault(reader, {})[attr] = value
     actions = None
     if args.script:
         try:
@@ -88,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
             return _error(f"cannot write {args.deck_set_out}: {exc}")
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    table = ScriptedTable(args.board, dead_readers=args.dead)
+    table = ScriptedTable(args.board, dead_readers=args.dead, faults=args.faults)
     if args.device:                    # the link there; the build files stay in the temporary folder
         table.device = str(pathlib.Path(args.device).absolute())
     try:
@@ -98,7 +115,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"device: {table.device}", flush=True)
         if args.deck_set_out:
             print(f"deck set: {args.deck_set_out} ({args.decks} deck(s) of virtual cards)", flush=True)
-        print("commands: tap READER CARD | lift READER | press SEAT | long SEAT | wait MS | quit", flush=True)
+        print("commands: tap READER CARD | stack READER CARD | lift READER | press SEAT | long SEAT | wait MS | quit",
+              flush=True)
         _run_commands(table, board, args, actions, stop)
     except KeyboardInterrupt:
         pass

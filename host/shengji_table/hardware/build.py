@@ -78,7 +78,7 @@ def generate(board: Board) -> Outputs:
         names["netlist"]: net_text,
         names["drawing"]: drawing_svg(netlist, f"{board.name}: wiring of the Pico, readers, rings and buttons",
                                       subtitle),
-        names["bom"]: bom_csv(bom_lines(netlist, schematic.budget)),
+        names["bom"]: bom_csv(bom_lines(netlist, schematic.budget, board.seats)),
     }
     return Outputs(schematic=schematic, erc=report, files=files)
 

@@ -34,7 +34,7 @@ SECTIONS = (("mcu", "Controller"), ("power", "Power: 5 V in, 3.3 V for the reade
             ("leds", "LED chain: level shifter, then the rings in data order"), ("buttons", "Seat buttons"))
 _POWER_NETS = {"+5V": "#c0392b", "+3V3": "#c0392b", "+3V3_RDR": "#c0392b", "VSYS": "#c0392b", "GND": "#2c3e50"}
 _KIND_ORDER = {"RaspberryPi_Pico": 0, "PN532_Module": 0, "WS2812B_Ring": 0, "SW_Push": 0, "74AHCT125": 0,
-               "Conn_Power_5V": 0, "R": 2, "C": 3, "CP": 3}
+               "Conn_Power_5V": 0, "R": 2, "C": 3, "CP": 3, "CP_Tantalum": 3}
 
 
 def _w(text: str) -> float:

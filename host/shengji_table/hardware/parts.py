@@ -36,6 +36,7 @@ class PartSpec:
     description: str
     buy: str            # what to order (part number or module), for the BOM
     pins: tuple[PinSpec, ...] = field(default=())
+    awg: tuple[int, int] | None = None   # a wire connector: the gauges it takes (thinnest, thickest)
 
 
 def _pins(*rows: tuple) -> tuple[PinSpec, ...]:
@@ -133,6 +134,13 @@ CAPACITOR = PartSpec(
     description="ceramic capacitor", buy="ceramic capacitor 0805, X7R or X5R, 16 V",
     pins=_pins((1, "1", PASSIVE, "T"), (2, "2", PASSIVE, "B")))
 
+# The LDOs' output capacitor: AMS1117 and LM1085 are stable with a tantalum of 22 uF (an ESR the
+# datasheets give a range for); a ceramic alone has too little ESR.
+CAPACITOR_TANTALUM = PartSpec(
+    name="CP_Tantalum", ref_prefix="C", value="22u", footprint="Capacitor_Tantalum_SMD:CP_EIA-3528-21_Kemet-B",
+    description="tantalum capacitor (LDO output stability)", buy="tantalum capacitor 22 uF, 10 V, case B",
+    pins=_pins((1, "+", PASSIVE, "T"), (2, "-", PASSIVE, "B")))
+
 CAPACITOR_POLARISED = PartSpec(
     name="CP", ref_prefix="C", value="1000u", footprint="Capacitor_THT:CP_Radial_D10.0mm_P5.00mm",
     description="electrolytic capacitor", buy="electrolytic capacitor, 10 V or more",
@@ -144,10 +152,13 @@ SCHOTTKY = PartSpec(
     buy="1N5819 Schottky diode (1 A, 40 V)",
     pins=_pins((1, "K", PASSIVE, "R"), (2, "A", PASSIVE, "L")))
 
+# A keyed connector: the supply lead cannot go in the wrong way round (a screw terminal can), and it
+# carries the uncapped worst case (8 A on table-6; a barrel jack is rated 5 A at most).
 POWER_IN = PartSpec(
     name="Conn_Power_5V", ref_prefix="J", value="5 V in",
-    footprint="TerminalBlock:TerminalBlock_bornier-2_P5.08mm",
-    description="5 V supply input (screw terminal)", buy="2-way screw terminal, 5.08 mm, 10 A",
+    footprint="Connector_AMASS:AMASS_XT30U-M_1x02_P5.0mm_Vertical",
+    description="5 V supply input (keyed: it cannot be plugged in reversed)",
+    buy="XT30 male PCB connector (keyed, 15 A) and an XT30 female on the supply lead, after its fuse",
     pins=_pins((1, "+5V", PASSIVE, "R"), (2, "GND", PASSIVE, "R")))
 
 
@@ -172,12 +183,16 @@ SEAT_CONNECTOR = PartSpec(
     pins=_pins(*((n, name, PASSIVE, "L" if n % 2 else "R") for n, name in SEAT_CABLE_PINS.items())))
 
 # --- A ring's input: 5 V, ground and its data line (from the level shifter or the ring before).
+# The ring cable carries a ring's uncapped full white (16 LEDs: about 1 A) in 0.75 mm2 (AWG 18),
+# which JST-XH crimps do not take (AWG 28-22): JST-VH (AWG 22-16, 10 A).
+RING_CABLE_AWG = 18
 RING_CONNECTOR = PartSpec(
     name="Conn_01x03_Ring", ref_prefix="J", value="ring input 1x3",
-    footprint="Connector_JST:JST_XH_B3B-XH-A_1x03_P2.50mm_Vertical",
+    footprint="Connector_JST:JST_VH_B3P-VH_1x03_P3.96mm_Vertical",
     description="LED ring input: 5 V, data in, ground (5 V and ground in 0.75 mm2 wire)",
-    buy="JST-XH 3-pin header + housing and crimps (rated 3 A)",
-    pins=_pins((1, "+5V", PASSIVE, "R"), (2, "DIN", PASSIVE, "R"), (3, "GND", PASSIVE, "R")))
+    buy="JST-VH 3-pin header B3P-VH + VHR-3N housing and SVH crimps (AWG 22-16, 10 A)",
+    pins=_pins((1, "+5V", PASSIVE, "R"), (2, "DIN", PASSIVE, "R"), (3, "GND", PASSIVE, "R")),
+    awg=(22, 16))
 
 
 @dataclass(frozen=True)
@@ -212,5 +227,6 @@ REGULATORS = (
 
 # Every kind of part by its symbol name (the netlist's ``libsource part``), for the drawing and BOM.
 SPECS: dict[str, PartSpec] = {spec.name: spec for spec in (
-    PICO, PN532, LED_RING, LEVEL_SHIFTER, BUTTON, RESISTOR, CAPACITOR, CAPACITOR_POLARISED, SCHOTTKY, POWER_IN,
-    TVS, SEAT_CONNECTOR, RING_CONNECTOR, *(reg.spec for reg in REGULATORS))}
+    PICO, PN532, LED_RING, LEVEL_SHIFTER, BUTTON, RESISTOR, CAPACITOR, CAPACITOR_POLARISED, CAPACITOR_TANTALUM,
+    SCHOTTKY, POWER_IN, TVS, SEAT_CONNECTOR, RING_CONNECTOR, *(reg.spec for reg in REGULATORS))}
+

@@ -4,8 +4,9 @@ Worst case, everything at once: every PN532 with its RF field on, every LED at t
 firmware can show (full white scaled by its cap, ``_BRIGHT`` of ``firmware/scan.py`` out of ``FULL``
 of ``firmware/rings.py``: a WS2812's current follows its PWM duty), plus each LED's idle draw, the
 Pico running. The uncapped figure (every LED full white: what a ring shows if something else drives
-its data line) is given too: the 5 V wiring and J1 are rated for it. The readers get their own 3.3 V
-regulator (their RF bursts would otherwise disturb the Pico's supply); the rings run from the 5 V
+its data line) is given too: the supply, its fuse, J1 and the 5 V wiring are sized for it. The
+readers get their own 3.3 V regulator (their RF bursts would otherwise disturb the Pico's supply);
+the rings run from the 5 V
 supply directly; the regulator's input current is its output current (a linear regulator), and it
 burns the difference in voltage as heat.
 """
@@ -87,8 +88,19 @@ class PowerBudget:
 
     @property
     def total_ma(self) -> int:
-        """All drawn from the 5 V supply (the LDO passes its load current through)."""
+        """All drawn from the 5 V supply (the LDO passes its load current through), LEDs capped."""
         return self.readers_ma + self.leds_ma + self.pico_ma
+
+    @property
+    def uncapped_ma(self) -> int:
+        """The same with every LED full white: what the supply, J1, the fuse and the 5 V wiring carry
+        when something other than the firmware drives the rings' data line."""
+        return self.readers_ma + self.leds_full_ma + self.pico_ma
+
+    @property
+    def fuse_a(self) -> int:
+        """The fuse in the supply lead: the smallest standard rating above the uncapped draw."""
+        return next(a for a in SUPPLY_SIZES_A if a * 1000 >= self.uncapped_ma)
 
     @property
     def regulator_watts(self) -> float:
@@ -105,8 +117,10 @@ class PowerBudget:
             f"wiring for that)",
             f"Pico (VSYS): {self.pico_ma} mA",
             f"5 V supply total: {self.readers_ma} + {self.leds_ma} + {self.pico_ma} = {self.total_ma} mA",
-            f"supply: {self.total_ma} mA x {SUPPLY_MARGIN} = {self.total_ma * SUPPLY_MARGIN / 1000:.2f} A "
-            f"-> a {SUPPLY_V:g} V {self.supply_a} A supply",
+            f"uncapped (every LED full white): {self.readers_ma} + {self.leds_full_ma} + {self.pico_ma} = "
+            f"{self.uncapped_ma} mA",
+            f"supply: {self.uncapped_ma} mA x {SUPPLY_MARGIN} = {self.uncapped_ma * SUPPLY_MARGIN / 1000:.2f} A "
+            f"-> a regulated {SUPPLY_V:g} V {self.supply_a} A supply, behind a {self.fuse_a} A fuse",
             f"3.3 V regulator: needs {self.readers_ma} mA x {REGULATOR_MARGIN} = "
             f"{self.readers_ma * REGULATOR_MARGIN:.0f} mA and dissipates "
             f"({SUPPLY_V:g} - {READER_V:g}) V x {self.readers_ma} mA = {self.regulator_watts:.2f} W "
@@ -132,11 +146,13 @@ def budget(board: Board, cap: tuple[int, int] | None = None) -> PowerBudget:
     readers = len(board.readers)
     leds = sum(r.count for r in board.leds.rings)
     regulator = _choose_regulator(readers * p.reader_ma)
-    total_ma = readers * p.reader_ma + math.ceil(leds * (p.led_ma * bright / full + LED_IDLE_MA)) + p.pico_ma
+    # sized for the uncapped worst case, as the 5 V wiring is: the firmware's cap is no protection
+    # against a fault on the data line or another firmware
+    total_ma = readers * p.reader_ma + leds * p.led_ma + p.pico_ma
     need_a = total_ma * SUPPLY_MARGIN / 1000
     supply = next((a for a in SUPPLY_SIZES_A if a >= need_a), None)
     if supply is None:
-        raise PowerError(f"the table draws {total_ma} mA at worst: more than a {SUPPLY_SIZES_A[-1]} A supply; "
-                         f"use fewer or smaller rings, or cap the LED brightness in the firmware")
+        raise PowerError(f"the table draws {total_ma} mA at worst (every LED full white): more than a "
+                         f"{SUPPLY_SIZES_A[-1]} A supply; use fewer or smaller rings")
     return PowerBudget(readers=readers, reader_ma=p.reader_ma, leds=leds, led_ma=p.led_ma, pico_ma=p.pico_ma,
                        regulator=regulator, supply_a=supply, rings=len(board.leds.rings), bright=bright, full=full)

@@ -32,9 +32,9 @@ from typing import Any
 
 from . import eda
 from ..board import CENTRE, Board, Seat
-from .parts import (BUTTON, CAPACITOR, CAPACITOR_POLARISED, LED_RING, LEVEL_SHIFTER, PICO, PN532, POWER_IN,
-                    RESISTOR, RING_CONNECTOR, SCHOTTKY, SEAT_CABLE_PINS, SEAT_CONNECTOR, TVS, PartSpec,
-                    pico_pin_of_gpio)
+from .parts import (BUTTON, CAPACITOR, CAPACITOR_POLARISED, CAPACITOR_TANTALUM, LED_RING, LEVEL_SHIFTER, PICO,
+                    PN532, POWER_IN, RESISTOR, RING_CABLE_AWG, RING_CONNECTOR, SCHOTTKY, SEAT_CABLE_PINS,
+                    SEAT_CONNECTOR, TVS, PartSpec, pico_pin_of_gpio)
 from .power import PowerBudget, budget
 
 __all__ = ["Schematic", "SchematicError", "build_schematic", "seat_label", "GROUPS"]
@@ -115,8 +115,8 @@ class _Builder:
             self.circuit.NC += pin
 
     def decouple(self, group: str, rail: str, value: str, seat: Seat | None = None, role: str = "decoupling",
-                 polarised: bool = False) -> None:
-        spec = CAPACITOR_POLARISED if polarised else CAPACITOR
+                 polarised: bool = False, spec: PartSpec | None = None) -> None:
+        spec = spec or (CAPACITOR_POLARISED if polarised else CAPACITOR)
         c = self.part(spec, group, value=value, seat=seat, role=role)
         self.connect(rail, c[1])
         self.connect("GND", c[2])
@@ -150,7 +150,7 @@ def build_schematic(board: Board) -> Schematic:
 def _power_section(b: _Builder, power) -> None:
     """5 V in, bulk capacitor, Pico supply through D1, reader regulator."""
     j1 = b.part(POWER_IN, "power", role="5 V supply input",
-                Rating=f"{power.supply_a} A ({power.total_ma} mA worst case)")
+                Rating=f"{power.supply_a} A ({power.uncapped_ma} mA worst case, LEDs uncapped)")
     b.connect("+5V", j1[1])
     b.connect("GND", j1[2])
     b.decouple("power", "+5V", "1000u", role="bulk capacitor at the 5 V input", polarised=True)
@@ -160,7 +160,7 @@ def _power_section(b: _Builder, power) -> None:
     b.connect("+3V3_RDR", u_reg["VOUT"])
     b.connect("GND", u_reg["GND"])
     b.decouple("power", "+5V", reg.in_cap, role="regulator input")
-    b.decouple("power", "+3V3_RDR", reg.out_cap, role="regulator output (stability)")
+    b.decouple("power", "+3V3_RDR", reg.out_cap, role="regulator output (stability)", spec=CAPACITOR_TANTALUM)
     d_sys = b.part(SCHOTTKY, "power", role="5 V supply -> Pico VSYS")
     b.connect("+5V", d_sys["A"])
     b.connect("VSYS", d_sys["K"])
@@ -244,7 +244,8 @@ def _cable_section(b: _Builder, board: Board) -> None:
 
 def _led_section(b: _Builder, board: Board, gp) -> None:
     """The LED rings in one chain behind a level shifter and a series resistor."""
-    shifter = b.part(LEVEL_SHIFTER, "leds", role="LED data level shifter (place near the first ring)")
+    shifter = b.part(LEVEL_SHIFTER, "leds",
+                     role="LED data level shifter (on the Pico board, beside the ring connectors)")
     b.connect("+5V", shifter["VCC"])
     b.connect("GND", shifter["GND"], shifter["1OE"])
     b.connect("LED_DATA_3V3", gp(board.leds.pin), shifter["1A"])
@@ -264,7 +265,8 @@ def _led_section(b: _Builder, board: Board, gp) -> None:
         b.connect(data_net, d["DIN"])
         b.connect("+5V", d["VDD"])
         b.connect("GND", d["GND"])
-        j = b.part(RING_CONNECTOR, "leds", seat=ring.seat, role="ring input connector")
+        j = b.part(RING_CONNECTOR, "leds", seat=ring.seat, role="ring input connector",
+                   Cable=f"AWG {RING_CABLE_AWG}")
         b.connect("+5V", j["+5V"])
         b.connect(data_net, j["DIN"])
         b.connect("GND", j["GND"])

@@ -39,7 +39,7 @@ from ..game.phase import SCANNED, Phase
 from ..rules.cards import JOKER, CardCopy, parse_card
 from ..table import protocol as P
 from ..table.gestures import Gesture, Step, performing, phase_of
-from ..table.session import Button, LinkTap, Lost, Rebooted
+from ..table.session import Button, LinkTakeBack, LinkTap, Lost, Rebooted
 from ..table.serial_link import Disconnected, Reconnected
 from .virtual_table import SIM_DECK_SET_ID, sim_pages, sim_uid
 
@@ -212,15 +212,17 @@ _HOW = {
     Step.CHOOSE_FACE: _face,
     Step.NEXT_COPY: _copy,
     Step.CALL: _button,
+    Step.TAKE_BACK: lambda c, hand, e: (e.seat, e.copy),   # the card on the seat's pad, its button held
 }
 _REFEREE = frozenset(cls.type for cls in ev.REFEREE_ACTS)
 _ACTION = {Gesture.SEAT_TAP: "tap", Gesture.CENTRE_TAP: "tap", Gesture.PRESS: "press",
-           Gesture.RELEASE: "press", Gesture.LONG_PRESS: "long"}
+           Gesture.RELEASE: "press", Gesture.LONG_PRESS: "long", Gesture.TAKE_BACK: "take back"}
 
 
 def next_action(c, e):
     """The next physical action that performs the planned game event ``e`` at controller ``c``'s
-    table: ``("tap", reader, copy)``, ``("press", seat)`` (a short press), ``("long", seat)``, or
+    table: ``("tap", reader, copy)``, ``("press", seat)`` (a short press), ``("long", seat)``,
+    ``("take back", seat, copy)`` (the card laid on the seat's pad, then its button held), or
     ``("hold", seat)`` … ``("release", seat)``: a button held down across the taps between.
 
     The gesture table read backwards: of the rows that perform ``e`` in the hand's phase
@@ -242,6 +244,8 @@ def next_action(c, e):
                 raise PlanMismatch(f"the plan's next event {e.to_json()} is not made at the table: "
                                    f"a {row.gesture} of {copy} there is not a {row.step}")
             return ("tap", c.centre if seat is None else seat, copy)
+        if kind == "take back":
+            return ("take back", seat, copy)
         if row.step is Step.HOLD_CHALLENGE:
             return ("hold", seat)            # pressed and held: released by the challenge's "release"
         if row.gesture is Gesture.RELEASE and seat in c.held:
@@ -282,6 +286,7 @@ class TablePlayers:
         self.lifted_at: dict = {}
         self.on_reader: dict = {}               # reader -> uid placed and not yet lifted
         self.down: set = set()                  # buttons pressed, release not yet seen
+        self.keep: set = set()                  # readers whose card stays for a take-back
         self.released_at: dict = {}
         self.releasing: dict = {}               # seat -> when its release was last sent (PRESS seen)
         self.actions = 0
@@ -290,11 +295,19 @@ class TablePlayers:
     # ---- from the service --------------------------------------------------------------------
     def on_outcome(self, e, outcome) -> None:
         if isinstance(e, LinkTap):
-            # the card was read: pick it up again (it goes to the hand / onto the table)
-            self.link.session.sim_lift(e.reader)
-            self.on_reader.pop(e.reader, None)
-            self.lifted_at[e.reader] = self.clock()
+            # the card was read: pick it up again (it goes to the hand / onto the table), unless
+            # it stays on the pad for a take-back
+            if e.reader not in self.keep:
+                self._lift(e.reader)
             if self.awaiting and self.awaiting[0] == "tap" and self.awaiting[1] == e.reader:
+                self.awaiting = None
+        elif isinstance(e, LinkTakeBack):
+            # taken back: let go of the button, pick the card up
+            self.link.session.sim_button(e.reader, False)
+            self.releasing[e.reader] = self.clock()
+            self.keep.discard(e.reader)
+            self._lift(e.reader)
+            if self.awaiting == ("take back", e.reader):
                 self.awaiting = None
         elif isinstance(e, Button):
             if e.kind == P.PRESS and self.awaiting in (("long", e.seat), ("hold", e.seat)):
@@ -314,6 +327,11 @@ class TablePlayers:
                 self.released_at[e.seat] = self.clock()
         elif isinstance(e, (Rebooted, Lost, Disconnected, Reconnected)):
             self.synced = False
+
+    def _lift(self, reader: int) -> None:
+        self.link.session.sim_lift(reader)
+        self.on_reader.pop(reader, None)
+        self.lifted_at[reader] = self.clock()
 
     # ---- the players' loop ---------------------------------------------------------------------
     @property
@@ -341,7 +359,8 @@ class TablePlayers:
                 self.link.session.sim_button(seat, False)
                 self.releasing[seat] = now
         if self.awaiting is not None:
-            limit = self.action_timeout + (LONG_PRESS_S * self.slow if self.awaiting[0] in ("long", "hold") else 0.0)
+            long = self.awaiting[0] in ("long", "hold", "take back")
+            limit = self.action_timeout + (LONG_PRESS_S * self.slow if long else 0.0)
             if now - self._since > limit:
                 self.synced = False          # the action went missing (line trouble): start over
             return
@@ -363,6 +382,7 @@ class TablePlayers:
             for seat in range(self.controller.seats):
                 s.sim_button(seat, False)
             self.on_reader.clear()
+            self.keep.clear()
             self.awaiting = None
             self.link.request_snapshot()
             self._sync_asked = now
@@ -419,6 +439,9 @@ class TablePlayers:
             s.sim_place(reader, uid, sim_pages(copy, self.deck_set_id))
             self.on_reader[reader] = uid
             self.awaiting = ("tap", reader, uid)
+        elif kind == "take back":
+            self._take_back(action[1], action[2], now)
+            return
         elif kind == "release":
             seat = action[1]
             s.sim_button(seat, False)
@@ -428,9 +451,32 @@ class TablePlayers:
             seat = action[1]
             if seat in self.down or now - self.released_at.get(seat, 0.0) < self.release_settle:
                 return
+            if now - self.lifted_at.get(seat, 0.0) < self.lift_settle:
+                return      # a press begun while the firmware still sees a card there waits for its release
             s.sim_button(seat, True)
             self.down.add(seat)
             # a long press is held until the table reports it (the firmware's 800 ms)
             self.awaiting = (kind if kind in ("long", "hold") else "press", seat)
+        self._since = now
+        self.actions += 1
+
+    def _take_back(self, seat: int, copy, now: float) -> None:
+        """Lay ``copy`` on the seat's pad (its TAP changes nothing: the card is entered), then hold
+        the seat's button until the firmware reports the take-back."""
+        s = self.link.session
+        uid = sim_uid(copy, self.deck_set_id)
+        if self.on_reader.get(seat) != uid:
+            if now - self.lifted_at.get(seat, 0.0) < self.lift_settle:
+                return
+            s.sim_place(seat, uid, sim_pages(copy, self.deck_set_id))
+            self.on_reader[seat] = uid
+            self.keep.add(seat)
+            self.awaiting = ("tap", seat, uid)
+        else:
+            if seat in self.down or now - self.released_at.get(seat, 0.0) < self.release_settle:
+                return
+            s.sim_button(seat, True)
+            self.down.add(seat)
+            self.awaiting = ("take back", seat)
         self._since = now
         self.actions += 1

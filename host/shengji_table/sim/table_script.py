@@ -2,7 +2,8 @@
 or read from a file, one action a line::
 
     tap 2 SA#1        # lay the ace of spades of deck 1 on reader 2 (it stays until lifted)
-    lift 2            # take it off again
+    stack 2 SK#1      # lay the king on top of it: two cards on one reader
+    lift 2            # take them off again
     press 0           # a short press of seat 0's button
     long 0            # a long press (held 1 s)
     wait 500          # pause 500 ms (for files)
@@ -33,7 +34,7 @@ __all__ = ["Action", "ScriptError", "parse_line", "parse_script", "ScriptedTable
 PRESS_MS = 120        # held past the firmware's 20 ms settle time, well short of a long press
 LONG_MS = 1000        # past the firmware's 800 ms long-press time
 WAIT_MAX_MS = 600_000
-VERBS = ("tap", "lift", "press", "long", "wait", "quit")
+VERBS = ("tap", "stack", "lift", "press", "long", "wait", "quit")
 _COMMENT = re.compile(r"(?:^|\s)#")      # a '#' that starts a word; the one in SA#1 is the card's copy
 
 
@@ -65,9 +66,10 @@ def parse_line(line: str, seats: int, decks: int = 2) -> Action | None:
     verb = words[0].lower()
     if verb not in VERBS:
         raise ScriptError(f"unknown command {words[0]!r}: use one of {', '.join(VERBS)}")
-    want = {"tap": 3, "lift": 2, "press": 2, "long": 2, "wait": 2, "quit": 1}[verb]
+    want = {"tap": 3, "stack": 3, "lift": 2, "press": 2, "long": 2, "wait": 2, "quit": 1}[verb]
     if len(words) != want:
-        usage = {"tap": "tap READER CARD (e.g. tap 2 SA#1)", "lift": "lift READER", "press": "press SEAT",
+        usage = {"tap": "tap READER CARD (e.g. tap 2 SA#1)", "stack": "stack READER CARD (e.g. stack 2 SK#1)",
+                 "lift": "lift READER", "press": "press SEAT",
                  "long": "long SEAT", "wait": "wait MS", "quit": "quit"}[verb]
         raise ScriptError(f"{verb} takes {want - 1} argument{'s' if want != 2 else ''}: {usage}")
     if verb == "quit":
@@ -85,7 +87,7 @@ def parse_line(line: str, seats: int, decks: int = 2) -> Action | None:
         raise ScriptError(str(exc)) from None
     if copy.deck > decks:
         raise ScriptError(f"{copy} is of deck {copy.deck}; the virtual deck set has {decks} deck(s)")
-    return Action("tap", index=index, copy=copy)
+    return Action(verb, index=index, copy=copy)
 
 
 def parse_script(text: str, seats: int, decks: int = 2, source: str = "script") -> list[Action]:
@@ -147,10 +149,12 @@ class ScriptedTable(VirtualTable):
         self._seq = P.next_seq(self._seq) if self._seq else 1
         return self._seq
 
-    def place(self, reader: int, copy: CardCopy) -> bytes:
-        """Lay ``copy``'s virtual tag on ``reader``; returns its UID."""
+    def place(self, reader: int, copy: CardCopy, on_top: bool = False) -> bytes:
+        """Lay ``copy``'s virtual tag on ``reader`` (``on_top``: on the card lying there); returns
+        its UID."""
         uid = sim_uid(copy, self.deck_set_id)
-        self._sim(P.encode_sim_place(self._writer, self._out, self._next(), reader, uid,
+        self._sim(P.encode_sim_place(self._writer, self._out, self._next(),
+                                     reader | (P.SIM_ON_TOP if on_top else 0), uid,
                                      sim_pages(copy, self.deck_set_id)))
         return uid
 
@@ -163,10 +167,11 @@ class ScriptedTable(VirtualTable):
     def do(self, action: Action, sleep=time.sleep) -> str:
         """Carry out ``action``; returns what was done, in words."""
         where = "centre" if action.index == self.seats else f"reader {action.index}"
-        if action.verb == "tap":
+        if action.verb in ("tap", "stack"):
             assert action.copy is not None
-            uid = self.place(action.index, action.copy)
-            return f"{where}: {action.copy} laid down (tag {uid.hex()})"
+            uid = self.place(action.index, action.copy, on_top=action.verb == "stack")
+            on = " on the card there" if action.verb == "stack" else ""
+            return f"{where}: {action.copy} laid down{on} (tag {uid.hex()})"
         if action.verb == "lift":
             self.lift(action.index)
             return f"{where}: card lifted"

@@ -30,7 +30,7 @@ from ..table import protocol as P
 
 __all__ = ["LineWitness", "Audit", "audit_log"]
 
-_EVENTS = (P.HELLO, P.TAP, P.BUTTON, P.READER, P.LOG)
+_EVENTS = (P.HELLO, P.TAP, P.BUTTON, P.READER, P.LOG, P.TAKE_BACK, P.STACK)
 
 
 class LineWitness:

@@ -68,17 +68,43 @@ def sim_pages(copy: CardCopy, deck_set_id: int = SIM_DECK_SET_ID) -> bytes:
     return encode_card_code(copy, deck_set_id)
 
 
+# The chip model's fault knobs (firmware/simboard.py FAULT_KNOBS, and coupling), as the command line
+# names them, with their attribute and range.
+FAULTS = {"drop-acks": ("drop_acks", 0, 10_000), "corrupt-replies": ("corrupt_replies", 0, 10_000),
+          "corrupt-commands": ("corrupt_commands", 0, 10_000), "ack-settle-us": ("ack_gap_us", 0, 100_000),
+          "reply-delay-polls": ("reply_delay_polls", 0, 10_000), "coupling": ("coupling", 1, 100)}
+
+
+def parse_fault(text: str, readers: Iterable[str]) -> tuple:
+    """``READER:KNOB=VALUE`` (``seat2:drop-acks=3``) -> (reader name, model attribute, value);
+    ValueError naming what is wrong."""
+    names = list(readers)
+    where, _, rest = text.partition(":")
+    knob, _, value = rest.partition("=")
+    if not rest or not value:
+        raise ValueError(f"{text!r}: write READER:KNOB=VALUE, e.g. seat2:drop-acks=3")
+    if where not in names:
+        raise ValueError(f"{text!r}: no reader {where!r}; readers: {', '.join(names)}")
+    if knob not in FAULTS:
+        raise ValueError(f"{text!r}: no fault {knob!r}; faults: {', '.join(FAULTS)}")
+    attr, low, high = FAULTS[knob]
+    if not value.isdigit() or not low <= int(value) <= high:
+        raise ValueError(f"{text!r}: {knob} is a whole number from {low} to {high}")
+    return where, attr, int(value)
+
+
 class VirtualTable:
     """A running virtual table (see the module docstring).  Use as a context manager.
 
     ``board``: a board file (default ``boards/table-4.json``); ``dead_readers``: names of readers
-    whose simulated PN532 never answers; ``workdir``: where the device link
+    whose simulated PN532 never answers; ``faults``: the chip models' fault knobs per reader
+    (:func:`parse_fault`); ``workdir``: where the device link
     and ``build.json`` go (a temporary folder by default).
     """
 
     def __init__(self, board: str | os.PathLike = DEFAULT_BOARD, workdir: str | os.PathLike | None = None,
                  faults_to_host: FaultyLine | None = None, faults_to_pico: FaultyLine | None = None,
-                 dead_readers: Iterable[str] = ()) -> None:
+                 dead_readers: Iterable[str] = (), faults: dict | None = None) -> None:
         self.board_path = pathlib.Path(board).resolve()
         self.board = json.loads(self.board_path.read_text())
         names = [r["name"] for r in self.board["readers"]]
@@ -94,8 +120,9 @@ class VirtualTable:
         self.device = str(self.workdir / "ttyTABLE")
         self.build_path = self.workdir / "build.json"
         # ``dead``: readers whose simulated PN532 never answers (firmware/simboard.py)
+        # ``faults``: {reader name: {knob: value}} for the chip models (parse_fault)
         self.build_path.write_text(json.dumps({"sim": True, "board": self.board["name"],
-                                               "dead": list(dead_readers)}))
+                                               "dead": list(dead_readers), "faults": faults or {}}))
         self.faults_to_host = faults_to_host
         self.faults_to_pico = faults_to_pico
         self.proc: Any = None              # the MicroPython subprocess.Popen

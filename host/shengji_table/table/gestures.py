@@ -4,7 +4,11 @@ A seat has a reader, a button and a ring; the table has one more reader in the c
 host gets from them are *gestures*: a card tapped at a seat or at the centre, a button going down
 (PRESS), coming up after a short press (RELEASE) and held 800 ms (LONG_PRESS; it arrives as PRESS,
 LONG_PRESS, RELEASE — firmware/debounce.py — and its release is not a step, so "press N times, then
-hold" means N).  :data:`TABLE` says, for each (:class:`~shengji_table.game.phase.Phase`,
+hold" means N), and a take-back (TAKE_BACK: the button held 800 ms while the seat's reader sees a
+card; it arrives as TAKE_BACK with that card, then RELEASE, without PRESS — firmware/scan.py).  A
+card on a reader is a tap only once it has dwelt there, and a tap never takes a card back: a card
+a seat has entered is taken back by the take-back gesture alone; tapped again it is ignored.
+:data:`TABLE` says, for each (:class:`~shengji_table.game.phase.Phase`,
 :class:`Gesture`), what it becomes: a list of :class:`Row`, tried in order; the first whose
 condition (a small named predicate, :class:`When`) holds is taken.  A row names the controller's
 :class:`Step` and the game event kind it sends or helps to enter (``event``).
@@ -34,7 +38,7 @@ from ..game.phase import DECIDING, OPEN, SCANNED, Phase
 from ..rules.cards import JOKER, CardCopy
 
 __all__ = ["Gesture", "Step", "At", "When", "Row", "TABLE", "phase_of", "decider", "resolve",
-           "performing", "markdown", "DOCS_BEGIN", "DOCS_END"]
+           "performing", "markdown", "DOCS_BEGIN", "DOCS_END", "game_entered"]
 
 
 class Gesture(enum.StrEnum):
@@ -43,6 +47,7 @@ class Gesture(enum.StrEnum):
     PRESS = "press"                # a seat's button goes down
     RELEASE = "release"            # … and comes up (after a long press: swallowed)
     LONG_PRESS = "long press"      # … held 800 ms
+    TAKE_BACK = "take back"        # … held 800 ms with a card on the seat's reader (that card)
 
 
 class Step(enum.StrEnum):
@@ -74,6 +79,10 @@ class Step(enum.StrEnum):
     NEXT_COPY = "next copy"
     CALL = "call"                  # a friend call noted; the last one sends CallFriend
     WITHDRAW = "withdraw"
+    TAKE_BACK = "take back"        # TakeBack(seat, card): a pending card back into the hand
+    UNSHOW = "unshow"              # a card shown (or shown to challenge) withdrawn
+    AS_LONG_PRESS = "as long press"  # a take-back with nothing to take back: a long press
+    ENTERED = "entered"            # a card tapped that the seat has entered already: nothing
     # nothing for the game
     REFUSE_IDLE = "refuse idle"
     REFUSE_CENTRE = "refuse centre"
@@ -139,6 +148,22 @@ def _turn_may_challenge(at: At) -> bool:
                 and at.seat != h.trick[0][0] and not h.pending and not at.challenge)
 
 
+def game_entered(hand, seat: int | None, copy: CardCopy | None) -> bool:
+    """Whether ``copy`` is a card ``seat`` has entered in the game and not committed: pending in
+    play (the seat on turn), buried and not confirmed, laid back to the kitty."""
+    if hand is None or seat is None or copy is None:
+        return False
+    ph = phase_of(hand)
+    if ph == Phase.PLAYING:
+        return seat == hand.turn and copy in hand.pending
+    if ph == Phase.BURYING:
+        return copy in hand.buried
+    if ph == Phase.EXCHANGE:
+        x = hand.exchange
+        return x is not None and x.seat == seat and copy in x.laid
+    return False
+
+
 def _kitty_to_draw(mode: str) -> Callable[[At], bool]:
     return lambda at: (at.mode == mode and at.hand.exchange is not None
                        and at.hand.exchange.drawn is None)
@@ -153,6 +178,13 @@ SHOWN = When("shown", "this seat has cards shown", lambda at: bool(at.shown) and
 CHALLENGING = When("challenging", "this seat has challenge cards shown",
                    lambda at: bool(at.challenge) and at.hand is not None)
 HELD = When("held", "the press became a long press", lambda at: at.held)
+ENTERED = When("entered", "a card this seat has entered and not committed (pending, buried, laid back, "
+               "shown)", lambda at: at.copy in at.shown or at.copy in at.challenge
+               or game_entered(at.hand, at.seat, at.copy))
+SHOWN_CARD = When("shown card", "a card this seat shows (to declare or to challenge)",
+                  lambda at: at.copy in at.shown or at.copy in at.challenge)
+GAME_ENTERED = When("game entered", "a card this seat has entered and not committed (pending, buried, "
+                    "laid back)", lambda at: game_entered(at.hand, at.seat, at.copy))
 SHOWS = When("shows", "open play (draws are not scanned), or a level card or joker already in the "
              "seat's hand", _shows_on_draw)
 CHALLENGES = When("challenges", "open play, a throw open to challenge, a seat other than the leader "
@@ -196,6 +228,10 @@ P = Phase
 FIRST = (
     Row(None, G.SEAT_TAP, IDLE, S.REFUSE_IDLE, None, "refused: no hand is being played (`table.phase`)"),
     Row(None, G.PRESS, IDLE, S.REFUSE_IDLE, None, "refused: no hand is being played (`table.phase`)"),
+    Row(None, G.SEAT_TAP, ENTERED, S.ENTERED, None,
+        "nothing: the card is entered already (to take it back, hold the button with the card on the pad)"),
+    Row(None, G.TAKE_BACK, SHOWN_CARD, S.UNSHOW, None, "the card is no longer shown"),
+    Row(None, G.TAKE_BACK, GAME_ENTERED, S.TAKE_BACK, ev.TakeBack, "the card is taken back (R-10.4)"),
     Row(None, G.PRESS, PENDING, S.WAIT, None, "nothing yet: the release declares or challenges"),
     Row(None, G.RELEASE, CHALLENGING, S.CHALLENGE, ev.Challenge, "the throw is challenged with the cards shown"),
     Row(None, G.RELEASE, HELD, S.UNHOLD, None, "nothing: the end of a long press"),
@@ -212,6 +248,7 @@ LAST = (
     Row(None, G.PRESS, ALWAYS, S.CONFIRM, ev.Confirm, "confirm (the game refuses it out of place)"),
     Row(None, G.RELEASE, ALWAYS, S.NONE, None, "nothing"),
     Row(None, G.LONG_PRESS, ALWAYS, S.NONE, None, "nothing"),
+    Row(None, G.TAKE_BACK, ALWAYS, S.AS_LONG_PRESS, None, "a long press (the card on the pad is not entered)"),
 )
 
 
@@ -232,7 +269,7 @@ def _deciding(phase: Phase, tap: Step, tap_event: type, step: Step, long: Step, 
 
 ROWS = (
     Row(P.DRAWING, G.SEAT_TAP, SHOWS, S.SHOW, ev.Declare,
-        "the card is shown (pending, one pixel each; tap again to withdraw)"),
+        "the card is shown (pending, one pixel each; a take-back withdraws it)"),
     Row(P.DRAWING, G.SEAT_TAP, ALWAYS, S.DRAW, ev.Draw, "a card drawn"),
     Row(P.DRAWING, G.PRESS, ALWAYS, S.CLOSE, ev.CloseDeclarations, "the draw is closed"),
     *_deciding(P.BIDDING, S.PASS, ev.Bid, S.NEXT_BID, S.BID,
@@ -248,14 +285,14 @@ ROWS = (
     Row(P.EXCHANGE, G.CENTRE_TAP, SCANNED_DRAW, S.KITTY_DRAW, ev.CounterDraw,
         "a kitty card the counter-declarer drew (again: put back; not in the kitty: refused, `§9 反牌`); "
         "the last of the 6 draws them"),
-    Row(P.EXCHANGE, G.SEAT_TAP, ALWAYS, S.TAP, ev.Tap, "the counter-declarer: a card laid back (again: taken back)"),
+    Row(P.EXCHANGE, G.SEAT_TAP, ALWAYS, S.TAP, ev.Tap, "the counter-declarer: a card laid back"),
     Row(P.EXCHANGE, G.PRESS, OPEN_DRAW, S.COUNTER_DRAW, ev.CounterDraw, "the counter-declarer's draw (not scanned)"),
     Row(P.EXCHANGE, G.PRESS, ALWAYS, S.CONFIRM, ev.Confirm, "the cards laid back are confirmed"),
-    Row(P.BURYING, G.SEAT_TAP, ALWAYS, S.TAP, ev.Tap, "the game buries the card (again: takes it back)"),
+    Row(P.BURYING, G.SEAT_TAP, ALWAYS, S.TAP, ev.Tap, "the game buries the card"),
     Row(P.BURYING, G.CENTRE_TAP, HAS_DEALER, S.BURY, ev.BuryCard, "the dealer buries the card"),
     Row(P.BURYING, G.PRESS, ALWAYS, S.CONFIRM, ev.Confirm, "the burial is confirmed"),
     Row(P.STEAL, G.SEAT_TAP, SHOWS, S.SHOW, ev.Declare,
-        "the card is shown for 炒地皮, a counter that takes the kitty (pending; tap again to withdraw)"),
+        "the card is shown for 炒地皮, a counter that takes the kitty (pending; a take-back withdraws it)"),
     Row(P.STEAL, G.PRESS, ALWAYS, S.CLOSE, ev.CloseDeclarations, "nobody counters: the kitty stands (炒地皮 ends)"),
     *_deciding(P.FRIEND, S.CHOOSE_FACE, ev.CallFriend, S.NEXT_COPY, S.CALL,
                "the card's face is the card called (the copy is not played); the count starts at 0",
@@ -265,7 +302,7 @@ ROWS = (
                "(none chosen, or the same twice: refused)"),
     Row(P.PLAYING, G.SEAT_TAP, CHALLENGES, S.SHOW_CHALLENGE, ev.Challenge, "a challenge card (pending)"),
     Row(P.PLAYING, G.SEAT_TAP, ALWAYS, S.TAP, ev.Tap,
-        "card entry: a follower's play commits at the lead's count; a pending card tapped again is taken back"),
+        "card entry: a follower's play commits at the lead's count"),
     Row(P.PLAYING, G.PRESS, TURN_CHALLENGES, S.WAIT, None,
         "nothing yet: held long, the seat on turn challenges the throw instead of following"),
     Row(P.PLAYING, G.PRESS, ALWAYS, S.CONFIRM, ev.Confirm, "the lead is confirmed"),

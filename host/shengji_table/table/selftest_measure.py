@@ -11,8 +11,10 @@ For every reader that is alive, in order (the seats, then the centre):
    of the same card meanwhile is a **false lift** (the firmware lost it and found it again: field-edge
    flicker); a TAP of another card on it, or a TAP on any other reader, is a **false tap**.  Then the
    card is lifted (``lift_s`` allowed; a TAP then is a false tap too).
-2. **Two cards.**  A second card is laid on the first, for ``2 x hold_s``: the report says which
-   cards were read and whether the reader flips between them.
+2. **Two cards.**  A second card is laid on the first, for ``2 x hold_s``: the firmware must report
+   the stack (STACK) and tap neither card meanwhile.  A reader that taps the cards instead — one
+   after the other, a **flip**, which at a game is a take-back — or reports no stack fails, naming
+   its seat; so does a stack where one card was asked for (two cards on the pad at a placement).
 
 Polls per second are measured: the firmware counts every reader's answered polls and sends the
 counters, with its own millisecond clock, in each SNAPSHOT.  One snapshot is taken when the table
@@ -31,7 +33,7 @@ from dataclasses import dataclass, field
 from ..board import Board
 from . import protocol as P
 from .selftest import OFF, RED, SOLID, WHITE, GREEN, AskSnapshot, Prompt, SetRing, position_name
-from .session import COUNTER_MODULO, LinkTap, Rebooted, ReaderStatus, Snapshot
+from .session import COUNTER_MODULO, LinkStack, LinkTap, Rebooted, ReaderStatus, Snapshot
 
 __all__ = ["Measurement", "ReaderFigures", "MeasureReport"]
 
@@ -51,6 +53,8 @@ class ReaderFigures:
     false_taps: int = 0
     two_cards_uids: list = field(default_factory=list)   # UIDs tapped while two cards lay on it
     two_cards_run: bool = False
+    stacks: int = 0                 # STACK reports while two cards lay on it (as asked)
+    stray_stacks: int = 0           # STACK reports where one card was asked for
     measured_polls_per_s: float | None = None   # from the firmware's poll counters, when it sends them
 
     @property
@@ -79,16 +83,36 @@ class ReaderFigures:
         if not self.two_cards_run:
             return "not run"
         uids = self.two_cards_uids
-        if not uids:
-            return "no tap: neither card read"
         distinct = len(set(uids))
-        if distinct == 1:
-            return "one card read, stable" if len(uids) == 1 else f"one card, tapped {len(uids)} times"
-        return f"flips: {len(uids)} taps of {distinct} cards"
+        if distinct > 1:
+            return f"flips: {len(uids)} taps of {distinct} cards"
+        if self.stacks:
+            return "stack reported" + (", and a tap of one card first" if uids else "")
+        if not uids:
+            return "no stack reported, neither card read"
+        return "no stack reported: one card read" + (f", tapped {len(uids)} times" if len(uids) > 1 else "")
+
+    @property
+    def two_cards_ok(self) -> bool:
+        """Two cards on the reader were reported as a stack, and not tapped in turn."""
+        return not self.two_cards_run or (self.stacks > 0 and len(set(self.two_cards_uids)) <= 1)
 
     @property
     def ok(self) -> bool:
-        return self.alive and not (self.misses or self.false_lifts or self.false_taps)
+        return self.alive and not (self.misses or self.false_lifts or self.false_taps or self.stray_stacks) \
+            and self.two_cards_ok
+
+    def faults(self) -> str:
+        """What went wrong at this reader, in words (for the FAIL list)."""
+        out = []
+        if self.misses or self.false_lifts or self.false_taps:
+            out.append(f"{self.misses} misses, {self.false_lifts} false lifts, {self.false_taps} false taps")
+        if self.stray_stacks:
+            out.append(f"two cards on the pad {self.stray_stacks} time(s) where one was asked for: clear the pad")
+        if not self.two_cards_ok:
+            out.append(f"two cards laid on it: {self.two_cards} (a flip is a take-back at a game; keep "
+                       f"one card per pad)")
+        return "; ".join(out)
 
 
 @dataclass
@@ -137,10 +161,9 @@ class MeasureReport:
             lines += ["", "  Notes:"] + [f"  - {n}" for n in self.notes]
         lines.append("")
         if self.ok:
-            lines.append("RESULT: PASS — no misses, no false lifts, no false taps")
+            lines.append("RESULT: PASS — no misses, no false lifts, no false taps, stacks reported")
         else:
-            problems = self.problems + [f"reader of {r.name}: {r.misses} misses, {r.false_lifts} false lifts, "
-                                        f"{r.false_taps} false taps" for r in self.per_reader
+            problems = self.problems + [f"reader of {r.name}: {r.faults()}" for r in self.per_reader
                                         if r.alive and not r.ok]
             lines.append(f"RESULT: FAIL — {len(problems)} problem{'s' if len(problems) != 1 else ''}:")
             lines += [f"  - {p}" for p in problems]
@@ -218,7 +241,17 @@ class Measurement:
             self.problems.append("the Pico restarted during the measurement: check the 5 V supply and run again")
         elif isinstance(event, LinkTap):
             out += self._tap(event, now)
+        elif isinstance(event, LinkStack) and event.cards >= 2 and 0 <= event.reader < self.n:
+            self._stack(event.reader)
         return out + self.tick(now)
+
+    def _stack(self, reader: int) -> None:
+        r = self.readers[reader]
+        if reader == self._current and self.phase in (TWO, TWO_LIFT):
+            r.stacks += 1
+            return
+        r.stray_stacks += 1
+        self.notes.append(f"reader of {r.name}: two cards on it ({self.phase}), where one was asked for")
 
     def _connected(self, s: Snapshot, now: float) -> list:
         self.connected = True

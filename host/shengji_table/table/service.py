@@ -34,7 +34,8 @@ from ..store.log import EventLog
 from . import protocol as P
 from .controller import Controller, Outcome
 from .serial_link import Disconnected, Reconnected, SerialLink
-from .session import (Button, Hello, LinkDown, LinkPosition, LinkTap, LinkUp, Log, Lost, ReaderStatus,
+from .session import (Button, Hello, LinkDown, LinkPosition, LinkStack, LinkTakeBack, LinkTap, LinkUp, Log,
+                      Lost, ReaderStatus,
                       Rebooted, Snapshot)
 
 __all__ = ["TableService", "last_position", "controller_state", "ServiceStats", "PAUSED_RULE", "paused_reason"]
@@ -86,6 +87,11 @@ class ServiceStats:
 def _physical_json(e) -> dict:
     if isinstance(e, LinkTap):
         return {"type": "tap", "reader": e.reader, "uid": e.uid.hex(), "code": e.code.hex() if e.code else None}
+    if isinstance(e, LinkTakeBack):
+        return {"type": "take_back", "reader": e.reader, "uid": e.uid.hex(),
+                "code": e.code.hex() if e.code else None}
+    if isinstance(e, LinkStack):
+        return {"type": "stack", "reader": e.reader, "cards": e.cards}
     if isinstance(e, Button):
         return {"type": "button", "seat": e.seat, "kind": e.kind_name}
     if isinstance(e, ReaderStatus):
@@ -199,10 +205,14 @@ class TableService:
 
     def handle(self, e, t0: float = 0.0) -> Outcome:
         c = self.controller
-        if self.paused is not None and isinstance(e, (LinkTap, Button)):
+        if self.paused is not None and isinstance(e, (LinkTap, LinkTakeBack, Button)):
             out = self._refuse_paused(e)
         elif isinstance(e, LinkTap):
             out = c.on_tap(e.reader, e.uid, e.code)
+        elif isinstance(e, LinkTakeBack):
+            out = c.on_take_back(e.reader, e.uid, e.code)
+        elif isinstance(e, LinkStack):
+            out = c.on_stack(e.reader, e.cards)
         elif isinstance(e, Button):
             out = c.on_button(e.seat, e.kind)
         elif isinstance(e, ReaderStatus):
@@ -252,7 +262,9 @@ class TableService:
         c = self.controller
         out = Outcome()
         why = f"the referee paused the table: {self.paused}"
-        if isinstance(e, LinkTap):
+        if isinstance(e, (LinkTap, LinkTakeBack)):
+            if isinstance(e, LinkTakeBack):
+                self._paused_presses.add(e.reader)     # its release is swallowed, as a press's
             where = c.readers.get(e.reader)
             c.refuse(out, where if isinstance(where, int) else None, "tap", PAUSED_RULE, why, ring=e.reader)
         elif e.kind == P.PRESS:

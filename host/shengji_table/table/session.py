@@ -31,9 +31,10 @@ import os
 from dataclasses import dataclass
 
 from . import protocol as P
+from .pad_events import LinkStack, LinkTakeBack
 
-__all__ = ["HostSession", "LinkPosition", "Hello", "LinkTap", "Button", "ReaderStatus", "Log",
-           "Snapshot", "Lost", "Rebooted", "LinkUp", "LinkDown", "Event", "BUTTON_KINDS"]
+__all__ = ["HostSession", "LinkPosition", "Hello", "LinkTap", "LinkTakeBack", "LinkStack", "Button", "ReaderStatus",
+           "Log", "Snapshot", "Lost", "Rebooted", "LinkUp", "LinkDown", "Event", "BUTTON_KINDS"]
 
 BUTTON_KINDS = {P.PRESS: "press", P.LONG_PRESS: "long-press", P.RELEASE: "release"}
 COUNTER_MODULO = 1 << 30       # the SNAPSHOT's clock and poll counters wrap here, like ticks_ms
@@ -151,7 +152,8 @@ class LinkDown:
     """Nothing valid heard from the Pico for ``silence_ms``."""
 
 
-Event = Hello | LinkTap | Button | ReaderStatus | Log | Snapshot | Lost | Rebooted | LinkUp | LinkDown
+Event = (Hello | LinkTap | LinkTakeBack | LinkStack | Button | ReaderStatus | Log | Snapshot | Lost | Rebooted | LinkUp
+         | LinkDown)
 
 MAX_EARLY = 256      # how far past a missing event later ones are held (the Pico's queue is far shorter)
 
@@ -400,6 +402,12 @@ class HostSession:
         if typ == P.TAP:
             reader, uid, code = P.decode_tap(p)
             return LinkTap(boot, u, reader, uid, code)
+        if typ == P.TAKE_BACK:
+            reader, uid, code = P.decode_tap(p)
+            return LinkTakeBack(boot, u, reader, uid, code)
+        if typ == P.STACK:
+            reader, cards = P.decode_stack(p)
+            return LinkStack(boot, u, reader, cards)
         if typ == P.BUTTON:
             seat, kind = P.decode_button(p)
             return Button(boot, u, seat, kind)

@@ -52,7 +52,7 @@ class Pin:
 
     def value(self, v=None):
         if v is None:
-            return world.pins.get(self.id, 0)
+            return world.pin_level(self.id)
         level = 1 if v else 0
         if self.mode == self.OUT or self.mode == self.OPEN_DRAIN:
             world.pin_written(self.id, level)

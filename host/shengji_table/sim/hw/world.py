@@ -62,6 +62,7 @@ class MachineReset(Exception):
 # model's classes come from a module loaded at run time, so the type checker cannot name them.)
 readers_by_cs: dict = {}       # pin number -> SimPN532
 readers_by_rst: dict = {}      # pin number -> SimPN532
+readers_by_irq: dict = {}      # pin number -> SimPN532 (its P70_IRQ output)
 readers_by_name: dict = {}     # board name -> SimPN532
 pins: dict[int, int] = {}      # pin number -> level (0/1): inputs set by tests, outputs written by firmware
 buttons: dict[int, int] = {}   # pin number -> active level (0 = active low)
@@ -82,6 +83,7 @@ def reset():
     global spi_conflicts, bootsel, wdt, wdt_fired, resets, freq_hz, _sim_ms
     readers_by_cs.clear()
     readers_by_rst.clear()
+    readers_by_irq.clear()
     readers_by_name.clear()
     pins.clear()
     buttons.clear()
@@ -119,8 +121,9 @@ def now_ms():
 
 
 # ---- readers ---------------------------------------------------------------------------------
-def add_reader(cs, rst=None, name=None, model=None):
-    """Wire a simulated PN532 to chip-select pin ``cs`` (and RSTPDN pin ``rst``); returns it."""
+def add_reader(cs, rst=None, name=None, model=None, irq=None):
+    """Wire a simulated PN532 to chip-select pin ``cs`` (and RSTPDN pin ``rst``, its IRQ output
+    to pin ``irq``); returns it."""
     if cs in readers_by_cs:
         raise ValueError("chip select GP%d already has a reader" % cs)
     if model is None:
@@ -130,6 +133,8 @@ def add_reader(cs, rst=None, name=None, model=None):
     if rst is not None:
         readers_by_rst[rst] = model
         pins[rst] = 1
+    if irq is not None:
+        readers_by_irq[irq] = model
     readers_by_name[model.name] = model
     return model
 
@@ -160,6 +165,14 @@ def selected():
 
 
 # ---- pins ------------------------------------------------------------------------------------
+def pin_level(pin):
+    """What an input pin reads: a reader's IRQ output, or the level last set."""
+    m = readers_by_irq.get(pin)
+    if m is not None:
+        return m.irq_level()
+    return pins.get(pin, 0)
+
+
 def pin_written(pin, level):
     """Called by ``machine.Pin`` when the firmware drives an output: CS and RST reach the chips."""
     old = pins.get(pin)
@@ -262,7 +275,7 @@ def setup_board(board):
     """
     reset()
     for r in board["readers"]:
-        add_reader(r["cs"], r.get("rst"), r["name"])
+        add_reader(r["cs"], r.get("rst"), r["name"], irq=r.get("irq"))
     for b in board.get("buttons", ()):
         add_button(b["pin"], 0 if b.get("active", "low") == "low" else 1)
     return dict(readers_by_name)

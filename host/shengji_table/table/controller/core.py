@@ -87,6 +87,7 @@ class Core(Rings):
         self.entry: dict = {}
         self.kitty_drawn: list = []     # three players, scanned: kitty cards the counter-declarer drew
         self.held: set = set()          # seats whose button press became a long press (until released)
+        self.took_back: set = set()     # seats whose press was a take-back (its release is no step)
         self.pressed_in: dict = {}      # seat -> (hand number, phase) of its press not yet released
         self.names: tuple = ()          # the players' names (game/names.py), set by serve and the demo
         self.clock = PlayClock(ruleset)

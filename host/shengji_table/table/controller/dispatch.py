@@ -29,6 +29,8 @@ STEPS = {
     Step.CALL: "_call", Step.WITHDRAW: "_withdraw", Step.REFUSE_IDLE: "_refuse_idle",
     Step.REFUSE_CENTRE: "_refuse_centre", Step.REFUSE_TURN: "_refuse_turn", Step.WAIT: "_nothing",
     Step.UNHOLD: "_unhold", Step.NONE: "_nothing", Step.HOLD_CHALLENGE: "_nothing",
+    Step.TAKE_BACK: "_take_back", Step.UNSHOW: "_unshow", Step.AS_LONG_PRESS: "_as_long_press",
+    Step.ENTERED: "_nothing",
 }
 
 _BUTTON = {P.RELEASE: Gesture.RELEASE, P.LONG_PRESS: Gesture.LONG_PRESS}     # anything else: PRESS
@@ -50,6 +52,33 @@ class Gestures(Entry):
     # ---- the physical events -------------------------------------------------------------------
     def on_tap(self, reader: int, uid: bytes, code: bytes | None) -> Outcome:
         """A tag arrived on ``reader``."""
+        return self._card_gesture(reader, uid, code, None)
+
+    def on_take_back(self, reader: int, uid: bytes, code: bytes | None) -> Outcome:
+        """The take-back gesture: seat ``reader``'s button held long with this card on its reader.
+        What follows is that press's RELEASE, which is no step."""
+        where = self.readers.get(reader)
+        if isinstance(where, int) and where < self.seats:
+            self.held.add(where)
+            self.took_back.add(where)
+        return self._card_gesture(reader, uid, code, Gesture.TAKE_BACK)
+
+    def on_stack(self, reader: int, cards: int) -> Outcome:
+        """Two cards on ``reader`` (``cards`` 2; its ring shows it, drawn by the firmware): the
+        players are asked to clear the pad; ``cards`` 0 or 1: it is cleared."""
+        out = Outcome()
+        where = self.readers.get(reader)
+        if where is None:
+            return out
+        name = "the centre reader" if where == "centre" else f"seat {where}'s reader"
+        if cards >= 2:
+            text = self._text(out, f"Two cards on {name}: clear the pad and lay one card at a time.")
+        else:
+            text = f"{name[0].upper()}{name[1:]} is clear again."
+        out.rows.append(("effect", {"type": "stack", "reader": reader, "cards": cards, "text": text}))
+        return out
+
+    def _card_gesture(self, reader: int, uid: bytes, code: bytes | None, gesture: Gesture | None) -> Outcome:
         out = Outcome()
         where = self.readers.get(reader)
         seat = where if isinstance(where, int) else None
@@ -74,7 +103,11 @@ class Gestures(Entry):
         except (UnknownTag, RegistryError) as exc:
             self._refuse(out, seat, "tap", "table.unknown-tag", str(exc), ring=reader)
             return out
-        self._dispatch(Gesture.SEAT_TAP if seat is not None else Gesture.CENTRE_TAP, seat, copy, out)
+        if gesture is None:
+            gesture = Gesture.SEAT_TAP if seat is not None else Gesture.CENTRE_TAP
+        elif seat is None:
+            return out                  # the centre has no button: no take-back there
+        self._dispatch(gesture, seat, copy, out)
         self._auto(out)
         return out
 
@@ -90,6 +123,13 @@ class Gestures(Entry):
             self._refuse(out, None, "confirm", "table.reader", why)
             return out
         gesture = _BUTTON.get(kind, Gesture.PRESS)
+        if gesture is Gesture.RELEASE and seat in self.took_back:
+            # the release of a take-back: its press was never sent, it is no step
+            self.took_back.discard(seat)
+            self.held.discard(seat)
+            self.pressed_in.pop(seat, None)
+            return out
+        self.took_back.discard(seat)
         hand = self.match.hand
         now_in = None if hand is None else (hand.number, str(hand.phase))
         if gesture is Gesture.LONG_PRESS:
@@ -114,6 +154,26 @@ class Gestures(Entry):
     def _unhold(self, row: Row, seat: int, copy: CardCopy | None, out: Outcome) -> None:
         self.held.discard(seat)
 
+    def _as_long_press(self, row: Row, seat: int, copy: CardCopy | None, out: Outcome) -> None:
+        """A take-back of a card that is not entered: the long press it also is (a bid, a trump
+        named, a hold to challenge …)."""
+        self.took_back.discard(seat)       # its release is what a long press's release is
+        self._dispatch(Gesture.LONG_PRESS, seat, None, out)
+
+    def _take_back(self, row: Row, seat: int, copy: CardCopy | None, out: Outcome) -> None:
+        assert copy is not None
+        self._game(ev.TakeBack(seat, copy), out)
+
+    def _unshow(self, row: Row, seat: int, copy: CardCopy | None, out: Outcome) -> None:
+        assert copy is not None
+        table = self.shown if copy in self.shown.get(seat, ()) else self.challenge
+        what = "shown" if table is self.shown else "challenge"
+        cards = table.get(seat, [])
+        if copy in cards:
+            cards.remove(copy)
+        self._ring(out, seat, R.PENDING, PENDING_COLOUR, len(cards), 0)
+        out.rows.append(("effect", {"type": "pending", "what": what, "seat": seat, "cards": [str(c) for c in cards]}))
+
     def _refuse_idle(self, row: Row, seat: int, copy: CardCopy | None, out: Outcome) -> None:
         event = "tap" if row.gesture is Gesture.SEAT_TAP else "confirm"
         self._refuse(out, seat, event, "table.phase", "no hand is being played")
@@ -125,22 +185,20 @@ class Gestures(Entry):
                      ring=self.centre)
 
     # ---- cards shown: declarations, counter-declarations, challenges ---------------------------
-    def _toggle(self, table: dict, seat: int, copy: CardCopy, out: Outcome, what: str) -> None:
+    def _add_shown(self, table: dict, seat: int, copy: CardCopy, out: Outcome, what: str) -> None:
         cards = table.setdefault(seat, [])
-        if copy in cards:
-            cards.remove(copy)
-        else:
+        if copy not in cards:           # shown again: the gesture table took it for ENTERED
             cards.append(copy)
         self._ring(out, seat, R.PENDING, PENDING_COLOUR, len(cards), 0)
         out.rows.append(("effect", {"type": "pending", "what": what, "seat": seat, "cards": [str(c) for c in cards]}))
 
     def _show_card(self, row: Row, seat: int, copy: CardCopy | None, out: Outcome) -> None:
         assert copy is not None
-        self._toggle(self.shown, seat, copy, out, "shown")
+        self._add_shown(self.shown, seat, copy, out, "shown")
 
     def _show_challenge(self, row: Row, seat: int, copy: CardCopy | None, out: Outcome) -> None:
         assert copy is not None
-        self._toggle(self.challenge, seat, copy, out, "challenge")
+        self._add_shown(self.challenge, seat, copy, out, "challenge")
 
     def _declare(self, row: Row, seat: int, copy: CardCopy | None, out: Outcome) -> None:
         cards = tuple(self.shown.pop(seat))
