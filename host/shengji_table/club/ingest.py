@@ -41,7 +41,7 @@ from ..game.effects import Refusal
 from ..game.events import EventError, event_from_json
 from ..game.match import Match
 from ..rules.ruleset import Ruleset, RulesetError
-from ..store.log import GENESIS, identity, row_hash
+from ..store.rows import GENESIS, canonical, identity, row_hash
 from .db import ClubDB
 from .wire import EventMessage
 
@@ -122,7 +122,7 @@ class Ingest:
             self.counts["ahead"] += 1
             return Taken("ahead", ack=expected - 1, log=lid)
         if m.seq == 1:
-            named = identity((m.kind, m.match, _canonical(m.payload), m.hash))[1]
+            named = identity((m.kind, m.match, canonical(m.payload), m.hash))[1]
             if named != lid:
                 return self.refuse(f"row 1 of table {m.table}'s log names log {named}, not {lid!r} as its message "
                                    f"says: not stored", table=m.table, match=m.match, seq=m.seq,
@@ -160,7 +160,7 @@ class Ingest:
                                     (m.table, key[1], m.seq - 1)) if m.seq > 1 else GENESIS)
         self.heads[key] = m.hash
         if (previous is not None and m.hash is not None
-                and row_hash(previous, m.seq, m.match, m.kind, m.boot, m.link, _canonical(m.payload), m.at) == m.hash):
+                and row_hash(previous, m.seq, m.match, m.kind, m.boot, m.link, canonical(m.payload), m.at) == m.hash):
             return None
         rp = self.replays.setdefault((m.table, key[1], m.match), Replay())
         first = rp.broken is None
@@ -333,11 +333,6 @@ class Ingest:
                 (hand_id, round_id, table, board_id, side, pair, label, int(declarer), res["attackers_points"],
                  levels))
         rp.hands += 1
-
-
-def _canonical(payload) -> str:
-    """A payload as the log hashes it (``store/log.py``)."""
-    return json.dumps(payload, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
 def _off_board(rp: Replay, event, before: int) -> str | None:

@@ -56,8 +56,8 @@ def overview(server: ClubServer) -> dict:
 
 def _settled_only(state: dict, match) -> dict:
     """``state`` without the play of a hand still going on (it shows once the hand is over)."""
-    hand = match.hand
-    if hand is None or hand.result is not None:
+    view = match.public_view()
+    if view is None or view.result is not None:
         return state
     seats = [{**s, "turn": False, "points": 0, "entering": 0} for s in state["seats"]]
     return {**state, "trick": [], "last_trick": None, "turn": None, "tricks_played": 0, "seats": seats,

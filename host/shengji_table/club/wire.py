@@ -37,7 +37,7 @@ import urllib.parse
 from dataclasses import dataclass
 from typing import Any
 
-from ..store.log import KINDS
+from ..store.rows import KINDS
 
 __all__ = ["PREFIX", "events_topic", "ack_topic", "table_of", "EventMessage", "WireError", "decode_event",
            "encode_event", "encode_ack", "decode_ack", "parse_broker_url", "BrokerURL", "TABLE_ID",

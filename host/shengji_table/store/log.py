@@ -31,34 +31,20 @@ same state; the physical events it already handled are recognised by their link 
 from __future__ import annotations
 
 import contextlib
-import enum
-import hashlib
 import json
 import os
 import pathlib
 import secrets
 import sqlite3
 import time
-from dataclasses import dataclass
-from typing import Any
 from collections.abc import Iterator
 
 from .. import locks
+from .rows import (FORMAT, FORMAT_MATCH, GENESIS, KINDS, Entry, RowKind, Verification, canonical, format_of,
+                   identity, row_hash)
 
 __all__ = ["EventLog", "Entry", "LogError", "LogWriteError", "UnchainedLog", "RowKind", "KINDS", "Verification",
            "row_hash", "GENESIS", "wal_missing", "FORMAT", "FORMAT_MATCH", "identity"]
-
-class RowKind(enum.StrEnum):
-    """What a row of the log holds; the club's wire carries the same kinds (``club/wire.py``)."""
-
-    META = "meta"             # the match's description, the link's news, the controller's state, the referee's acts
-    PHYSICAL = "physical"     # a frame from the Pico: a tap, a button
-    GAME = "game"             # a game event the rules accepted
-    RULING = "ruling"         # a refusal or the play clock, with its rule and reason
-    EFFECT = "effect"         # what the table showed: an announcement, a ring
-
-
-KINDS = tuple(RowKind)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS entries (
@@ -99,73 +85,6 @@ def wal_missing(path) -> bool:
     last checkpoint with it.  A plain copy of the .db alone cannot be told from a whole log."""
     p = pathlib.Path(path)
     return p.with_name(p.name + "-shm").exists() and not p.with_name(p.name + "-wal").exists()
-
-
-@dataclass(frozen=True)
-class Entry:
-    id: int
-    match: str
-    kind: str
-    payload: Any
-    at: float
-    boot: int | None = None
-    seq: int | None = None
-
-
-def _canonical(payload) -> str:
-    return json.dumps(payload, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-
-
-GENESIS = "0" * 64          # the "previous hash" of the first row
-FORMAT = 2                  # the log format this build writes: a format row first, every row chained
-FORMAT_MATCH = "(log)"      # the format row's match name: no table's match (matches() leaves it out)
-
-
-def _format_of(kind, match, payload_text) -> dict | None:
-    """``{"format": n, "id": "…"}`` when a row is a log's format row, else None."""
-    if kind != "meta" or match != FORMAT_MATCH:
-        return None
-    try:
-        info = json.loads(payload_text).get("log")
-    except (ValueError, AttributeError):
-        return None
-    if (isinstance(info, dict) and isinstance(info.get("format"), int) and isinstance(info.get("id"), str)
-            and 8 <= len(info["id"]) <= 64):
-        return info
-    return None
-
-
-def identity(first_row) -> tuple[int, str | None]:
-    """``(format, log id)`` from a log's row 1 ``(kind, match, payload text, hash)`` (None: an empty
-    log).  Format 2: the id its format row names; format 1 (chained, before the format row): the
-    first 32 hex digits of row 1's hash, unique to that log; format 0: unchained, no identity."""
-    if first_row is None:
-        return FORMAT, None
-    kind, match, text, digest = first_row
-    info = _format_of(kind, match, text)
-    if info is not None:
-        return info["format"], info["id"]
-    return (1, digest[:32]) if digest else (0, None)
-
-
-def row_hash(previous: str, id: int, match: str, kind: str, boot, seq, payload_text: str, at: float) -> str:
-    """The chained hash of one row: SHA-256 (hex) of the previous row's hash and the row's fields
-    as one canonical JSON array (the payload as stored, the time as its exact float)."""
-    body = json.dumps([previous, id, match, kind, boot, seq, payload_text, at], ensure_ascii=False,
-                      separators=(",", ":"))
-    return hashlib.sha256(body.encode("utf-8")).hexdigest()
-
-
-@dataclass(frozen=True)
-class Verification:
-    """What :meth:`EventLog.verify` found: ``ok``, the rows checked, the head hash, and the first
-    row that breaks the chain (``bad_id``, with ``reason``)."""
-    ok: bool
-    rows: int
-    head: str
-    bad_id: int | None = None
-    reason: str = ""
-    unchained: bool = False       # rows written by a build before the chain: nothing to check them by
 
 
 def _private(path) -> None:
@@ -317,7 +236,7 @@ class EventLog:
         self._writable()
         if kind not in KINDS:
             raise LogError(f"unknown entry kind {kind!r}; kinds are {', '.join(KINDS)}")
-        text, at = _canonical(payload), float(self._clock())
+        text, at = canonical(payload), float(self._clock())
         new_id = self.last_id() + 1
         digest = row_hash(self._head, new_id, match, kind, boot, seq, text, at)
         try:
@@ -446,7 +365,7 @@ class EventLog:
             rid, match, kind, boot, seq, text, at, stored = row
             if expected_id is not None and rid != expected_id:
                 return Verification(False, rows, previous, expected_id, f"row {expected_id} is missing")
-            if stored is None and rows == 0 and _format_of(kind, match, text) is not None:
+            if stored is None and rows == 0 and format_of(kind, match, text) is not None:
                 return Verification(False, rows, previous, rid, f"row {rid}, the log's format row, has no hash: "
                                                                  "it was removed (the log was altered)")
             if stored is None:
