@@ -128,10 +128,14 @@ function showResult(s, names) {
   $("result-title").textContent = "Hand " + s.hand + " is over";
   $("r-captured").textContent = r.captured;
   $("r-kitty").textContent = r.kitty_points === null ? "–"
-    : r.kitty_points + " × " + r.multiplier + " = " + r.bonus;
+    : r.multiplier ? r.kitty_points + " × " + r.multiplier + " = " + r.bonus
+    : "0 (" + r.kitty_points + " in the kitty stay with the declarers)";
   $("r-penalty").textContent = (r.penalty > 0 ? "+" : "") + r.penalty;
   $("r-total").textContent = r.attackers_points + " of " + s.points.total;
-  const side = (seats, n) => seats.map(x => names[x]).join(", ") + " go up " + n + " level" + (n === 1 ? "" : "s");
+  const levels = {};
+  for (const x of s.seats) levels[x.seat] = x.level;
+  const side = (seats, n) => seats.map(x => names[x]).join(", ") + " go up " + n + " level" + (n === 1 ? "" : "s")
+    + " (now " + [...new Set(seats.map(x => levels[x]))].join(", ") + ")";
   $("r-levels").textContent = r.declarers_levels ? side(r.declarers, r.declarers_levels)
     : r.attackers_levels ? side(r.attackers, r.attackers_levels) : "Nobody goes up.";
   $("r-next").textContent = "Next dealer: " + (r.next_dealer === null ? "decided by the next draw" : names[r.next_dealer])
@@ -156,6 +160,8 @@ function followResult(s, names) {
 function renderMatchOver(s, names) {
   $("match-over").hidden = !s.match_over;
   if (!s.match_over) return;
+  $("result-panel").hidden = true;             // the last hand's outcome is said on the match's screen
+  $("m-reason").textContent = s.result || "";
   const r = s.settlement;
   let won = s.seats.filter(x => x.level === "won").map(x => x.seat);
   if (!won.length && r) won = r.declarers_levels ? r.declarers : r.attackers_levels ? r.attackers : [];
