@@ -53,7 +53,8 @@ TEXT_SIZES = """
 return Array.from(document.body.querySelectorAll('*')).filter(el =>
   Array.from(el.childNodes).some(n => n.nodeType === 3 && n.textContent.trim()) && el.checkVisibility()
   && el.getBoundingClientRect().width > 0)
-  .map(el => [parseFloat(getComputedStyle(el).fontSize), el.tagName.toLowerCase() + ' ' + el.textContent.trim().slice(0, 30)]);
+  .map(el => [parseFloat(getComputedStyle(el).fontSize),
+              el.tagName.toLowerCase() + ' ' + el.textContent.trim().slice(0, 30)]);
 """
 
 IN_VIEW = """

@@ -46,6 +46,7 @@ function seatEl(seat, s, ring) {
   name.className = "name";
   name.textContent = seat.name;
   const top = document.createElement("div");
+  top.className = "top";
   top.append(dot, name);
   if (seat.dealer) {
     const badge = document.createElement("span");
