@@ -14,6 +14,7 @@ hand, the cards being entered, the stack or the kitty — the kitty only once th
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping, Sequence
 
 from ...game.phase import Phase
 from ...game.views import PublicView
@@ -157,8 +158,8 @@ def _hand_fields(view: PublicView, ruleset) -> dict:
     }
 
 
-def public_state(controller, names: dict | None = None, announcements=(), paused: str | None = None,
-                 now: float | None = None) -> dict:
+def public_state(controller, names: Mapping | Sequence[str] | None = None, announcements=(),
+                 paused: str | None = None, now: float | None = None) -> dict:
     """The public table (see the module docstring); ``announcements``: the recent public sentences,
     oldest first; ``paused``: the referee's reason while the table is paused; ``now``: the
     ``time.monotonic()`` the play clock's ``left`` is counted at (default: now)."""
@@ -167,7 +168,7 @@ def public_state(controller, names: dict | None = None, announcements=(), paused
     ruleset = controller.ruleset
     players = ruleset.players
     levels = list(view.levels) if view is not None else list(match.levels)
-    names = seat_names(names or getattr(controller, "names", ()), players)
+    names = seat_names(names or getattr(controller, "names", None), players)
     bid = view.result.bid if view is not None and view.result is not None else None
     return {
         "preset": ruleset.preset, "mode": controller.mode, "players": players,
@@ -186,7 +187,8 @@ def public_state(controller, names: dict | None = None, announcements=(), paused
     }
 
 
-def referee_state(service, names: dict | None = None, announcements=(), log_rows: int = 200) -> dict:
+def referee_state(service, names: Mapping | Sequence[str] | None = None, announcements=(),
+                  log_rows: int = 200) -> dict:
     """The referee's console: the public state plus every hand, the kitty, the rulings (rule id
     and full reason) and the latest rows of the event log.  Call it holding ``service.lock``."""
     c = service.controller
