@@ -94,14 +94,14 @@ class Feeder(threading.Thread):
     def __init__(self, svc, events: list, start: int = 0, pace: float = 0.05):
         super().__init__(daemon=True)
         self.svc, self.events, self.i, self.pace = svc, events, start, pace
-        self._stop = threading.Event()
+        self._halt = threading.Event()  # not _stop: Thread has a _stop method
 
     def run(self) -> None:
-        while self.i < len(self.events) and not self._stop.is_set():
+        while self.i < len(self.events) and not self._halt.is_set():
             feed(self.svc, self.events[self.i])
             self.i += 1
-            self._stop.wait(self.pace)
+            self._halt.wait(self.pace)
 
     def stop(self) -> None:
-        self._stop.set()
+        self._halt.set()
         self.join(5)

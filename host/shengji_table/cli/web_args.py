@@ -90,10 +90,8 @@ def start_web(args, service, say: Callable[[str], None] | None = None):
     from ..face.web.auth import load_pin_file
     host, port = parse_address(args.web)
     pin_hash = load_pin_file(args.referee_pin_file) if args.referee_pin_file else None
-    names = getattr(args, "names", None)
     try:
-        web = start_web_server(service, host=host, port=port, pin_hash=pin_hash,
-                               names=names if isinstance(names, dict) else None,
+        web = start_web_server(service, host=host, port=port, pin_hash=pin_hash, names=getattr(args, "names", None),
                                spectator_delay=args.spectator_delay, tls=getattr(args, "web_tls", None))
     except OSError as exc:
         print(f"error: {exc}", file=sys.stderr)

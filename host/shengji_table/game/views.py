@@ -62,6 +62,7 @@ class PublicView(NamedTuple):
     undos: int                       # the plays the referee undid (and did not reverse)
     result: HandResult | None        # once the hand is over
     kitty: tuple | None              # the kitty's faces once the hand is over and settled
+    penalty: int = 0                 # the net penalty points the referee added to the attackers
 
     @property
     def last_trick(self) -> TrickView | None:
@@ -120,7 +121,8 @@ def public_view(match: Match) -> PublicView | None:
         declarers=tuple(declarers),
         attackers=None if unknown or not known else tuple(s for s in range(hand.players) if s not in declarers),
         friend_calls=tuple(hand.friend_calls), friends=tuple(s for s in hand.friends if s != hand.dealer),
-        committed=sum(hand.played_count), undos=len(hand.undone), result=hand.result, kitty=kitty)
+        committed=sum(hand.played_count), undos=len(hand.undone), result=hand.result, kitty=kitty,
+        penalty=sum(p if s in declarers else -p for s, p, _ in hand.penalties) if known else 0)
 
 
 def referee_view(match: Match) -> RefereeView | None:

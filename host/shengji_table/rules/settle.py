@@ -34,7 +34,7 @@ from .ruleset import Ruleset
 __all__ = [
     "Settlement", "settle", "next_dealer", "partner_of", "LevelChange", "advance_level",
     "lower_level", "top_level", "level_rights", "share_levels", "Shares", "DigDrop", "dig_drop",
-    "JOKER_LEVEL", "pass_on",
+    "JOKER_LEVEL", "pass_on", "marks",
 ]
 
 # With match_end="beyond-a" the level after A is the jokers' level (王, played without trump).
@@ -145,6 +145,25 @@ def _settle_bidding(p: int, bid: int) -> Settlement:
                           f"attackers took {p}, under half the bid ({half}): the dealer goes up {_lv(4)}.")
     return Settlement(p, 2, 0, False, "§9 bidding",
                       f"attackers took {p}, under the bid of {bid}: the dealer goes up {_lv(2)}.")
+
+
+def marks(ruleset: Ruleset, bid: int | None = None) -> list[tuple[int, int, int, bool]]:
+    """The settlement's marks: ``(P, declarers' levels, attackers' levels, takeover)`` for each
+    attackers' points P from which the outcome changes, counted in 5s from 5 to the points in play
+    (the first mark: the outcome from 5 points up).  A bidding ruleset has marks only with its bid.
+
+    >>> [m[0] for m in marks(Ruleset.from_preset("classic"))]
+    [5, 40, 80, 120, 160, 200]
+    """
+    if ruleset.bidding and bid is None:
+        return []
+    out: list[tuple[int, int, int, bool]] = []
+    for p in range(5, ruleset.total_points + 1, 5):
+        s = settle(ruleset, p, bid=bid) if ruleset.bidding else settle(ruleset, p)
+        row = (p, s.declarers_levels, s.attackers_levels, s.takeover)
+        if not out or out[-1][1:] != row[1:]:
+            out.append(row)
+    return out
 
 
 def partner_of(ruleset: Ruleset, seat: int, players: int | None = None) -> int:

@@ -11,7 +11,7 @@ import collections
 import json
 import time
 
-from .state import public_state
+from .state import public_state, seat_names
 
 __all__ = ["Hub", "Subscriber"]
 
@@ -33,9 +33,10 @@ class Subscriber:
 class Hub:
     """The service's listener (``service.add_listener``) and the streams' fan-out."""
 
-    def __init__(self, service, *, names: dict | None = None, spectator_delay: float = 0.0, history: int = 12):
+    def __init__(self, service, *, names=None, spectator_delay: float = 0.0, history: int = 12):
         self.service = service
-        self.names = dict(names or {})
+        # the players' names: a sequence in seat order or {seat: name}; none: the controller's own
+        self.names = seat_names(names or getattr(service.controller, "names", ()), service.controller.ruleset.players)
         self.delay = max(0.0, float(spectator_delay))
         self.announcements: collections.deque = collections.deque(maxlen=history)
         self.loop: asyncio.AbstractEventLoop | None = None

@@ -159,10 +159,10 @@ class WebServer:
 
 
 def start_web_server(service, *, host: str = "127.0.0.1", port: int = 0, pin_hash: str | None = None,
-                     names: dict | None = None, spectator_delay: float = 0.0, clock=None,
+                     names=None, spectator_delay: float = 0.0, clock=None,
                      tls: tuple | None = None) -> WebServer:
     """Serve ``service``'s table at ``host:port`` (0: any free port) in a background thread; over
-    HTTPS with ``tls=(CERT, KEY)``."""
+    HTTPS with ``tls=(CERT, KEY)``.  ``names``: the players' names, in seat order or ``{seat: name}``."""
     hub = Hub(service, names=names, spectator_delay=spectator_delay)
     gate = None
     if pin_hash is not None:

@@ -14,13 +14,15 @@ hand, the cards being entered, the stack or the kitty — the kitty only once th
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping, Sequence
 
 from ...game.phase import Phase
 from ...game.views import PublicView
 from ...rules.cards import JOKER, SMALL_JOKER_RANK, rank_text, trump_text
+from ...rules.settle import marks, next_dealer
 from ...table.controller import R
 
-__all__ = ["public_state", "card_json", "RING_LEGEND", "referee_state"]
+__all__ = ["public_state", "card_json", "RING_LEGEND", "referee_state", "seat_names"]
 
 # What each ring pattern means, in words (docs/table.md, "What the rings mean").
 RING_LEGEND = [
@@ -82,9 +84,43 @@ def _rings(controller) -> list:
     return out
 
 
+def seat_names(names, players: int) -> dict:
+    """``{seat: name}`` from the players' names as the CLI holds them (a sequence in seat order) or
+    as a mapping (seat or its digits → name); a seat without a name is left out."""
+    if not names:
+        return {}
+    items = names.items() if hasattr(names, "items") else enumerate(names)
+    out = {}
+    for k, v in items:
+        seat = int(k) if isinstance(k, (int, str)) and str(k).isdigit() else None
+        if seat is not None and 0 <= seat < players and isinstance(v, str) and v.strip():
+            out[seat] = v.strip()
+    return out
+
+
+def _marks(ruleset, bid: int | None) -> list:
+    """The settlement's marks for the page's points bar (``rules.settle.marks``)."""
+    return [{"points": p, "declarers": d, "attackers": a, "takeover": t} for p, d, a, t in marks(ruleset, bid)]
+
+
+def _settlement(view: PublicView, ruleset) -> dict | None:
+    """The hand's result by source once it is over: tricks, kitty × multiplier, penalties, the
+    levels each side goes up and the next dealer (None: the next draw decides)."""
+    r = view.result
+    if r is None:
+        return None
+    s = r.settlement
+    dealer = view.dealer if view.dealer is not None else 0
+    return {"captured": r.captured, "kitty_points": r.kitty_points, "multiplier": r.multiplier, "bonus": r.bonus,
+            "penalty": r.penalty, "attackers_points": s.attackers_points, "declarers_levels": s.declarers_levels,
+            "attackers_levels": s.attackers_levels, "takeover": s.takeover, "rule": s.rule, "reason": s.reason,
+            "ruling": r.ruling, "declarers": list(r.declarers), "attackers": list(r.attackers),
+            "next_dealer": next_dealer(ruleset, dealer, s.takeover, view.players)}
+
+
 def _seat(s: int, view: PublicView | None, levels, names: dict) -> dict:
     playing = view is not None and view.phase is Phase.PLAYING and view.turn == s
-    return {"seat": s, "name": names.get(s) or names.get(str(s)) or f"Seat {s}",
+    return {"seat": s, "name": names.get(s) or f"Seat {s}",
             "level": rank_text(levels[s]) if levels[s] <= 14 else "won",
             "dealer": view is not None and view.dealer == s,
             "turn": playing,
@@ -95,14 +131,16 @@ def _seat(s: int, view: PublicView | None, levels, names: dict) -> dict:
 def _no_hand(total: int) -> dict:
     """public_state's hand fields before the first deal."""
     return {"hand": 0, "phase": "deal", "dealer": None, "level": None, "turn": None, "trick": [], "last_trick": None,
-            "tricks_played": 0, "points": {"declarers": 0, "attackers": 0, "total": total}, "friend_calls": [],
-            "kitty": None, "result": None}
+            "tricks_played": 0, "points": {"declarers": 0, "attackers": 0, "penalty": 0, "total": total},
+            "friend_calls": [], "kitty": None, "result": None, "settlement": None}
 
 
-def _hand_fields(view: PublicView, total: int) -> dict:
-    """public_state's fields of the hand in play."""
+def _hand_fields(view: PublicView, ruleset) -> dict:
+    """public_state's fields of the hand in play: the attackers' points count the penalties, and
+    once the hand is settled they are the settlement's (the kitty included)."""
     last = view.last_trick
-    att = view.attackers_points
+    won = view.attackers_points
+    att = view.result.settlement.attackers_points if view.result is not None else won + view.penalty
     return {
         "hand": view.number, "phase": str(view.phase), "dealer": view.dealer,
         "level": rank_text(view.level) if view.level <= 14 else None,
@@ -111,31 +149,35 @@ def _hand_fields(view: PublicView, total: int) -> dict:
         "last_trick": None if last is None else {"plays": _plays(last.plays), "winner": last.winner,
                                                  "points": last.points},
         "tricks_played": len(view.tricks),
-        "points": {"declarers": sum(view.points) - att, "attackers": att, "total": total},
+        "points": {"declarers": sum(view.points) - won, "attackers": att, "penalty": view.penalty,
+                   "total": ruleset.total_points},
         "friend_calls": [{"card": card_json(c), "nth": n} for c, n in view.friend_calls],
         "kitty": _cards(view.kitty) if view.kitty is not None else None,
-        "result": view.result.to_json().get("reason") if view.result is not None else None,
+        "result": view.result.settlement.reason if view.result is not None else None,
+        "settlement": _settlement(view, ruleset),
     }
 
 
-def public_state(controller, names: dict | None = None, announcements=(), paused: str | None = None,
-                 now: float | None = None) -> dict:
+def public_state(controller, names: Mapping | Sequence[str] | None = None, announcements=(),
+                 paused: str | None = None, now: float | None = None) -> dict:
     """The public table (see the module docstring); ``announcements``: the recent public sentences,
     oldest first; ``paused``: the referee's reason while the table is paused; ``now``: the
     ``time.monotonic()`` the play clock's ``left`` is counted at (default: now)."""
-    names = names or {}
     match = controller.match
     view = match.public_view()
     ruleset = controller.ruleset
     players = ruleset.players
     levels = list(view.levels) if view is not None else list(match.levels)
+    names = seat_names(names or getattr(controller, "names", None), players)
+    bid = view.result.bid if view is not None and view.result is not None else None
     return {
         "preset": ruleset.preset, "mode": controller.mode, "players": players,
         "order": list(range(players)),      # playing order: counter-clockwise, seat numbers rising
         "seats": [_seat(s, view, levels, names) for s in range(players)],
         "teams": _teams(view, ruleset),
         "trump": _trump(view),
-        **(_hand_fields(view, ruleset.total_points) if view is not None else _no_hand(ruleset.total_points)),
+        **(_hand_fields(view, ruleset) if view is not None else _no_hand(ruleset.total_points)),
+        "marks": _marks(ruleset, bid),
         "match_over": match.over,
         "announcements": list(announcements),
         "paused": paused,
@@ -145,7 +187,8 @@ def public_state(controller, names: dict | None = None, announcements=(), paused
     }
 
 
-def referee_state(service, names: dict | None = None, announcements=(), log_rows: int = 200) -> dict:
+def referee_state(service, names: Mapping | Sequence[str] | None = None, announcements=(),
+                  log_rows: int = 200) -> dict:
     """The referee's console: the public state plus every hand, the kitty, the rulings (rule id
     and full reason) and the latest rows of the event log.  Call it holding ``service.lock``."""
     c = service.controller

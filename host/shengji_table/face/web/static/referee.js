@@ -19,7 +19,7 @@ function render(s) {
   for (const seat of pub.seats) names[seat.seat] = seat.name;
   $("hand").textContent = pub.hand || "–";
   $("phase").textContent = pub.phase;
-  $("trump").textContent = pub.trump || "–";
+  $("trump").textContent = pub.level ? trumpText(pub.trump, pub.level) : "–";
   $("turn").textContent = pub.turn === null ? "–" : names[pub.turn];
   $("points").textContent = pub.points.attackers + " attackers / " + pub.points.declarers + " declarers";
   $("table-state").textContent = s.paused ? "paused: " + s.paused : "taking taps";
@@ -82,6 +82,15 @@ async function refresh() {
   }
 }
 
+// End the hand and Settle the hand cannot be taken back by a click: the referee confirms first.
+function confirmText(kind, body) {
+  if (kind === "end") {
+    return "End the hand now by " + body.rule + " against " + names[body.at_fault] + "'s side?\n"
+      + "Reason: " + body.reason;
+  }
+  return "Settle the hand with " + body.attackers_points + " points for the attackers?\nReason: " + body.reason;
+}
+
 function say(text, ok) {
   const m = $("message");
   m.textContent = text;
@@ -93,6 +102,10 @@ for (const form of document.querySelectorAll("form[data-action]")) {
     ev.preventDefault();
     const body = {};
     for (const [k, v] of new FormData(form)) body[k] = (k === "points" || k === "at_fault" || k === "attackers_points" || k === "ruling") ? Number(v) : v;
+    if (form.dataset.confirm && !confirm(confirmText(form.dataset.confirm, body))) {
+      say(form.dataset.action + ": not sent.", true);
+      return;
+    }
     const r = await fetch("/api/referee/" + form.dataset.action, {
       method: "POST", credentials: "same-origin",
       headers: {"Content-Type": "application/json", "X-CSRF-Token": CSRF},
