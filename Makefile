@@ -10,7 +10,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: all venv espeak browser mosquitto demo test test-all bench typecheck clean
+.PHONY: all venv espeak browser axe mosquitto demo test test-all bench typecheck clean
 
 all: test
 
@@ -47,6 +47,13 @@ browser:
 	  echo "could not install $(BROWSER_PKGS): the browser tests will skip"; \
 	else echo "the browser tests will skip; to run them: sudo apt-get update && sudo apt-get install -y $(BROWSER_PKGS)"; fi
 
+# axe-core (an npm package) checks the pages' accessibility in the browser tests
+# (tests/web/test_browser_layout.py); without npm that check skips, saying so.
+axe:
+	@[ -f node_modules/axe-core/axe.min.js ] || { command -v npm >/dev/null 2>&1 \
+	  && npm install --no-save --no-audit --no-fund --silent axe-core@4 >/dev/null 2>&1; } \
+	  || echo "could not install axe-core with npm: the accessibility check will skip"
+
 # The club (docs/club.md) talks over mosquitto, and makes its TLS certificates with openssl: Debian
 # packages, installed here when missing and we are root; otherwise the command is printed and the
 # club's broker (or TLS) tests skip, saying why.
@@ -73,11 +80,11 @@ TEST_WORKERS ?= 4
 PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist worksteal
 
 # The whole test suite, bounded for CI (slow soak/fuzz runs use their bounded profile).
-test: $(STAMP) espeak browser mosquitto
+test: $(STAMP) espeak browser axe mosquitto
 	$(PYTEST)
 
 # Including the long soak/fuzz runs.
-test-all: $(STAMP) browser mosquitto
+test-all: $(STAMP) browser axe mosquitto
 	HYPOTHESIS_PROFILE=long $(PYTEST) --run-slow
 
 # Type checks: the host package (mypy.ini); the firmware is checked against the rp2 stubs in the tests.
