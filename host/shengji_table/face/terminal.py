@@ -30,8 +30,8 @@ from ..game.views import PublicView
 from ..rules.cards import level_text, suit_symbol
 from ..table.controller import R
 from .labels import LABELS, PATTERNS, PHASES, legend, level_word, teams_line
+from .messages import line_text
 from .voice import Voice
-from .words_zh import to_zh
 
 __all__ = ["TableView", "width", "is_terminal", "terminal_size", "COLUMNS", "ROWS"]
 
@@ -101,11 +101,13 @@ class TableView:
             self.voice.say(text)
 
     def status(self, text: str) -> None:
-        """The program's own news (connected, resumed, stopped): shown, not spoken."""
-        self._show(text, translate=False)
+        """The program's own news (connected, resumed, stopped): shown, not spoken (in the screen's
+        language when it is a message of the catalogs)."""
+        self._show(text, translate=getattr(text, "msg", None) is not None)
 
     def _show(self, text: str, translate: bool = True) -> None:
-        shown = to_zh(text) if translate and self.lang == "zh" else text
+        names = getattr(self.controller, "names", ()) or ()
+        shown = line_text(text, self.lang, names) if translate else text
         self.texts.append(shown)
         del self.texts[:-200]
         self._dirty = True

@@ -243,7 +243,7 @@ class Match:
         if rs.teams == "find-friend":
             out += self._dig_drop(hand, dec, changes)
         if s.takeover:
-            out.append(Announce("level", "The attackers take over the deal.", s.rule))
+            out.append(Announce("level", "The attackers take over the deal.", s.rule, msg="level.takeover", args={}))
         self._pass_deal(hand.dealer, s.takeover)
         summary = HandSummary(number=hand.number, dealer=hand.dealer, trump=hand.trump, level=hand.level,
                               result=res.to_json(), levels_before=before, levels_after=list(self.levels),
@@ -257,9 +257,11 @@ class Match:
         if winners:
             self.over, self._live = True, None
             self.winners = tuple(sorted(set(winners)))
-            out.append(Announce("match", f"Match over: seat(s) {', '.join(map(str, self.winners))} win.", "R-8.4"))
+            out.append(Announce("match", f"Match over: seat(s) {', '.join(map(str, self.winners))} win.", "R-8.4",
+                                msg="match.over", args={"seats": list(self.winners)}))
         elif not rs.bidding:
-            out.append(Announce("deal", f"Next dealer: seat {self.dealer}.", "R-8.5"))
+            out.append(Announce("deal", f"Next dealer: seat {self.dealer}.", "R-8.5", msg="deal.next",
+                                args={"seat": self.dealer}))
         return out
 
     def _pass_deal(self, dealer: int, takeover: bool) -> None:
@@ -425,18 +427,24 @@ class Match:
                 if k:
                     a, b = before[seats[0]], self.levels[seats[0]]
                     out.append(Announce("level", f"{side} go up {levels_in_words(k)}: "
-                                                 f"{level_text(a)} → {level_text(b)}", "R-8"))
+                                                 f"{level_text(a)} → {level_text(b)}", "R-8",
+                                        msg=f"level.{side.lower()}-up",
+                                        args={"levels": levels_in_words(k), "count": k, "from": level_text(a),
+                                              "to": level_text(b)}))
             if not out:
-                out.append(Announce("level", "Nobody goes up.", "R-8"))
+                out.append(Announce("level", "Nobody goes up.", "R-8", msg="level.nobody", args={}))
             return out
         for seat in range(self.players):
             k = shares.get(seat, 0)
             if k:
                 role = "dealer" if seat == dec[0] else "declarer" if seat in dec else "attacker"
                 out.append(Announce("level", f"Seat {seat} ({role}) goes up {levels_in_words(k)}: "
-                                             f"{level_text(before[seat])} → {level_text(self.levels[seat])}", "R-8"))
+                                             f"{level_text(before[seat])} → {level_text(self.levels[seat])}", "R-8",
+                                    msg=f"level.seat-up.{role}",
+                                    args={"seat": seat, "levels": levels_in_words(k), "count": k,
+                                          "from": level_text(before[seat]), "to": level_text(self.levels[seat])}))
         if not out:
-            out.append(Announce("level", "Nobody goes up.", "R-8"))
+            out.append(Announce("level", "Nobody goes up.", "R-8", msg="level.nobody", args={}))
         return out
 
     # ------------------------------------------------------------------

@@ -346,7 +346,9 @@ def _finish_trick(hand: Hand) -> list:
     hand.leader = hand.turn = winner
     said = _new(Announce)                       # Announce("trick", …, "R-5") likewise
     _set(said, "__dict__", {"kind": "trick", "text": f"Trick {len(hand.tricks)} to seat {winner}"
-                            + (f", {pts} points" if pts else "") + f": {shown}.", "rule": "R-5"})
+                            + (f", {pts} points" if pts else "") + f": {shown}.", "rule": "R-5",
+                            "msg": "trick.points" if pts else "trick.won",
+                            "args": {"trick": len(hand.tricks), "seat": winner, "points": pts, "plays": shown}})
     out = [_WON[winner], said]
     if not any(hand.hands) and hand.knowledge.all_played(hand):     # a card still held: not the end
         hand.phase = Phase.OVER
