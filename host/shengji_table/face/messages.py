@@ -10,7 +10,8 @@ when the module first needs it — the format translators and their tools (Poedi
 
 A parameter is rendered by its name, per language: ``seat``/``*_seat`` (a seat: its number in
 English — names are added by ``with_names`` — the player's name or "N号位" in Chinese), ``seats``
-(several), ``cards`` (card codes: 黑桃10, 一对大王 in Chinese), ``trump`` / ``suit`` (the English
+(several), ``cards``/``card`` (card codes or symbols: 黑桃10, 一对大王 in Chinese), ``nth`` (first: 第一张),
+``calls`` (a friend's calls, ``[[nth, card], …]``), ``trump`` / ``suit`` (the English
 suit word: 黑桃为主 / 黑桃), ``why`` (a refusal's public reason, read with its ``rule``), anything else
 as it is.
 
@@ -24,7 +25,7 @@ import pathlib
 from collections.abc import Sequence
 
 from ..game.names import with_names
-from .words_zh import _SUIT_WORD_ZH, cards_zh, to_zh, why_zh
+from .words_zh import _NTH_ZH, _SUIT_WORD_ZH, cards_zh, to_zh, why_zh
 
 __all__ = ["LANGS", "catalog", "render", "line_text", "seat_name", "LOCALE_DIR"]
 
@@ -56,10 +57,16 @@ def _param(key: str, value, lang: str, names: Sequence[str], args: dict) -> str:
         return seat_name(int(value), lang, names)
     if key == "seats":
         return ("、" if lang == "zh" else ", ").join(seat_name(int(s), lang, names) for s in value)
+    if key == "calls":                       # [[nth, card], …]: a friend's calls
+        if lang == "zh":
+            return "；".join(_NTH_ZH.get(nth, "") + cards_zh(card) for nth, card in value)
+        return "; ".join(f"the {nth} {card}" for nth, card in value)
     if lang != "zh":
         return str(value)
-    if key == "cards":
+    if key in ("cards", "card"):
         return cards_zh(str(value))
+    if key == "nth":
+        return _NTH_ZH.get(str(value), "")
     if key == "trump":
         word = _SUIT_WORD_ZH.get(str(value), "")
         return "无主" if word == "无主" else f"{word}为主"

@@ -203,12 +203,14 @@ def _commit_lead(hand: Hand, e: ev.Confirm) -> list:
 
 
 def throw_failed(hand: Hand, seat: int, chk, withdrawn: int) -> list:
-    out = [Announce("throw", f"Seat {seat}'s throw fails: {chk.reason} Played: {format_cards(chk.forced)}.", chk.rule)]
+    out = [Announce("throw", f"Seat {seat}'s throw fails: {chk.reason} Played: {format_cards(chk.forced)}.", chk.rule,
+                    msg="throw.fails", args={"seat": seat, "reason": chk.reason, "cards": format_cards(chk.forced)})]
     if withdrawn and hand.ruleset.throw_penalty != "none":
         pen = throw_penalty(hand.ruleset, withdrawn, by_declarers=seat in hand.declarers())
         # stored unsigned: the sign follows the side of the seat at the end (find-a-friend teams)
         hand.penalties.append((seat, abs(pen.points), pen.reason))
-        out.append(Announce("throw", f"Penalty against seat {seat}'s side: {pen.reason}", pen.rule))
+        out.append(Announce("throw", f"Penalty against seat {seat}'s side: {pen.reason}", pen.rule,
+                            msg="throw.penalty", args={"seat": seat, "reason": pen.reason, "points": abs(pen.points)}))
     return out
 
 
