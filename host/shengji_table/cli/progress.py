@@ -36,7 +36,8 @@ def progress(total: int | None, what: str, stream=None) -> Iterator[Callable[...
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                   TextColumn("{task.fields[note]}"), console=Console(file=stream), transient=True)
+                   TextColumn("{task.fields[note]}"), console=Console(file=stream), transient=True,
+                   redirect_stdout=False, redirect_stderr=False)
     with bar:
         task = bar.add_task(what, total=total, note="")
 
