@@ -11,9 +11,9 @@ record; check the log's hash chain.
 ``show`` prints one line a row: id, time, match, kind and a short summary (``--follow`` keeps
 printing rows as the table writes them, like ``tail -f``); ``--full`` prints each payload whole
 instead of a summary cut at 60 characters a value, ``--json`` one JSON object a row (``id``,
-``time``, ``match``, ``kind``, ``payload``, ``boot``, ``seq``: JSON Lines, for ``jq``).  ``export`` rebuilds the game layer's
-JSON match record (the same format ``play --record`` writes and ``replay`` reads) from the match's
-logged game events, or its PBN-like text export.
+``time``, ``match``, ``kind``, ``payload``, ``boot``, ``seq``: JSON Lines, for ``jq``).
+``export`` rebuilds the game layer's JSON match record (the same format ``play --record`` writes
+and ``replay`` reads) from the match's logged game events, or its PBN-like text export.
 
 What ``export`` needs in the log: a ``meta`` row of the match whose payload holds the match header,
 ``{"ruleset": {...Ruleset.to_json()...}, "mode": "scanned"|"open"}``, optionally ``"seats"`` (or

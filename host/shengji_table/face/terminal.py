@@ -212,7 +212,8 @@ class TableView:
                 role = w["dealer_tag"] if seat == view.dealer else w["decl"] if seat in view.declarers else (
                     w["unknown"] if view.attackers is None else w["att"])
             lvl = level_word(c.match.levels[seat], self.lang)
-            lines.append(f"{turn} {_pad(self._seat_name(seat), 12)} {_pad(role, 8)} {w['level']} {lvl:<3} {self._ring_text(seat, now)}")
+            name = _pad(self._seat_name(seat), 12)
+            lines.append(f"{turn} {name} {_pad(role, 8)} {w['level']} {lvl:<3} {self._ring_text(seat, now)}")
         lines.append(f"  {_pad(w['centre'], 25)} {self._ring_text(c.centre, now)}")
         return lines
 

@@ -216,8 +216,8 @@ class Match:
             del self.summaries[count:]
             self._live = hand
             back = ", ".join(level_text(lv) for lv in self.levels)
-            out.append(Announce("level", f"Hand {hand.number}'s settlement is withdrawn: levels back to {back}.", "R-10",
-                                msg="level.withdrawn", args={"hand": hand.number, "levels": back}))
+            out.append(Announce("level", f"Hand {hand.number}'s settlement is withdrawn: levels back to {back}.",
+                                "R-10", msg="level.withdrawn", args={"hand": hand.number, "levels": back}))
         if hand.result is not None and len(self.summaries) < hand.number:
             out += self._settle_hand(hand)
         return out

@@ -176,8 +176,9 @@ def declare(hand: Hand, e: ev.Declare) -> list:
     hand.declarations.append((decl, e.cards))
     hand.standing = res.standing
     return [Announce("declare", f"Seat {e.seat} shows {format_cards(faces)}: {res.reason}", res.rule,
-                     msg=f"declare.{res.kind}", args={"seat": e.seat, "cards": format_cards(faces), "reason": res.reason,
-                                                      "trump": suit_word(res.standing.trump if res.standing else None)}),
+                     msg=f"declare.{res.kind}",
+                     args={"seat": e.seat, "cards": format_cards(faces), "reason": res.reason,
+                           "trump": suit_word(res.standing.trump if res.standing else None)}),
             ring(e.seat, "declarer")]
 
 
