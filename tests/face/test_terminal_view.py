@@ -166,3 +166,6 @@ def test_the_seat_rows_and_the_trick_name_the_players():
             for n in names:
                 assert n in screen
             assert "seat 1 " not in screen and "1号位" not in screen
+            view = c.match.public_view()
+            if view is not None and view.dealer is not None:
+                assert screen.split("\n")[1].rstrip().endswith(names[view.dealer])     # the hand line's dealer

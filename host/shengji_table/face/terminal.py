@@ -189,10 +189,15 @@ class TableView:
         if view is None:
             return w["waiting"]
         trump = suit_symbol(view.trump) if view.trump_fixed else w["drawing"]
-        dealer = "?" if view.dealer is None else view.dealer
+        dealer = "?" if view.dealer is None else self._dealer_name(view.dealer)
         head = f"第{view.number}副" if self.lang == "zh" else f"{w['hand']} {view.number}"
         return (f"{head} · {PHASES[self.lang][view.phase]} · {w['level']} {level_text(view.level)} · "
                 f"{w['trump']} {trump} · {w['dealer']} {dealer}")
+
+    def _dealer_name(self, seat: int) -> str:
+        """The dealer on the hand line: the player's name when given, else the seat's number."""
+        names = getattr(self.controller, "names", ()) or ()
+        return names[seat] if seat < len(names) and names[seat] else str(seat)
 
     def _seat_name(self, seat: int) -> str:
         """How the screen names a seat: the player's name when given, else "seat N" / "N号位"."""
