@@ -93,9 +93,9 @@ def teams_line(view: PublicView | None, ruleset, lang: str) -> str:
     if view is None or view.dealer is None:
         return ("三人：叫分最高者一人坐庄，另外两家联手" if zh else
                 "Three players: the bid winner declares alone against the others")
-    att = _seats(view.attackers or (), lang)
-    return (f"{view.dealer}号位一人坐庄，{att} 联手" if zh else
-            f"Seat {view.dealer} declares alone; seats {att} attack")
+    others = _seats(view.attackers or (), lang)
+    return (f"{view.dealer}号位一人坐庄，{others} 联手" if zh else
+            f"Seat {view.dealer} declares alone; seats {others} attack")
 
 
 def _friend_line(view: PublicView | None, lang: str) -> str:

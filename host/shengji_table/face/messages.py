@@ -41,7 +41,7 @@ def catalog(lang: str) -> dict[str, str]:
         raise ValueError(f"language {lang!r}: one of {', '.join(LANGS)}")
     with open(LOCALE_DIR / f"{lang}.po", "rb") as f:
         cat = read_po(f, locale=lang)
-    return {m.id: m.string for m in cat if m.id and isinstance(m.id, str) and m.string}
+    return {m.id: m.string for m in cat if isinstance(m.id, str) and m.id and isinstance(m.string, str) and m.string}
 
 
 def seat_name(seat: int, lang: str, names: Sequence[str] = ()) -> str:
