@@ -1,6 +1,7 @@
 """Progress for long work (``league``, ``enroll``, ``club demo``): a bar drawn by ``rich`` on stderr
 when stderr is a terminal, nothing at all when it is not (a pipe, a log, CI) — stdout stays the
-command's result alone.
+command's result alone.  When stdout is the same terminal, what the command prints goes above the
+bar (rich redirects it); a piped stdout is left alone.
 
     with progress(total=40, what="matches") as step:
         for m in matches:
@@ -37,7 +38,7 @@ def progress(total: int | None, what: str, stream=None) -> Iterator[Callable[...
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                    TextColumn("{task.fields[note]}"), console=Console(file=stream), transient=True,
-                   redirect_stdout=False, redirect_stderr=False)
+                   redirect_stdout=attached(sys.stdout), redirect_stderr=False)
     with bar:
         task = bar.add_task(what, total=total, note="")
 
