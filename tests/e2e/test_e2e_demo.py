@@ -106,3 +106,18 @@ def test_e2e_the_seat_on_turn_challenges_a_throw_by_holding_its_button_R_4_3(tmp
     assert got["events"] == want["events"]
     challenge = next(e for e in got["events"] if e["type"] == "challenge")
     assert challenge["seat"] == 0
+
+
+def test_e2e_demo_in_chinese_with_names_renders_every_line_from_the_catalog():
+    """``demo --lang zh --players 李明,王芳,赵强,陈静``: every announcement is Chinese rendered from
+    the message catalog, naming the players — no "请看屏幕" fallback, no "Seat N", no "N号位"."""
+    names = ("李明", "王芳", "赵强", "陈静")
+    proc = subprocess.run([sys.executable, "-c", DEMO, "--hands", "1", "--preset", "one-deck", "--mode", "open",
+                           "--no-voice", "--lang", "zh", "--players", ",".join(names)],
+                          capture_output=True, text=True, timeout=180, cwd=str(REPO_ROOT))
+    assert proc.returncode == 0, proc.stderr
+    said = [line.split("  ", 1)[1] for line in proc.stdout.splitlines() if line[:2].isdigit() and "  " in line]
+    assert len(said) > 10, proc.stdout
+    assert not [s for s in said if "请看屏幕" in s or "Seat " in s or "号位" in s], proc.stdout
+    assert "第1副牌" in said[0] and any("墩归" in s for s in said) and any("闲家得" in s for s in said)
+    assert all(n in proc.stdout for n in names)

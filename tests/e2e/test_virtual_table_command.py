@@ -325,3 +325,33 @@ def test_virtual_table_refuses_a_device_path_that_exists(tmp_path):
                        capture_output=True, text=True, timeout=30)
     assert p.returncode == 2 and "exists: name a new path" in p.stderr
     assert taken.read_text() == ""
+
+
+def test_selftest_measure_on_the_virtual_table_says_what_to_type_there(vt, tmp_path):
+    """Against a virtual table each prompt that asks for a card is followed by the command to type
+    in the virtual-table window; typing it is what the measurement waits for."""
+    table = vt()
+    proc = _command(tmp_path, "selftest", "--device", table.device, "--board", BOARD, "--measure", "1",
+                    "--hold", "0.4", "--lift-wait", "1.0", "--timeout", "20")
+    try:
+        read_until(proc, "place a card on reader 0")
+        hint = proc.lines.next()
+        assert hint == ("  virtual table: type `tap 0 SA#1` in the virtual-table window, "
+                        "then `lift 0` when asked to lift it"), hint
+        table.do(hint.split("`")[1])                  # the operator types what it says
+        read_until(proc, "leave it lying still")
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_selftest_prints_a_line_said_twice_in_a_row_once():
+    from shengji_table.cli.selftest import _printer
+    import contextlib
+    import io
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        say = _printer()
+        for line in ("measurement finished", "measurement finished", "report", "measurement finished"):
+            say(line)
+    assert out.getvalue().splitlines() == ["measurement finished", "report", "measurement finished"]

@@ -116,8 +116,8 @@ class Table:
     def _said(self, text: str) -> None:
         hand, also = self.c.match.hand, calling(self.c)
         assert_public("a sentence", text, hand, also)
-        assert_public("the Mandarin voice", spoken_text(text, "zh"), hand, also)
-        assert_public("the English voice", spoken_text(text, "en"), hand, also)
+        assert_public("the Mandarin voice", spoken_text(text, "zh") or "", hand, also)
+        assert_public("the English voice", spoken_text(text, "en") or "", hand, also)
         self.view.say(text)
         self.said.append(text)
 
@@ -171,7 +171,7 @@ class Table:
             refused += len(out.refusals)
             for text in out.texts:
                 assert_public("a refusal", text, c.match.hand)
-                assert_public("a refusal in Mandarin", spoken_text(text, "zh"), c.match.hand)
+                assert_public("a refusal in Mandarin", spoken_text(text, "zh") or "", c.match.hand)
             assert_public("/api/table after a mistake", json.dumps(public_state(c), ensure_ascii=False), c.match.hand)
         return refused
 

@@ -112,3 +112,60 @@ def test_the_live_screen_redraws_in_place_without_a_full_clear():
     assert second.startswith("\x1b[?25l\x1b[H") and "\x1b[K" in second
     view.close()
     assert out.getvalue().endswith("\x1b[?25h\n")             # the cursor is given back
+
+
+def _pty_of_size(columns: int, rows: int):
+    """A real pseudo-terminal whose window is ``columns``×``rows`` (as a terminal emulator sets it)."""
+    import fcntl
+    import os
+    import pty
+    import struct
+    import termios
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+    return master, os.fdopen(slave, "w", encoding="utf-8")
+
+
+def test_the_view_fills_a_160x50_terminal_instead_of_80x24():
+    """The live screen takes the terminal's whole size: in a 160×50 pseudo-terminal the
+    announcements fill the 50 rows and a long one is not cut at 80 columns."""
+    import os
+    from shengji_table.face.terminal import terminal_size
+    master, out = _pty_of_size(160, 50)
+    try:
+        assert terminal_size(out) == (160, 50)
+        c, _ = next(iter(_moments("classic")))
+        view = TableView(c, out)
+        assert not view.plain and view.screen_size() == (160, 50)
+        long = "Seat 2 shows H2 H2: seat 2 overcalls with hearts (反主); " + "the kitty stays buried " * 3
+        for i in range(60):
+            view.say(f"{i}: {long}")
+        lines = view.render(0.5).split("\n")
+        assert len(lines) == 50
+        assert max(width(x) for x in lines) > 100 and all(width(x) <= 160 for x in lines)
+        assert "59: Seat 2 shows" in lines[-1] and "…" not in ESC.sub("", lines[-1])
+    finally:
+        out.close()
+        os.close(master)
+
+
+def test_without_a_readable_size_the_view_keeps_80x24():
+    c, _ = next(iter(_moments("classic")))
+    view = TableView(c, Tty())
+    assert view.screen_size() == (COLUMNS, ROWS)
+    _check_fits(view.render(0.5))
+
+
+def test_the_seat_rows_and_the_trick_name_the_players():
+    """With names (``--players``) the seat rows say the players' names, not "seat N"."""
+    names = ("李明", "王芳", "赵强", "陈静")
+    for c, _ in _moments("classic"):
+        c.names = names
+        for lang in ("en", "zh"):
+            screen = ESC.sub("", TableView(c, Tty(), lang=lang, size=(120, 40)).render(0.5))
+            for n in names:
+                assert n in screen
+            assert "seat 1 " not in screen and "1号位" not in screen
+            view = c.match.public_view()
+            if view is not None and view.dealer is not None:
+                assert screen.split("\n")[1].rstrip().endswith(names[view.dealer])     # the hand line's dealer

@@ -125,3 +125,69 @@ def test_the_virtual_tables_bots_wait_while_the_voice_is_behind():
     view.pace()
     assert time.monotonic() - t0 < 0.01            # caught up: no wait
     assert [t for _, t in speaker.heard] == SENTENCES[:10]
+
+
+def _hand_at_table(preset="classic"):
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).parent))
+    from views import play_at_table
+    return play_at_table(preset, "open")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_settlement_is_spoken_once_and_the_level_lines_left_to_the_screen(lang):
+    """The end of a hand (R-8): the settlement is said once; "Nobody goes up.", "The attackers take
+    over the deal." and "Declarers go up …" repeat it and are shown, not spoken."""
+    c, texts = _hand_at_table()
+    speaker = SlowSpeaker()
+    v = Voice(lang, speaker=speaker, names=("Li", "Wang", "Zhao", "Chen"))
+    for t in texts:
+        v.say(t)
+    v.close()
+    heard = [text for _, text in speaker.heard]
+    settle = [t for t in texts if t.kind == "settle"]
+    levels = [t for t in texts if t.kind == "level"]
+    assert len(settle) == 1 and levels
+    end = heard[-3:]
+    assert sum(("points" in h or "分" in h) and ("Attackers" in h or "闲家得" in h) for h in heard) == 1, end
+    from shengji_table.face.messages import line_text
+    assert not {line_text(t, lang, ("Li", "Wang", "Zhao", "Chen")) for t in levels} & set(heard), end
+    assert len(heard) == len(texts) - len(levels)
+
+
+def test_the_english_voice_says_no_chinese_letters_rule_ids_or_cards():
+    line = "Seat 2 shows H2 H2: seat 2 overcalls with hearts (反主)."
+    said = spoken_text(line, "en")
+    assert said == "Seat 2 shows H2 H2: seat 2 overcalls with hearts."
+    assert spoken_text("Seat 1: refused — it is seat 2's turn (table.out-of-turn)", "en") == \
+        "Seat 1: refused — it is seat 2's turn"
+    assert spoken_text("Nobody declared: no trump (R-6.4).", "en") == "Nobody declared: no trump."
+
+
+def test_the_chinese_voice_names_the_players():
+    c, texts = _hand_at_table()
+    names = ("李明", "王芳", "赵强", "陈静")
+    said = [spoken_text(t, "zh", names) for t in texts]
+    said = [s for s in said if s]
+    assert said and not any("请看屏幕" in s or "号位" in s for s in said), said
+    assert any(n in s for s in said for n in names)
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng is not installed")
+def test_espeak_ng_without_a_sound_device_turns_the_voice_off_once(tmp_path, monkeypatch):
+    """espeak-ng exits 0 when no sound device opens (it prints the audio library's error): the
+    voice says once that it is off, and why, then stays silent.  No device: an empty ALSA
+    configuration and no PulseAudio server."""
+    conf = tmp_path / "alsa.conf"
+    conf.write_text("")
+    monkeypatch.setenv("ALSA_CONFIG_PATH", str(conf))
+    monkeypatch.setenv("PULSE_SERVER", f"unix:{tmp_path / 'no-pulse'}")
+    notices = []
+    v = Voice("en", notice=notices.append)
+    assert v.on
+    for s in SENTENCES[:3]:
+        v.say(s)
+    v.close()
+    assert len(notices) == 1 and "no sound device" in notices[0], notices
+    assert v.spoken == [] and not v.on

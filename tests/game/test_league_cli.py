@@ -56,3 +56,44 @@ def test_a_count_that_is_not_a_number_is_a_usage_error(capsys):
     with pytest.raises(SystemExit) as exc:
         cli_main(["league", "--bots", "heuristic,random", "--matches", "many"])
     assert exc.value.code == 2
+
+
+def _run_on_a_terminal(argv):
+    """The console script with stderr on a real pseudo-terminal (as in a terminal window) and
+    stdout on a pipe: (stdout, what the terminal received)."""
+    import os
+    import pty
+    import subprocess
+    import sys
+    from pathlib import Path
+    exe = Path(sys.executable).parent / "shengji-table"
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([str(exe), *argv], stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL,
+                            env={**os.environ, "COLUMNS": "100", "TERM": "xterm"})
+    os.close(slave)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:                           # the child closed the terminal: EIO
+            break
+        if not chunk:
+            break
+        seen += chunk
+    out = proc.stdout.read().decode()
+    assert proc.wait(timeout=120) == 0
+    os.close(master)
+    return out, seen.decode(errors="replace")
+
+
+def test_the_league_shows_its_progress_on_a_terminal_and_nothing_in_a_pipe():
+    import subprocess
+    import sys
+    from pathlib import Path
+    argv = ["league", "--bots", "heuristic,random", "--matches", "3", "--preset", "one-deck", "--json"]
+    out, terminal = _run_on_a_terminal(argv)
+    assert "league matches" in terminal and "/3" in terminal, terminal
+    assert json.loads(out)["matches"] == 3                       # stdout: the result alone
+    piped = subprocess.run([str(Path(sys.executable).parent / "shengji-table"), *argv], capture_output=True,
+                           text=True, timeout=120)
+    assert piped.returncode == 0 and piped.stderr == "" and json.loads(piped.stdout)["matches"] == 3

@@ -159,3 +159,21 @@ def test_record_cli_play_writes_the_record_atomically(tmp_path, capsys, monkeypa
     assert cli_main(["play", "--preset", "classic", "--seed", "7", "--hands", "1", "--record", str(path)]) == 2
     assert "error: cannot write record" in capsys.readouterr().err
     assert path.read_text() == "old record\n" and sorted(p.name for p in tmp_path.iterdir()) == ["m.json"]
+
+
+def test_replay_into_a_closed_pipe_stops_without_a_traceback(tmp_path):
+    """``replay RECORD | head -1``: the reader closes the pipe after one line; the replay stops
+    quietly (no BrokenPipeError traceback), with the status of a program stopped by SIGPIPE."""
+    import subprocess
+    import sys
+    path = tmp_path / "match.json"
+    path.write_text(dumps(to_record(played("classic", hands=2))), encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, "-m", "shengji_table", "replay", str(path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    first = proc.stdout.readline()
+    proc.stdout.close()                                  # as head does after its line
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=120)
+    assert first.startswith(b"Replaying ")
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err
+    assert proc.returncode == 141

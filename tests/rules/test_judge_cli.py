@@ -209,3 +209,23 @@ def test_cli_lines_split_only_at_newlines_and_a_bad_byte_costs_one_line():
     assert rows[0]["rule"] == "R-4.5" and rows[2]["standing"]["seat"] == 0 and rows[4]["attackers_total"] == 125
     assert "error" in rows[1] and "not UTF-8" in rows[3]["error"] and "line 4" in rows[3]["error"]
     assert b"Traceback" not in proc.stderr
+
+
+def test_judge_text_prints_a_ruling_a_referee_reads():
+    """``judge --text``: the same ruling as the JSON, one fact a line, each play with its verdict,
+    rule and reason (R-4.5: a pair in the suit led must be followed with a pair)."""
+    situation = json.dumps({"preset": "classic", "level": "10", "trump": "S",
+                            "hands": {"0": ["HK", "HK", "D3", "C4"], "1": ["H3", "H4", "H9", "H9", "C6"]},
+                            "trick": [{"seat": 0, "cards": ["HK", "HK"]}, {"seat": 1, "cards": ["H3", "H4"]}]})
+    ruling = one(cli(stdin=situation)[1])
+    status, out, err = cli("--text", stdin=situation)
+    assert status == 0, err
+    lines = out.splitlines()
+    assert "{" not in out and lines[0] == "legal: no"
+    assert f"  seat 1: NOT legal — R-4.5: {ruling['plays'][1]['reason']}" in lines
+    assert "  seat 0: legal — R-4.1: a lead of one pair" in lines
+    assert f"winner: {ruling['winner']}" in lines and f"points: {ruling['points']}" in lines
+    status, out, _ = cli("--text", stdin='{"preset": ')
+    assert status == 2 and out.startswith("error: bad JSON")
+    status, _, err = cli("--text", "--lines", stdin=situation)
+    assert status == 2 and "not allowed with" in err

@@ -310,3 +310,24 @@ def test_log_damaged_files_fail_cleanly_with_exit_2(tmp_path, matches):
     for bad in (truncated, flipped):
         with pytest.raises(LogError):
             EventLog(bad)
+
+
+def test_log_cli_show_full_prints_whole_payloads_and_json_one_object_a_row(tmp_path):
+    """``log show`` cuts a long payload; ``--full`` prints it whole, ``--json`` one JSON object a
+    row that reads back to the stored payload; both together are refused."""
+    path = tmp_path / "table.sqlite"
+    long = "the referee ruled that " + "the lead was out of turn and " * 10
+    with EventLog(path) as log:
+        log.append_many([("meta", {"referee": {"action": "pause", "reason": long}})], match="m1")
+    short = shengji("log", "show", path)
+    assert short.returncode == 0 and long not in short.stdout and "…" in short.stdout
+    full = shengji("log", "show", path, "--full")
+    assert full.returncode == 0, full.stderr
+    assert long in full.stdout and len(full.stdout.splitlines()) == 1
+    js = shengji("log", "show", path, "--json")
+    assert js.returncode == 0, js.stderr
+    rows = [json.loads(line) for line in js.stdout.splitlines()]
+    assert [(r["id"], r["match"], r["kind"]) for r in rows] == [(1, "m1", "meta")]
+    assert rows[0]["payload"] == {"referee": {"action": "pause", "reason": long}}
+    both = shengji("log", "show", path, "--full", "--json")
+    assert both.returncode == 2 and "not allowed with" in both.stderr

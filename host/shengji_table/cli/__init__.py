@@ -7,6 +7,7 @@ serial or firmware tooling.  A subcommand whose module is not part of this build
 import argparse
 import importlib
 import importlib.util
+import os
 import sys
 
 # name -> (module, one-line help)
@@ -53,7 +54,22 @@ def main(argv=None):
     first = argv[0] if argv and argv[0] in COMMANDS else None
     args = build_parser(only=first).parse_args(argv)
     module = importlib.import_module(f"{__name__}.{args._module}")
-    return module.run(args)
+    try:
+        return module.run(args)
+    except BrokenPipeError:
+        return closed_pipe()
+
+
+def closed_pipe() -> int:
+    """The reader of stdout went away (``replay … | head``): stop quietly, no traceback, with the
+    status a shell gives a program killed by SIGPIPE.  Python's documented recipe: point stdout at
+    /dev/null so the flush at exit cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return 141
 
 
 if __name__ == "__main__":

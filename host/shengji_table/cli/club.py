@@ -225,5 +225,8 @@ def _demo(args) -> int:
         host, port = parse_address(args.web)
     except ValueError as exc:
         return _err(str(exc))
-    return run_club_demo(tables=args.tables, hands=args.hands, seed=args.seed, db=args.db, host=host, port=port,
-                         boards=args.boards)
+    from .progress import progress
+    total = args.tables * (args.boards or args.hands)
+    with progress(total, "hands played") as step:
+        return run_club_demo(tables=args.tables, hands=args.hands, seed=args.seed, db=args.db, host=host,
+                             port=port, boards=args.boards, on_hand=lambda table: step(note=f"last: table {table}"))

@@ -25,6 +25,7 @@ import sys
 from ..table.enrollment_session import Accepted, EnrollmentSession, load_order
 from ..table.registry import RegistryError
 from ..table.stations import StationError, TapsFileStation
+from .progress import progress
 from .station_args import Keyboard, add_station_arguments, fail, feed, open_station, say
 
 
@@ -79,9 +80,12 @@ def _enrol(session: EnrollmentSession, station) -> int:
         say(f"tap {session.expected}" + ("   (type u + Enter to undo, q to stop)"
                                           if not isinstance(station, TapsFileStation) else ""))
 
+    step = lambda n=1, note="": None    # noqa: E731 — the progress bar's, once it is drawn
+
     def on_tap(tap):
         outcome = session.tap(tap)
         if isinstance(outcome, Accepted):
+            step(1, f"next {session.expected}" if not session.done else "")
             nxt = f"; next {session.expected}" if not session.done else ""
             signed = {True: " (signature verified)", False: " (signature does not verify)"}.get(outcome.signed, "")
             say(f"{session.count}/{session.total} {outcome.copy} = tag {outcome.uid}"
@@ -91,11 +95,15 @@ def _enrol(session: EnrollmentSession, station) -> int:
 
     def on_undo():
         copy = session.undo()
+        if copy is not None:
+            step(-1, f"next {session.expected}")
         say(f"undone: {copy} (tap it again)" if copy is not None else "nothing to undo")
 
     keyboard = None if isinstance(station, TapsFileStation) else Keyboard()
     try:
-        why = feed(station, on_tap, on_undo, lambda: session.done, keyboard=keyboard)
+        with progress(session.total, "cards enrolled") as step:
+            step(session.count)           # resumed: the cards enrolled before
+            why = feed(station, on_tap, on_undo, lambda: session.done, keyboard=keyboard)
     except StationError as exc:
         print(f"shengji-table enroll: {exc}", file=sys.stderr, flush=True)
         why = "error"

@@ -36,5 +36,5 @@ def make_face(args, controller, *, title: str = "", out=None, speaker=None):
     lang = args.voice if args.voice is not None else (args.lang if terminal else "off")
     view = TableView(controller, out, plain=args.plain or not terminal, lang=args.lang, title=title)
     if lang != "off":
-        view.voice = Voice(lang, speaker=speaker, notice=view.status)
+        view.voice = Voice(lang, speaker=speaker, notice=view.status, names=getattr(controller, "names", ()) or ())
     return view

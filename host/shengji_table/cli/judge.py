@@ -1,11 +1,12 @@
-"""``shengji-table judge [FILE] [--lines]`` — rule on JSON situations (the referee's tool).
+"""``shengji-table judge [FILE] [--lines | --text]`` — rule on JSON situations (the referee's tool).
 
 Reads one JSON situation from FILE (or stdin when FILE is absent or ``-``) and prints one JSON
 ruling on one line.  With ``--lines`` every non-blank input line is a situation and gets exactly one
 output line.  Malformed input prints ``{"error": "…"}`` and the exit status is 2; with ``--lines``
 the run goes on after a bad line and exits 2 at the end.  An internal fault (a bug) is reported the
 same way as ``{"error": "internal error: …"}`` with exit status 3, so a batch never loses its
-other lines.  The contract is documented in docs/rules-engine.md.
+other lines.  The contract is documented in docs/rules-engine.md.  ``--text`` prints the ruling
+for a person instead of JSON: one fact a line, each play with its verdict, rule and reason.
 """
 from __future__ import annotations
 
@@ -28,8 +29,11 @@ MAX_DEPTH = 32
 def add_arguments(parser) -> None:
     parser.add_argument("file", nargs="?", default="-", metavar="FILE",
                         help="a JSON situation (default: standard input)")
-    parser.add_argument("--lines", action="store_true",
-                        help="one situation per line in, one ruling per line out")
+    form = parser.add_mutually_exclusive_group()
+    form.add_argument("--lines", action="store_true",
+                      help="one situation per line in, one ruling per line out")
+    form.add_argument("--text", action="store_true",
+                      help="print the ruling as readable text (one situation), not JSON")
 
 
 def _reject_constant(name):
@@ -152,7 +156,11 @@ def _run(args) -> int:
             _emit({"error": "no situation given: pass a JSON object on standard input or as FILE"})
             return EXIT_MALFORMED
         ruling, status = rule_text(text)
-        _emit(ruling)
+        if getattr(args, "text", False):
+            sys.stdout.write(ruling_text(ruling))
+            sys.stdout.flush()
+        else:
+            _emit(ruling)
         return status
     # A batch makes many short-lived objects, all freed by reference counting as each ruling is
     # written; a cycle is left only where a lead's shape is first worked out, and those results
@@ -210,3 +218,66 @@ def _write_lines(out, rulings: list) -> None:
     except (TypeError, UnicodeEncodeError, OverflowError):
         for ruling in rulings:
             out.write(_encode(ruling) + b"\n")
+
+
+# ---- --text: the ruling for a person --------------------------------------------------------------
+
+def ruling_text(ruling: dict) -> str:
+    """A ruling (or an error) as lines a referee reads: ``legal: no``, each play as ``seat 1: not
+    legal — R-4.5: you hold a pair …``, lists of cards on one line, nested facts indented."""
+    if set(ruling) == {"error"}:
+        return f"error: {ruling['error']}\n"
+    lines: list = []
+    for key, value in ruling.items():
+        _put(lines, key, value, 0)
+    return "\n".join(lines) + "\n"
+
+
+def _word(key: str) -> str:
+    return str(key).replace("_", " ")
+
+
+def _scalar(value) -> str:
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    if value is None:
+        return "–"
+    return str(value)
+
+
+def _verdict(item: dict) -> str | None:
+    """``seat 1: not legal — R-4.5: reason`` for a play's ruling (None: not one)."""
+    if "seat" not in item or not ({"legal", "rule", "reason"} & set(item)):
+        return None
+    legal = item.get("legal")
+    head = f"seat {item['seat']}" + ("" if legal is None else ": legal" if legal else ": NOT legal")
+    why = ": ".join(str(item[k]) for k in ("rule", "reason") if item.get(k))
+    rest = {k: v for k, v in item.items() if k not in ("seat", "legal", "rule", "reason")}
+    extra = "".join(f"; {_word(k)} {_flat(v)}" for k, v in rest.items())
+    return head + (f" — {why}" if why else "") + extra
+
+
+def _flat(value) -> str:
+    if isinstance(value, list):
+        return " ".join(_flat(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{_word(k)} {_flat(v)}" for k, v in value.items())
+    return _scalar(value)
+
+
+def _put(lines: list, key, value, depth: int) -> None:
+    pad = "  " * depth
+    if isinstance(value, dict):
+        lines.append(f"{pad}{_word(key)}:")
+        for k, v in value.items():
+            _put(lines, k, v, depth + 1)
+    elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+        lines.append(f"{pad}{_word(key)}:")
+        for item in value:
+            lines.append(f"{pad}  " + (_verdict(item) or _flat(item)))
+    elif isinstance(value, list):
+        lines.append(f"{pad}{_word(key)}: {_flat(value) if value else '(none)'}")
+    else:
+        lines.append(f"{pad}{_word(key)}: {_scalar(value)}")

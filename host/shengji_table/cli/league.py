@@ -45,13 +45,23 @@ def _check(args, ruleset):
 
 
 def _play(ruleset, games, cap, jobs):
+    """Every match, in order; a progress bar of the matches on a terminal (``cli/progress.py``)."""
     from ..game.league import play_match
+    from .progress import progress
     pairs = [games[i:i + 2] for i in range(0, len(games), 2)]
-    if jobs == 1:
-        return [play_match(ruleset, p, cap) for p in pairs]
-    from concurrent.futures import ProcessPoolExecutor
-    with ProcessPoolExecutor(jobs) as pool:
-        return list(pool.map(play_match, [ruleset] * len(pairs), pairs, [cap] * len(pairs)))
+    out: list = []
+    with progress(len(pairs), "league matches") as step:
+        if jobs == 1:
+            for p in pairs:
+                out.append(play_match(ruleset, p, cap))
+                step()
+            return out
+        from concurrent.futures import ProcessPoolExecutor
+        with ProcessPoolExecutor(jobs) as pool:
+            for result in pool.map(play_match, [ruleset] * len(pairs), pairs, [cap] * len(pairs)):
+                out.append(result)
+                step()
+    return out
 
 
 def run(args) -> int:

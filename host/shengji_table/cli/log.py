@@ -1,7 +1,7 @@
 """``shengji-table log show|export|verify LOGFILE``: read a table's event log; export a match
 record; check the log's hash chain.
 
-    shengji-table log show club.sqlite [--kind game] [--match M] [--follow]
+    shengji-table log show club.sqlite [--kind game] [--match M] [--follow] [--full | --json]
     shengji-table log export club.sqlite [--match M] [--out FILE] [--format json|text]
     shengji-table log verify club.sqlite        # exit 0: the chain holds; 1: names the first bad row
                                                 # (or says the log's -wal is missing)
@@ -11,9 +11,11 @@ record; check the log's hash chain.
     shengji-table log backup club.sqlite copy.sqlite   # SQLite's online backup, -wal rows included
 
 ``show`` prints one line a row: id, time, match, kind and a short summary (``--follow`` keeps
-printing rows as the table writes them, like ``tail -f``).  ``export`` rebuilds the game layer's
-JSON match record (the same format ``play --record`` writes and ``replay`` reads) from the match's
-logged game events, or its PBN-like text export.
+printing rows as the table writes them, like ``tail -f``); ``--full`` prints each payload whole
+instead of a summary cut at 60 characters a value, ``--json`` one JSON object a row (``id``,
+``time``, ``match``, ``kind``, ``payload``, ``boot``, ``seq``: JSON Lines, for ``jq``).
+``export`` rebuilds the game layer's JSON match record (the same format ``play --record`` writes
+and ``replay`` reads) from the match's logged game events, or its PBN-like text export.
 
 What ``export`` needs in the log: a ``meta`` row of the match whose payload holds the match header,
 ``{"ruleset": {...Ruleset.to_json()...}, "mode": "scanned"|"open"}``, optionally ``"seats"`` (or
@@ -47,6 +49,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     show.add_argument("--kind", choices=KINDS, help="only rows of this kind")
     show.add_argument("--match", help="only rows of this match")
     show.add_argument("--follow", action="store_true", help="keep printing new rows until Ctrl-C")
+    form = show.add_mutually_exclusive_group()
+    form.add_argument("--full", action="store_true", help="each row's whole payload, not a short summary")
+    form.add_argument("--json", action="store_true", help="one JSON object a row (JSON Lines)")
     show.add_argument("--interval", type=float, default=0.5, help=argparse.SUPPRESS)
     export = sub.add_parser("export", help="rebuild the match record from the logged game events",
                             description="rebuild the match record from the logged game events")
@@ -220,10 +225,16 @@ def _short(value, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-def _line(entry) -> str:
+def _line(entry, form: str = "short") -> str:
+    """A row as ``show`` prints it: ``short`` (a summary), ``full`` (the whole payload) or ``json``."""
     at = datetime.datetime.fromtimestamp(entry.at).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3]
+    if form == "json":
+        return json.dumps({"id": entry.id, "time": at, "match": entry.match, "kind": entry.kind,
+                           "payload": entry.payload, "boot": entry.boot, "seq": entry.seq}, ensure_ascii=False)
     link = f" [{entry.boot:08x}:{entry.seq}]" if entry.seq is not None and entry.boot is not None else ""
-    return f"{entry.id:6d} {at} {entry.match} {entry.kind:8s} {summary(entry)}{link}"
+    body = (json.dumps(entry.payload, ensure_ascii=False, sort_keys=True, separators=(", ", ": "))
+            if form == "full" else summary(entry))
+    return f"{entry.id:6d} {at} {entry.match} {entry.kind:8s} {body}{link}"
 
 
 def _show(args) -> int:
@@ -232,10 +243,11 @@ def _show(args) -> int:
         raise LogCliError(f"{args.logfile} holds no match {args.match!r}; it holds: "
                           + (", ".join(log.matches()) or "nothing yet"))
     last = 0
+    form = "json" if getattr(args, "json", False) else "full" if getattr(args, "full", False) else "short"
     try:
         while True:
             for entry in log.entries(match=args.match, kind=args.kind, after=last, format_row=True):
-                print(_line(entry), flush=True)
+                print(_line(entry, form), flush=True)
                 last = entry.id
             if not args.follow:
                 return 0

@@ -10,6 +10,10 @@ what did not answer.
 per reader the tap latency, misses, false lifts and false taps, polls per second, beside the
 estimate of ``make bench`` (:class:`shengji_table.table.selftest_measure.Measurement`).
 
+On a virtual table (``shengji-table virtual-table``: its device is a pseudo-terminal) each prompt
+that asks for a tap, a placement or a press is followed by the command to type in the
+virtual-table's window (``tap 0 SA#1``, ``press 2``).  A line said twice in a row is printed once.
+
 Exit status: 0 every check passed, 1 something failed (the report says what and where to look),
 2 the test could not run (no device, a bad board file).
 
@@ -90,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     test = _make_test(args, board, device)
     out = sys.stderr if args.json else sys.stdout
     try:
-        drive(link, test, lambda text: print(text, file=out, flush=True))
+        drive(link, test, _printer(out), hint=virtual_hint if is_virtual(device) else None)
     except LinkError as exc:
         # e.g. ProtocolMismatch: the table answers in another protocol version (old firmware)
         test.fail(f"the serial link failed: {exc}")
@@ -150,11 +154,37 @@ def _make_test(args: argparse.Namespace, board, device: str):
     return test
 
 
+def _printer(out) -> Callable[[str], None]:
+    """Print each line to ``out``, a line equal to the one before once."""
+    last: list = [None]
+
+    def say(text: str) -> None:
+        if text != last[0]:
+            print(text, file=out, flush=True)
+        last[0] = text
+    return say
+
+
+def is_virtual(device: str) -> bool:
+    """True when ``device`` is a pseudo-terminal — the virtual table's (a Pico is a USB serial port)."""
+    return os.path.realpath(device).startswith("/dev/pts/")
+
+
+def virtual_hint(prompt) -> str | None:
+    """What to type in the virtual table's window for a prompt that asks for an action (None: nothing)."""
+    if prompt.ask in ("tap", "place") and prompt.index is not None:
+        then = f", then `lift {prompt.index}` when asked to lift it" if prompt.ask == "place" else ""
+        return f"  virtual table: type `tap {prompt.index} SA#1` in the virtual-table window{then}"
+    if prompt.ask == "press" and prompt.index is not None:
+        return f"  virtual table: type `press {prompt.index}` in the virtual-table window"
+    return None
+
+
 def drive(link, test, say: Callable[[str], None], clock: Callable[[], float] = time.monotonic,
-          linger_s: float = 0.3) -> None:
+          linger_s: float = 0.3, hint: Callable | None = None) -> None:
     """Run ``test`` over ``link`` (an opened :class:`SerialLink`) until it is done; ``say`` gets
-    every prompt.  After the end the link keeps running ``linger_s`` so the last ring states and
-    acknowledgements reach the Pico."""
+    every prompt (and ``hint(prompt)``'s line after it, when it gives one).  After the end the link
+    keeps running ``linger_s`` so the last ring states and acknowledgements reach the Pico."""
     from shengji_table.table.selftest import AskSnapshot, Prompt, SetRing
     from shengji_table.table.serial_link import Disconnected
 
@@ -162,6 +192,9 @@ def drive(link, test, say: Callable[[str], None], clock: Callable[[], float] = t
         for o in outputs:
             if isinstance(o, Prompt):
                 say(o.text)
+                extra = hint(o) if hint is not None else None
+                if extra:
+                    say(extra)
             elif isinstance(o, SetRing):
                 link.session.set_ring(o.ring, o.pattern, *o.rgb)
             elif isinstance(o, AskSnapshot):

@@ -1,6 +1,7 @@
 """The live terminal view of a table, for ``serve`` (a real table) and ``demo`` (the virtual one)
 alike: each ring drawn in colour as the firmware draws it, the teams, the trick on the table,
-points, levels, the announcements and a legend of the ring colours in words — within 80×24.
+points, levels, the announcements and a legend of the ring colours in words — on the terminal's
+whole size (read at each frame, so a resized window is filled; 80×24 when it cannot be read).
 
 The rings are drawn by the firmware's own renderer (``firmware/rings.py``), so the screen shows
 what the LEDs show.  The screen is redrawn in place (cursor home, each line cleared to its end,
@@ -16,7 +17,9 @@ on the table, points taken, levels) and the controller's public texts.
 """
 from __future__ import annotations
 
+import io
 import math
+import os
 import re
 import sys
 import time
@@ -27,12 +30,12 @@ from ..game.views import PublicView
 from ..rules.cards import level_text, suit_symbol
 from ..table.controller import R
 from .labels import LABELS, PATTERNS, PHASES, legend, level_word, teams_line
+from .messages import line_text
 from .voice import Voice
-from .words_zh import to_zh
 
-__all__ = ["TableView", "width", "is_terminal", "COLUMNS", "ROWS"]
+__all__ = ["TableView", "width", "is_terminal", "terminal_size", "COLUMNS", "ROWS"]
 
-COLUMNS, ROWS = 80, 24
+COLUMNS, ROWS = 80, 24          # the size drawn when the terminal's cannot be read
 _RGB = R.order_offsets("RGB")
 _ESC = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
@@ -71,7 +74,7 @@ class TableView:
     Mandarin too); ``voice``: a :class:`Voice` (None: silent)."""
 
     def __init__(self, controller, out=None, *, plain: bool | None = None, lang: str = "en",
-                 voice: Voice | None = None, title: str = ""):
+                 voice: Voice | None = None, title: str = "", size: tuple[int, int] | None = None):
         self.controller = controller
         self.ring_sizes = controller.ring_sizes
         self.out = out or sys.stdout
@@ -79,6 +82,7 @@ class TableView:
         self.lang = lang
         self.voice = voice
         self.title = title
+        self.size = size                 # (columns, rows); None: the terminal's, read at each frame
         self.texts: list = []
         self._states: dict = {}          # ring -> (RingState, since seconds)
         self._last_draw = 0.0
@@ -97,13 +101,15 @@ class TableView:
             self.voice.say(text)
 
     def status(self, text: str) -> None:
-        """The program's own news (connected, resumed, stopped): shown, not spoken."""
-        self._show(text, translate=False)
+        """The program's own news (connected, resumed, stopped): shown, not spoken (in the screen's
+        language when it is a message of the catalogs)."""
+        self._show(text, translate=getattr(text, "msg", None) is not None)
 
     def _show(self, text: str, translate: bool = True) -> None:
-        shown = to_zh(text) if translate and self.lang == "zh" else text
+        names = getattr(self.controller, "names", ()) or ()
+        shown = line_text(text, self.lang, names) if translate else text
         self.texts.append(shown)
-        del self.texts[:-20]
+        del self.texts[:-200]
         self._dirty = True
         if self.plain:
             self.out.write(f"{time.strftime('%H:%M:%S')}  {shown}\n")
@@ -183,10 +189,22 @@ class TableView:
         if view is None:
             return w["waiting"]
         trump = suit_symbol(view.trump) if view.trump_fixed else w["drawing"]
-        dealer = "?" if view.dealer is None else view.dealer
+        dealer = "?" if view.dealer is None else self._dealer_name(view.dealer)
         head = f"第{view.number}副" if self.lang == "zh" else f"{w['hand']} {view.number}"
         return (f"{head} · {PHASES[self.lang][view.phase]} · {w['level']} {level_text(view.level)} · "
                 f"{w['trump']} {trump} · {w['dealer']} {dealer}")
+
+    def _dealer_name(self, seat: int) -> str:
+        """The dealer on the hand line: the player's name when given, else the seat's number."""
+        names = getattr(self.controller, "names", ()) or ()
+        return names[seat] if seat < len(names) and names[seat] else str(seat)
+
+    def _seat_name(self, seat: int) -> str:
+        """How the screen names a seat: the player's name when given, else "seat N" / "N号位"."""
+        names = getattr(self.controller, "names", ()) or ()
+        if seat < len(names) and names[seat]:
+            return names[seat]
+        return f"{seat}号位" if self.lang == "zh" else f"seat {seat}"
 
     def _seat_lines(self, view: PublicView | None, now: float) -> list:
         c, w = self.controller, LABELS[self.lang]
@@ -199,9 +217,9 @@ class TableView:
                 role = w["dealer_tag"] if seat == view.dealer else w["decl"] if seat in view.declarers else (
                     w["unknown"] if view.attackers is None else w["att"])
             lvl = level_word(c.match.levels[seat], self.lang)
-            name = f"{seat}号位" if self.lang == "zh" else f"seat {seat}"
-            lines.append(f"{turn} {_pad(name, 6)} {_pad(role, 8)} {w['level']} {lvl:<3} {self._ring_text(seat, now)}")
-        lines.append(f"  {_pad(w['centre'], 19)} {self._ring_text(c.centre, now)}")
+            name = _pad(self._seat_name(seat), 12)
+            lines.append(f"{turn} {name} {_pad(role, 8)} {w['level']} {lvl:<3} {self._ring_text(seat, now)}")
+        lines.append(f"  {_pad(w['centre'], 25)} {self._ring_text(c.centre, now)}")
         return lines
 
     def _clock_text(self, now: float) -> str:
@@ -209,7 +227,7 @@ class TableView:
         w, clock = LABELS[self.lang], self.controller.clock_state(now)
         if clock is None:
             return ""
-        seat = f"{clock['seat']}号位" if self.lang == "zh" else f"seat {clock['seat']}"
+        seat = self._seat_name(clock["seat"])
         what = f" {w['burial']}" if clock["phase"] == Phase.BURYING else ""
         left = math.ceil(clock["left"])
         return f"{w['clock']}: {seat}{what} " + (f"{left} s" if left > 0 else w["out"])
@@ -221,8 +239,8 @@ class TableView:
         last = view.last_trick
         shown = view.trick if view.trick else (last.plays if last is not None else ())
         label = w["trick"] if view.trick else w["last"]
-        plays = "  ".join(f"{p.seat}: {' '.join(x.unicode() for x in p.cards)}" for p in shown)
-        lines = [_clip(f"{label}: {plays}")]
+        plays = "  ".join(f"{self._seat_name(p.seat)}: {' '.join(x.unicode() for x in p.cards)}" for p in shown)
+        lines = [f"{label}: {plays}"]
         extra = []
         if view.entering:
             # how many, never which: a card entered can still be taken back into the hand
@@ -232,27 +250,40 @@ class TableView:
         clock = self._clock_text(now)
         if clock:
             extra.append(clock)
-        lines.append(_clip("   ".join(extra)))
+        lines.append("   ".join(extra))
         return lines
 
+    def screen_size(self) -> tuple[int, int]:
+        """(columns, rows) drawn: ``size`` when given, else the terminal's (80×24 if unknown)."""
+        return self.size or terminal_size(self.out)
+
     def render(self, now: float | None = None) -> str:
-        """The whole screen: at most 24 lines of at most 80 columns."""
+        """The whole screen, within :meth:`screen_size`; the announcements fill the rows left."""
         now = time.monotonic() if now is None else now
+        columns, rows = self.screen_size()
         c = self.controller
         view = c.match.public_view()
-        lines = [f"\x1b[1m{_clip(self.title)}\x1b[0m", _clip(self._hand_line(view)),
-                 _clip(teams_line(view, c.ruleset, self.lang))]
+        lines = [f"\x1b[1m{self.title}\x1b[0m", self._hand_line(view), teams_line(view, c.ruleset, self.lang)]
         lines += self._seat_lines(view, now)
         lines += self._trick_lines(view, now)
-        lines += [_clip(x) for x in legend(self.lang)]
-        room = ROWS - len(lines) - 1
+        lines += legend(self.lang)
+        room = rows - len(lines) - 1
         lines.append(f"{LABELS[self.lang]['news']}:")
-        lines += [_clip("  " + t) for t in self.texts[-room:]] if room > 0 else []
-        return "\n".join(_clip(x) for x in lines[:ROWS])
+        lines += ["  " + t for t in self.texts[-room:]] if room > 0 else []
+        return "\n".join(_clip(x, columns) for x in lines[:rows])
 
 
 def _pad(text: str, columns: int) -> str:
     return text + " " * max(0, columns - width(text))
+
+
+def terminal_size(out) -> tuple[int, int]:
+    """(columns, rows) of the terminal ``out`` writes to; (80, 24) when it has none or says 0."""
+    try:
+        size = os.get_terminal_size(out.fileno())
+    except (AttributeError, ValueError, OSError, io.UnsupportedOperation):
+        return COLUMNS, ROWS
+    return (size.columns or COLUMNS, size.lines or ROWS)
 
 
 def is_terminal(out) -> bool:

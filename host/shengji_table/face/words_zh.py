@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-__all__ = ["to_zh", "cards_zh", "card_zh", "kind_of", "CATALOGUE", "FALLBACK", "KINDS"]
+__all__ = ["to_zh", "cards_zh", "card_zh", "why_zh", "kind_of", "CATALOGUE", "FALLBACK", "KINDS"]
 
 KINDS = ("deal", "declare", "trump", "kitty", "throw", "trick", "friend", "revoke", "settle", "level",
          "match", "referee", "bid", "undo", "table", "refusal")
@@ -110,14 +110,16 @@ def _declare(m: re.Match) -> str:
 def _refusal(m: re.Match) -> str:
     who = "中间读卡器" if m["who"] == "Centre" else "桌子" if m["who"] == "Table" else _seat(m["n"])
     reason = m["reason"]
+    rule = re.search(r"\(([^()]*)\)$", reason)
+    return f"{who}：不行，{why_zh(reason, rule.group(1) if rule else '')}。"
+
+
+def why_zh(reason: str, rule: str) -> str:
+    """A refusal's public reason (``game/disclosure.py``) in Chinese, by its words, else its rule."""
     follow = re.match(r"must follow (trumps|[♠♥♣♦])", reason)
     if follow:
-        why = "必须跟主牌" if follow.group(1) == "trumps" else f"必须跟{SUIT_ZH[follow.group(1)]}"
-    else:
-        rule = re.search(r"\(([^()]*)\)$", reason)
-        why = next((zh for en, zh in _REASONS_ZH if en in reason), None) or \
-            _RULES_ZH.get(rule.group(1) if rule else "", "请看屏幕")
-    return f"{who}：不行，{why}。"
+        return "必须跟主牌" if follow.group(1) == "trumps" else f"必须跟{SUIT_ZH[follow.group(1)]}"
+    return next((zh for en, zh in _REASONS_ZH if en in reason), None) or _RULES_ZH.get(rule, "这样不行")
 
 
 # the refusal's public reason (game/disclosure.py and the controller's own), then its rule id

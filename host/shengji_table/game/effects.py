@@ -5,17 +5,20 @@
   (trick won), ``idle``, ``declarer``.
 * :class:`Announce` — a sentence for the dashboard / voice, with a ``kind`` (``declare``, ``trump``,
   ``kitty``, ``throw``, ``trick``, ``friend``, ``revoke``, ``settle``, ``level``, ``match``,
-  ``referee``, ``bid``, ``undo``) and the rule id when one applies.
+  ``referee``, ``bid``, ``undo``) and the rule id when one applies; ``msg`` and ``args``: the
+  message it says, as data — a catalog id (``face/locale/*.po``) and its parameters (seats as
+  numbers, cards as their codes, suits as the English words) — from which each language renders
+  it (``face/messages.py``; the English catalog renders ``text`` exactly).
 * :class:`Refusal` — an event the game did not accept: who, the rule id (``R-…`` or ``table.…``
   for card-entry mistakes) and a sentence.  A refusal never changes the state.
 """
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-__all__ = ["Effect", "Ring", "ring", "seat_rings", "Announce", "Refusal", "effect_from_json", "RING_STATES"]
+__all__ = ["Effect", "Ring", "ring", "seat_rings", "Announce", "Refusal", "Line", "effect_from_json", "RING_STATES"]
 
 RING_STATES = ("idle", "turn", "pending", "accepted", "refused", "won", "declarer")
 
@@ -70,9 +73,39 @@ class Announce(Effect):
     kind: str
     text: str
     rule: str | None = None
+    # the message as data; not part of the effect's JSON (the records keep their form): message()
+    msg: str | None = field(default=None, compare=False)
+    args: dict | None = field(default=None, compare=False)
+
+    def to_json(self) -> dict:
+        return {"type": "announce", "kind": self.kind, "text": self.text, "rule": self.rule}
+
+    def message(self) -> dict:
+        """``{"msg", "args"}`` (empty when the sentence has no catalog id)."""
+        return {} if self.msg is None else {"msg": self.msg, "args": dict(self.args or {})}
 
 
 Announce.type = "announce"
+
+
+class Line(str):
+    """A public sentence as the table says it in English (a ``str``: every reader of the text keeps
+    working), carrying the message it says as data: ``kind``, ``msg`` (catalog id, None: none) and
+    ``args`` — so a screen or a voice renders it in its own language, with the players' names."""
+
+    kind: str | None
+    msg: str | None
+    args: dict
+
+    def __new__(cls, text: str, msg: str | None = None, args: dict | None = None, kind: str | None = None):
+        self = super().__new__(cls, text)
+        self.kind, self.msg, self.args = kind, msg, dict(args or {})
+        return self
+
+    @classmethod
+    def of(cls, eff: Announce, text: str | None = None) -> Line:
+        """The line of an announcement (``text``: its English as shown, e.g. with names)."""
+        return cls(eff.text if text is None else text, eff.msg, eff.args, eff.kind)
 
 
 @dataclass(frozen=True)

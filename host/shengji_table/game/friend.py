@@ -23,7 +23,8 @@ class FriendSearch(FriendTracker):
 
     def announce_calls(self, seat: int) -> Announce:
         text = "; ".join(f"the {nth_text(n)} {c.unicode()}" for c, n in self.calls)
-        return Announce("friend", f"Seat {seat} calls for a friend: {text}.", RULE)
+        return Announce("friend", f"Seat {seat} calls for a friend: {text}.", RULE, msg="friend.calls",
+                        args={"seat": seat, "calls": [[nth_text(n), c.unicode()] for c, n in self.calls]})
 
     def observe(self, seat: int, cards) -> list:
         """Seat ``seat`` has played ``cards`` (copies); return the announcements it causes."""
@@ -32,7 +33,10 @@ class FriendSearch(FriendTracker):
             name = f"the {nth_text(a.nth)} {a.card.unicode()}"
             if not a.found:
                 out.append(Announce("friend", f"Seat {seat} plays {name}, already on the dealer's side: "
-                                              "this call finds no friend.", RULE))
+                                              "this call finds no friend.", RULE, msg="friend.no-friend",
+                                    args={"seat": seat, "nth": nth_text(a.nth), "card": a.card.unicode()}))
             else:
-                out.append(Announce("friend", f"Seat {seat} plays {name} and is the dealer's friend.", RULE))
+                out.append(Announce("friend", f"Seat {seat} plays {name} and is the dealer's friend.", RULE,
+                                    msg="friend.found", args={"seat": seat, "nth": nth_text(a.nth),
+                                                              "card": a.card.unicode()}))
         return out

@@ -215,8 +215,9 @@ class Match:
             self.levels, self.leftovers = list(levels), dict(leftovers)
             del self.summaries[count:]
             self._live = hand
-            out.append(Announce("level", f"Hand {hand.number}'s settlement is withdrawn: levels back to "
-                                         f"{', '.join(level_text(lv) for lv in self.levels)}.", "R-10"))
+            back = ", ".join(level_text(lv) for lv in self.levels)
+            out.append(Announce("level", f"Hand {hand.number}'s settlement is withdrawn: levels back to {back}.",
+                                "R-10", msg="level.withdrawn", args={"hand": hand.number, "levels": back}))
         if hand.result is not None and len(self.summaries) < hand.number:
             out += self._settle_hand(hand)
         return out
@@ -243,7 +244,7 @@ class Match:
         if rs.teams == "find-friend":
             out += self._dig_drop(hand, dec, changes)
         if s.takeover:
-            out.append(Announce("level", "The attackers take over the deal.", s.rule))
+            out.append(Announce("level", "The attackers take over the deal.", s.rule, msg="level.takeover", args={}))
         self._pass_deal(hand.dealer, s.takeover)
         summary = HandSummary(number=hand.number, dealer=hand.dealer, trump=hand.trump, level=hand.level,
                               result=res.to_json(), levels_before=before, levels_after=list(self.levels),
@@ -257,9 +258,11 @@ class Match:
         if winners:
             self.over, self._live = True, None
             self.winners = tuple(sorted(set(winners)))
-            out.append(Announce("match", f"Match over: seat(s) {', '.join(map(str, self.winners))} win.", "R-8.4"))
+            out.append(Announce("match", f"Match over: seat(s) {', '.join(map(str, self.winners))} win.", "R-8.4",
+                                msg="match.over", args={"seats": list(self.winners)}))
         elif not rs.bidding:
-            out.append(Announce("deal", f"Next dealer: seat {self.dealer}.", "R-8.5"))
+            out.append(Announce("deal", f"Next dealer: seat {self.dealer}.", "R-8.5", msg="deal.next",
+                                args={"seat": self.dealer}))
         return out
 
     def _pass_deal(self, dealer: int, takeover: bool) -> None:
@@ -276,7 +279,8 @@ class Match:
                 continue                              # announced with the dig drop
             out.append(Announce("level", f"Seat {seat} has {levels_in_words(n)} left over at a must-play level: "
                                          f"it may pass them to team-mates or make opponents go down.",
-                                TRANSFER_RULE))
+                                TRANSFER_RULE, msg="level.leftover",
+                                args={"seat": seat, "levels": levels_in_words(n), "count": n}))
         return out
 
     # ------------------------------------------------------------------ 级数不浪费
@@ -314,7 +318,9 @@ class Match:
                     f"{level_text(g.before)} → {level_text(g.after)}")
             text += "" if moved == levels else " (not below 2)"
         text += f"; seat {to} may refuse." if refusable else "."
-        return Announce("level", text, TRANSFER_RULE)
+        return Announce("level", text, TRANSFER_RULE, msg="level.pass" if up else "level.push-down",
+                        args={"detail": text, "giver_seat": giver, "seat": to, "count": moved,
+                              "from": level_text(g.before), "to": level_text(g.after)})
 
     def _on_refuse_levels(self, e: ev.RefuseLevels) -> list:
         verdict = check_refusal(self._transfer, e.seat, e.giver, dig=self._dig)
@@ -329,7 +335,9 @@ class Match:
         self._note_transfers()
         return [Announce("level", f"Seat {e.seat} refuses the {levels_in_words(gift.levels)} from seat {e.giver}: "
                                   f"it stays at {level_text(self.levels[e.seat])}; seat {e.giver} may pass them on "
-                                  f"to somebody else.", TRANSFER_RULE)]
+                                  f"to somebody else.", TRANSFER_RULE, msg="level.refused",
+                         args={"seat": e.seat, "levels": levels_in_words(gift.levels), "giver_seat": e.giver,
+                               "level": level_text(self.levels[e.seat]), "count": gift.levels})]
 
     def _replay_gifts(self, window: TransferWindow, target: int) -> None:
         """Make ``window`` the open one, ``target``'s level: its level at the settlement, then every
@@ -363,7 +371,7 @@ class Match:
                         has_friend=len(dec) > 1)
         if drop is None:
             return []
-        out = [Announce("level", drop.reason, drop.rule)]
+        out = [Announce("level", drop.reason, drop.rule, msg="level.dig-drop", args={"reason": drop.reason})]
         dealer, friends = dec[0], list(dec[1:])
         rest = 0
         carry = 0
@@ -376,7 +384,9 @@ class Match:
             self.levels[seat] = new
             changes[seat] = [old, new, -steps, drop.reason]
             out.append(Announce("level", f"Seat {seat} goes down {levels_in_words(old - new)}: "
-                                         f"{level_text(old)} → {level_text(new)}", drop.rule))
+                                         f"{level_text(old)} → {level_text(new)}", drop.rule, msg="level.seat-down",
+                                args={"seat": seat, "levels": levels_in_words(old - new), "count": old - new,
+                                      "from": level_text(old), "to": level_text(new)}))
             if i == 0 and friends:
                 carry = left
             else:
@@ -392,7 +402,8 @@ class Match:
         if self.leftovers.get(giver):
             who = "an attacker other than the digger" if at_j else "any attacker"
             out.append(Announce("level", f"Seat {giver} names {who} to drop the {levels_in_words(rest)} "
-                                         f"left (陪降).", drop.rule))
+                                         f"left (陪降).", drop.rule, msg="level.name-" + ("other" if at_j else "any"),
+                                args={"seat": giver, "levels": levels_in_words(rest), "count": rest}))
         return out
 
     def _dig_fallback(self, changes: dict, key=int) -> list:
@@ -414,7 +425,8 @@ class Match:
         changes[key(d)] = [prev[0] if prev else old, new, (prev[2] if prev else 0) - rest,
                            "the digger drops the levels nobody else can (seed 000 變異打法 5)"]
         return [Announce("level", f"Every other attacker is at 2: seat {d}, who dug the kitty, drops the "
-                                  f"rest, {level_text(old)} → {level_text(new)}.", "§9 find-a-friend")]
+                                  f"rest, {level_text(old)} → {level_text(new)}.", "§9 find-a-friend",
+                         msg="level.digger-drops", args={"seat": d, "from": level_text(old), "to": level_text(new)})]
 
     def _announce_levels(self, dec, att, before, shares) -> list:
         out = []
@@ -425,18 +437,24 @@ class Match:
                 if k:
                     a, b = before[seats[0]], self.levels[seats[0]]
                     out.append(Announce("level", f"{side} go up {levels_in_words(k)}: "
-                                                 f"{level_text(a)} → {level_text(b)}", "R-8"))
+                                                 f"{level_text(a)} → {level_text(b)}", "R-8",
+                                        msg=f"level.{side.lower()}-up",
+                                        args={"levels": levels_in_words(k), "count": k, "from": level_text(a),
+                                              "to": level_text(b)}))
             if not out:
-                out.append(Announce("level", "Nobody goes up.", "R-8"))
+                out.append(Announce("level", "Nobody goes up.", "R-8", msg="level.nobody", args={}))
             return out
         for seat in range(self.players):
             k = shares.get(seat, 0)
             if k:
                 role = "dealer" if seat == dec[0] else "declarer" if seat in dec else "attacker"
                 out.append(Announce("level", f"Seat {seat} ({role}) goes up {levels_in_words(k)}: "
-                                             f"{level_text(before[seat])} → {level_text(self.levels[seat])}", "R-8"))
+                                             f"{level_text(before[seat])} → {level_text(self.levels[seat])}", "R-8",
+                                    msg=f"level.seat-up.{role}",
+                                    args={"seat": seat, "levels": levels_in_words(k), "count": k,
+                                          "from": level_text(before[seat]), "to": level_text(self.levels[seat])}))
         if not out:
-            out.append(Announce("level", "Nobody goes up.", "R-8"))
+            out.append(Announce("level", "Nobody goes up.", "R-8", msg="level.nobody", args={}))
         return out
 
     # ------------------------------------------------------------------

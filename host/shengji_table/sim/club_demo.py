@@ -65,7 +65,7 @@ class _Table:
     boards), hosts and the publisher reporting its log."""
 
     def __init__(self, tid: str, names: tuple, boards: tuple, *, workdir: str, url, hands: int, seed: int,
-                 board_file, stack: list, bots: str = "heuristic"):
+                 board_file, stack: list, bots: str = "heuristic", on_hand=None):
         from ..club.publisher import TablePublisher
         self.tid, self.names, self.boards, self.hands, self.seed = tid, names, boards, hands, seed
         self.bots = bots
@@ -75,6 +75,7 @@ class _Table:
         self.pub.start()
         stack.append(self.pub.stop)
         self.ok: bool | None = None
+        self.on_hand = on_hand          # called once a hand is settled here (the command's progress)
 
     def _play(self, match: str, duplicate=None) -> bool:
         from .match_runner import SimHost
@@ -84,6 +85,14 @@ class _Table:
                       match=match, names=self.names, duplicate=duplicate, bots=self.bots)
         try:
             sim.service.add_listener(self.pub.notify)
+            if self.on_hand is not None:
+                settled = [0]
+
+                def count(_e, _out, match=sim.controller.match) -> None:
+                    if len(match.summaries) > settled[0]:
+                        settled[0] = len(match.summaries)
+                        self.on_hand(self.tid)
+                sim.service.add_listener(count)
             sim.start()
             return sim.run(timeout=900)
         finally:
@@ -114,9 +123,10 @@ def _report(server, ids: list, boards: int, out) -> int:
 
 # long: the evening's whole life — broker, club, pages, round, tables, play, report — with the clean-up
 def run_club_demo(*, tables: int = 3, hands: int = 2, seed: int = 7, db: str | None = None,
-                  host: str = "127.0.0.1", port: int = 0, out=None, boards: int = 0) -> int:
+                  host: str = "127.0.0.1", port: int = 0, out=None, boards: int = 0, on_hand=None) -> int:
     """Play one round at ``tables`` virtual tables (``boards``: a duplicate round of that many
-    boards, instead of ``hands`` hands); the exit status (0 played and all reported)."""
+    boards, instead of ``hands`` hands); the exit status (0 played and all reported).
+    ``on_hand(table)`` is called from the tables' threads each time one of them settles a hand."""
     from ..club.broker import CLUB_USER, BrokerError, Mosquitto, add_user, mosquitto_missing
     from ..club.certs import CertError, make_certs, openssl_missing
     from ..club.rounds import RoundError
@@ -158,7 +168,8 @@ def run_club_demo(*, tables: int = 3, hands: int = 2, seed: int = 7, db: str | N
         club_tables = [_Table(t, seats[t][0], seats[t][1], workdir=tmp.name, url=url(t, table_pw[t]), hands=hands,
                               seed=seed + i, board_file=board_file, stack=stack,
                               # a duplicate board scores the tables against each other: let them play differently
-                              bots="random" if boards and i % 2 else "heuristic") for i, t in enumerate(ids)]
+                              bots="random" if boards and i % 2 else "heuristic", on_hand=on_hand)
+                       for i, t in enumerate(ids)]
         threads = [threading.Thread(target=ct.run, daemon=True) for ct in club_tables]
         for th in threads:
             th.start()

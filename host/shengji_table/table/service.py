@@ -29,7 +29,7 @@ import time
 from dataclasses import dataclass, field
 from collections.abc import Callable
 
-from ..game.effects import Announce, Refusal
+from ..game.effects import Announce, Line, Refusal
 from ..store.log import EventLog
 from . import protocol as P
 from .controller import Controller, Outcome
@@ -319,8 +319,9 @@ class TableService:
                 return out
             self.paused = (reason or "paused by the referee") if action == "pause" else None
             self._paused_presses.clear()
-            text = (f"Referee: the table is paused — {self.paused}." if action == "pause"
-                    else "Referee: play resumes.")
+            text = (Line(f"Referee: the table is paused — {self.paused}.", "referee.pause", {"reason": self.paused},
+                         "referee") if action == "pause" else Line("Referee: play resumes.", "referee.resume", {},
+                                                                   "referee"))
             out.texts.append(text)
             out.rows.append(("effect", Announce("referee", text).to_json()))
             self._commit([self._referee_row(action, True, by, reason=reason)], None, out, 0.0)
@@ -336,8 +337,9 @@ class TableService:
         if settled > self._hands_noted:
             self._hands_noted = settled
             self.log.checkpoint()                # a lost -wal or a plain copy then misses one hand at most
-            text = (f"Hand {settled} is in the log: {self.log.last_id()} rows, head {self.log.head()[:16]}… "
-                    f"(shengji-table log verify)")
+            rows, head = self.log.last_id(), self.log.head()[:16]
+            text = Line(f"Hand {settled} is in the log: {rows} rows, head {head}… (shengji-table log verify)",
+                        "note.log-head", {"hand": settled, "rows": rows, "head": head}, "note")
             (self.on_note or self.on_text or (lambda _t: None))(text)
 
     def record(self, seats=None) -> dict:

@@ -29,13 +29,15 @@ def bid(hand: Hand, e: ev.Bid) -> list:
     hand.bidders[:] = new.bidders
     hand.bids.append((e.seat, e.points))
     hand.bid = new.bid
-    out = [Announce("bid", f"Seat {e.seat} passes." if e.points is None else f"Seat {e.seat} bids {e.points}.")]
+    out = [Announce("bid", f"Seat {e.seat} passes." if e.points is None else f"Seat {e.seat} bids {e.points}.",
+                    msg="bid.pass" if e.points is None else "bid.bid", args={"seat": e.seat, "points": e.points})]
     if new.dealer is not None:
         winner = hand.dealer = new.dealer
         hand.level = hand.levels[winner]
         hand.phase = Phase.TRUMP
         hand.turn = winner
-        return out + [Announce("bid", f"Seat {winner} wins the bidding at {hand.bid} and deals.", "R-9 bidding")]
+        return out + [Announce("bid", f"Seat {winner} wins the bidding at {hand.bid} and deals.", "R-9 bidding",
+                               msg="bid.won", args={"seat": winner, "points": hand.bid})]
     hand.turn = new.turn           # the first seat after this one, in playing order, still bidding
     return out
 

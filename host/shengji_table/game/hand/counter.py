@@ -70,7 +70,9 @@ def counter(hand: Hand, e: ev.Declare) -> list:
     hand.order = TrumpOrder.of(hand.ruleset, hand.level, hand.trump)   # shared: built once per (level, trump)
     if e.seat == hand.dealer:
         return [Announce("declare", f"The dealer, seat {e.seat}, answers with {format_cards(faces)}: trump is "
-                                    f"{suit_word(hand.trump)}. {res.reason}", COUNTER_RULE),
+                                    f"{suit_word(hand.trump)}. {res.reason}", COUNTER_RULE, msg="declare.answer",
+                         args={"seat": e.seat, "cards": format_cards(faces), "trump": suit_word(hand.trump),
+                               "reason": res.reason}),
                 ring(e.seat, "declarer")]
     hand.phase = Phase.EXCHANGE
     hand.turn = e.seat
@@ -78,7 +80,9 @@ def counter(hand: Hand, e: ev.Declare) -> list:
     swap = hand.knowledge.swap_count(hand)
     return [Announce("declare", f"Seat {e.seat} counter-declares with {format_cards(faces)}: trump is "
                                 f"{suit_word(hand.trump)}. {res.reason} Seat {e.seat} now swaps {swap} "
-                                f"cards drawn at random from the kitty.", COUNTER_RULE),
+                                f"cards drawn at random from the kitty.", COUNTER_RULE, msg="declare.counter",
+                     args={"seat": e.seat, "cards": format_cards(faces), "trump": suit_word(hand.trump),
+                           "reason": res.reason, "count": swap}),
             ring(e.seat, "declarer")]
 
 
@@ -99,7 +103,7 @@ def counter_draw(hand: Hand, e: ev.CounterDraw) -> list:
     x.drawn = drawn
     x.count = k
     return [Announce("kitty", f"Seat {e.seat} draws {k} cards from the kitty at random and lays {k} back.",
-                     COUNTER_RULE), ring(e.seat, "turn")]
+                     COUNTER_RULE, msg="kitty.swap", args={"seat": e.seat, "count": k}), ring(e.seat, "turn")]
 
 
 def _drawn(hand: Hand, e) -> tuple[Exchange | None, list]:
@@ -144,5 +148,6 @@ def exchange_confirm(hand: Hand, e: ev.Confirm) -> list:
     hand.exchange = None
     hand.phase = Phase.KITTY
     hand.turn = hand.dealer
-    return [Announce("kitty", f"Seat {e.seat} has laid {x.count} cards back in the kitty.", COUNTER_RULE),
+    return [Announce("kitty", f"Seat {e.seat} has laid {x.count} cards back in the kitty.", COUNTER_RULE,
+                     msg="kitty.laid-back", args={"seat": e.seat, "count": x.count}),
             ring(hand.dealer_seat(), "turn")]

@@ -53,7 +53,8 @@ def deal(hand: Hand, e: ev.Deal) -> list:
     hand.next_copies = (hand.stack[:size] if hand.stack is not None else (NO_COPY,) * size) + (NO_COPY,)
     hand.counts = [0] * hand.players
     return [Announce("deal", f"Hand {hand.number}: dealing, {hand.ruleset.hand_size} cards each; "
-                             f"level {level_text(hand.level)}.")]
+                             f"level {level_text(hand.level)}.", msg="deal.hand",
+                     args={"hand": hand.number, "count": hand.ruleset.hand_size, "level": level_text(hand.level)})]
 
 
 def shuffled(copies, seed) -> tuple:
@@ -167,13 +168,17 @@ def declare(hand: Hand, e: ev.Declare) -> list:
         except ValueError as exc:
             return hand.refuse(e.seat, e, "R-6.5", f"not a declaration: {exc}.")
         hand.declarations.append((decl, e.cards))
-        return [Announce("declare", f"Seat {e.seat} makes a hidden declaration.", "R-6.5")]
+        return [Announce("declare", f"Seat {e.seat} makes a hidden declaration.", "R-6.5",
+                         msg="declare.hidden", args={"seat": e.seat})]
     res = check_declaration(hand.ruleset, hand.level, hand.standing, decl)
     if not res.valid:
         return hand.refuse(e.seat, e, res.rule, res.reason)
     hand.declarations.append((decl, e.cards))
     hand.standing = res.standing
-    return [Announce("declare", f"Seat {e.seat} shows {format_cards(faces)}: {res.reason}", res.rule),
+    return [Announce("declare", f"Seat {e.seat} shows {format_cards(faces)}: {res.reason}", res.rule,
+                     msg=f"declare.{res.kind}",
+                     args={"seat": e.seat, "cards": format_cards(faces), "reason": res.reason,
+                           "trump": suit_word(res.standing.trump if res.standing else None)}),
             ring(e.seat, "declarer")]
 
 
@@ -191,18 +196,23 @@ def close_declarations(hand: Hand, e: ev.CloseDeclarations) -> list:
         hand.standing = standing
         if standing is not None:
             out.append(Announce("declare", f"Hidden declarations revealed: seat {standing.seat} "
-                                           f"with {format_cards(standing.cards)} stands.", "R-6.5"))
+                                           f"with {format_cards(standing.cards)} stands.", "R-6.5",
+                                msg="declare.revealed", args={"seat": standing.seat,
+                                                              "cards": format_cards(standing.cards)}))
     if hand.standing is not None:
         hand.trump = hand.standing.trump
         if hand.dealer is None:
             hand.dealer = first_dealer(hand.standing)
-            out.append(Announce("declare", f"Seat {hand.dealer}'s call stands: seat {hand.dealer} deals.", "R-6.6"))
+            out.append(Announce("declare", f"Seat {hand.dealer}'s call stands: seat {hand.dealer} deals.", "R-6.6",
+                                msg="declare.stands", args={"seat": hand.dealer}))
     else:
         hand.trump = default_trump(hand.ruleset, [c.card for c in hand.kitty], hand.level)
         if hand.dealer is None:
             hand.dealer = hand.first_seat
-            out.append(Announce("declare", f"Nobody declared: seat {hand.dealer}, who drew first, deals.", "R-6.6"))
-        out.append(Announce("trump", f"Nobody declared: {suit_word(hand.trump)} (R-6.4).", "R-6.4"))
+            out.append(Announce("declare", f"Nobody declared: seat {hand.dealer}, who drew first, deals.", "R-6.6",
+                                msg="declare.nobody", args={"seat": hand.dealer}))
+        out.append(Announce("trump", f"Nobody declared: {suit_word(hand.trump)} (R-6.4).", "R-6.4",
+                            msg="trump.nobody", args={"trump": suit_word(hand.trump)}))
     hand.level = hand.levels[hand.dealer]
     return out + start_kitty(hand)
 
@@ -217,7 +227,8 @@ def _start_bidding(hand: Hand) -> list:
     if not shown:
         return []
     return [Announce("bid", f"Kitty cards shown: {format_cards(c.card for c in shown)}. "
-                            f"Seat {hand.turn} bids first.", "R-9 bidding")]
+                            f"Seat {hand.turn} bids first.", "R-9 bidding",
+                     msg="bid.shown", args={"cards": format_cards(c.card for c in shown), "seat": hand.turn})]
 
 
 def _declaring_faces(level: int) -> tuple:

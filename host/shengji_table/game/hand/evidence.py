@@ -76,7 +76,8 @@ def challenge(hand: Hand, e: ev.Challenge) -> list:
     hand.pending = []
     hand.throw_window = False
     out = throw_failed(hand, leader, chk, len(lead_cards) - len(forced))
-    out.append(Announce("throw", f"Seat {e.seat} challenged with {format_cards(c.card for c in e.cards)}.", "R-4.3"))
+    out.append(Announce("throw", f"Seat {e.seat} challenged with {format_cards(c.card for c in e.cards)}.", "R-4.3",
+                        msg="throw.challenge", args={"seat": e.seat, "cards": format_cards(c.card for c in e.cards)}))
     return out
 
 

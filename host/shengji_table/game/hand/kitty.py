@@ -35,7 +35,8 @@ def start_kitty(hand: Hand) -> list:
     """Trump is fixed: the order is set and the dealer is to take the kitty (if there is one)."""
     hand.order = TrumpOrder.of(hand.ruleset, hand.level, hand.trump)   # shared: built once per (level, trump)
     out = [Announce("trump", f"Trump: {suit_word(hand.trump)}, level {level_text(hand.level)}; "
-                             f"seat {hand.dealer} deals.")]
+                             f"seat {hand.dealer} deals.", msg="trump.fixed",
+                    args={"trump": suit_word(hand.trump), "level": level_text(hand.level), "seat": hand.dealer})]
     if hand.ruleset.kitty_size:
         hand.phase = Phase.KITTY
         hand.turn = hand.dealer
@@ -52,7 +53,8 @@ def take_kitty(hand: Hand, e: ev.TakeKitty) -> list:
         held.add_new(c)
     hand.counts[e.seat] += hand.ruleset.kitty_size
     hand.phase = Phase.BURYING
-    return [Announce("kitty", f"Seat {e.seat} takes the kitty and buries {hand.ruleset.kitty_size} cards.", "R-7.2"),
+    return [Announce("kitty", f"Seat {e.seat} takes the kitty and buries {hand.ruleset.kitty_size} cards.", "R-7.2",
+                     msg="kitty.take", args={"seat": e.seat, "count": hand.ruleset.kitty_size}),
             ring(e.seat, "turn")]
 
 
@@ -108,12 +110,12 @@ def confirm_burial(hand: Hand, e: ev.Confirm) -> list:
     for c in hand.buried:
         hand.hands[e.seat].pop(c, None)
     hand.counts[e.seat] -= k
-    done = Announce("kitty", f"Seat {e.seat} has buried the kitty.", "R-7.2")
+    done = Announce("kitty", f"Seat {e.seat} has buried the kitty.", "R-7.2", msg="kitty.buried", args={"seat": e.seat})
     if hand.ruleset.kitty_stealing:
         hand.phase = Phase.STEAL
         hand.turn = None
         return [done, Announce("kitty", "炒地皮: a stronger call takes the kitty; press when nobody counters.",
-                               STEAL_RULE)]
+                               STEAL_RULE, msg="kitty.steal", args={})]
     return [done] + after_burial(hand)
 
 
@@ -140,11 +142,13 @@ def steal(hand: Hand, e: ev.Declare) -> list:
     hand.turn = e.seat
     return [Announce("declare", f"Seat {e.seat} counters with {format_cards(faces)} (炒地皮): trump is "
                                 f"{suit_word(hand.trump)}; seat {e.seat} takes the kitty and buries anew.",
-                     STEAL_RULE),
+                     STEAL_RULE, msg="declare.counter-steal",
+                     args={"seat": e.seat, "cards": format_cards(faces), "trump": suit_word(hand.trump)}),
             ring(e.seat, "turn")]
 
 
 def close_steals(hand: Hand, e: ev.CloseDeclarations) -> list:
     """Nobody counters: the kitty stays buried and the hand goes on (R-7.4)."""
     return [Announce("kitty", f"Nobody counters: seat {holder(hand)}'s kitty stands; trump is "
-                              f"{suit_word(hand.trump)}.", STEAL_RULE)] + after_burial(hand)
+                              f"{suit_word(hand.trump)}.", STEAL_RULE, msg="kitty.stands",
+                     args={"seat": holder(hand), "trump": suit_word(hand.trump)})] + after_burial(hand)

@@ -198,13 +198,13 @@ class OpenHands(Knowledge):
     def lead_throw(self, hand, seat, faces, cards):
         hand.throw_window = True
         return cards, [Announce("throw", f"Seat {seat} throws {format_cards(faces)}: opponents may challenge.",
-                                "R-4.3")]
+                                "R-4.3", msg="throw.lead", args={"seat": seat, "cards": format_cards(faces)})]
 
     def after_play(self, hand, seat):
         return evidence.check_revoke(hand, seat) if hand.phase == Phase.PLAYING else []
 
     def end_of_play(self, hand):
-        return [Announce("kitty", "Last trick played: reveal the kitty.", "R-7.3")]
+        return [Announce("kitty", "Last trick played: reveal the kitty.", "R-7.3", msg="kitty.reveal", args={})]
 
     def final_kitty(self, hand):
         assert hand.kitty_revealed is not None, "open play settles once the kitty is revealed"

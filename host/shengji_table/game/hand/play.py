@@ -203,12 +203,14 @@ def _commit_lead(hand: Hand, e: ev.Confirm) -> list:
 
 
 def throw_failed(hand: Hand, seat: int, chk, withdrawn: int) -> list:
-    out = [Announce("throw", f"Seat {seat}'s throw fails: {chk.reason} Played: {format_cards(chk.forced)}.", chk.rule)]
+    out = [Announce("throw", f"Seat {seat}'s throw fails: {chk.reason} Played: {format_cards(chk.forced)}.", chk.rule,
+                    msg="throw.fails", args={"seat": seat, "reason": chk.reason, "cards": format_cards(chk.forced)})]
     if withdrawn and hand.ruleset.throw_penalty != "none":
         pen = throw_penalty(hand.ruleset, withdrawn, by_declarers=seat in hand.declarers())
         # stored unsigned: the sign follows the side of the seat at the end (find-a-friend teams)
         hand.penalties.append((seat, abs(pen.points), pen.reason))
-        out.append(Announce("throw", f"Penalty against seat {seat}'s side: {pen.reason}", pen.rule))
+        out.append(Announce("throw", f"Penalty against seat {seat}'s side: {pen.reason}", pen.rule,
+                            msg="throw.penalty", args={"seat": seat, "reason": pen.reason, "points": abs(pen.points)}))
     return out
 
 
@@ -346,7 +348,9 @@ def _finish_trick(hand: Hand) -> list:
     hand.leader = hand.turn = winner
     said = _new(Announce)                       # Announce("trick", …, "R-5") likewise
     _set(said, "__dict__", {"kind": "trick", "text": f"Trick {len(hand.tricks)} to seat {winner}"
-                            + (f", {pts} points" if pts else "") + f": {shown}.", "rule": "R-5"})
+                            + (f", {pts} points" if pts else "") + f": {shown}.", "rule": "R-5",
+                            "msg": "trick.points" if pts else "trick.won",
+                            "args": {"trick": len(hand.tricks), "seat": winner, "points": pts, "plays": shown}})
     out = [_WON[winner], said]
     if not any(hand.hands) and hand.knowledge.all_played(hand):     # a card still held: not the end
         hand.phase = Phase.OVER

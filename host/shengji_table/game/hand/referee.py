@@ -110,7 +110,8 @@ def award_penalty(hand: Hand, e: ev.RefereePenalty) -> list:
     if hand.phase == Phase.DEAL:
         return hand.refuse(None, e, "table.phase", "the hand has not started")
     hand.penalties.append((e.at_fault, e.points, e.reason))
-    return [Announce("referee", f"Referee: {e.points} points against seat {e.at_fault}'s side. {e.reason}", "R-10.1")]
+    return [Announce("referee", f"Referee: {e.points} points against seat {e.at_fault}'s side. {e.reason}", "R-10.1",
+                     msg="referee.penalty", args={"points": e.points, "seat": e.at_fault, "reason": e.reason})]
 
 
 @_ruling
@@ -169,7 +170,9 @@ def undo_last_play(hand: Hand, e: ev.RefereeUndo) -> list:
         return hand.refuse(None, e, "R-10.4", f"the play cannot be undone: {bad}")
     hand.adopt(fresh)
     hand.rulings = rulings + (Ruling(n, e, mask, undone),)
-    return [Announce("undo", _undo_text(undone, e.reason), "R-10.4"), ring(hand.seat_on_turn(), "turn")]
+    return [Announce("undo", _undo_text(undone, e.reason), "R-10.4", msg="undo.play" + (".reason" if e.reason else ""),
+                     args={"seat": undone[0], "cards": format_cards(undone[1]), "reason": e.reason}),
+            ring(hand.seat_on_turn(), "turn")]
 
 
 def reverse_ruling(hand: Hand, e: ev.RefereeReverse) -> list:
@@ -198,7 +201,7 @@ def reverse_ruling(hand: Hand, e: ev.RefereeReverse) -> list:
     hand.adopt(fresh)
     hand.rulings = fresh.rulings + (Ruling(n, e),)
     text = f"Referee reversed ruling {e.ruling} ({describe(target.event)})" + (f": {e.reason}" if e.reason else ".")
-    out: list = [Announce("referee", text, "R-10")]
+    out: list = [Announce("referee", text, "R-10", msg="referee.reversed", args={"detail": text, "ruling": e.ruling})]
     if hand.phase == Phase.PLAYING:
         out.append(ring(hand.seat_on_turn(), "turn"))
     return out

@@ -40,7 +40,17 @@ def settle(hand: Hand) -> list:
     hand.phase = Phase.OVER
     text = (f"Attackers captured {captured}" + (f", kitty {kitty_points} × {mult} = {bonus}" if bonus else "")
             + (f", penalties {penalty:+d}" if penalty else "") + f": {p} points. {s.reason}")
-    return [Announce("settle", text, s.rule)]
+    return [Announce("settle", text, s.rule, msg=settle_msg(s),
+                     args={"detail": text[:text.index(":")], "points": p, "reason": s.reason,
+                           "levels": s.declarers_levels or s.attackers_levels})]
+
+
+def settle_msg(s) -> str:
+    """The message id of a settlement's outcome: who goes up, and whether the deal passes."""
+    if s.takeover:
+        return "settle.takeover-up" if s.attackers_levels else "settle.takeover"
+    return "settle.declarers-up" if s.declarers_levels else "settle.attackers-up" if s.attackers_levels \
+        else "settle.nobody-up"
 
 
 def end_by_ruling(hand: Hand, at_fault: int, rule: str, reason: str) -> list:
@@ -58,7 +68,9 @@ def end_by_ruling(hand: Hand, at_fault: int, rule: str, reason: str) -> list:
                              last_cards=(), ruling=rule, at_fault=at_fault, bid=hand.bid)
     hand.phase = Phase.OVER
     hand.pending = []
-    return [Announce("revoke" if rule == "R-10.2" else "referee", s.reason, rule)]
+    return [Announce("revoke" if rule == "R-10.2" else "referee", s.reason, rule,
+                     msg=("revoke." if rule == "R-10.2" else "count.") + ("declarers" if by_declarers else "attackers"),
+                     args={"reason": s.reason, "seat": at_fault})]
 
 
 def adjusted(hand: Hand, points: int, reason: str) -> list:
@@ -75,4 +87,5 @@ def adjusted(hand: Hand, points: int, reason: str) -> list:
                              last_cards=(), ruling="R-10.5", at_fault=None, bid=hand.bid)
     hand.phase = Phase.OVER
     hand.pending = []
-    return [Announce("referee", text, "R-10.5")]
+    return [Announce("referee", text, "R-10.5", msg="referee.adjusted",
+                     args={"detail": text, "assigned": points, "points": p, "reason": reason})]

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from collections.abc import Callable
 
 from ...game import events as ev
-from ...game.disclosure import lead_suit_of, public_refusal
-from ...game.effects import Announce, Refusal
+from ...game.disclosure import lead_suit_of, public_reason, public_refusal
+from ...game.effects import Announce, Line, Refusal
 from ...game.match import Match
 from ...game.phase import Phase
 from ...rules.cards import parse_copy
@@ -185,7 +185,8 @@ class Core(Rings):
         expiry = self.clock.tick(self.match.public_view(), now, held)
         if expiry is not None:
             row = expiry.to_json()
-            row["public"] = self._text(out, expiry.text())
+            msg = "clock.burial" if expiry.phase == Phase.BURYING else "clock.play"
+            row["public"] = self._text(out, Line(expiry.text(), msg, {"seat": expiry.seat, "seconds": expiry.seconds}))
             out.rows.append(("ruling", row))
         return out
 
@@ -204,7 +205,8 @@ class Core(Rings):
         out = Outcome()
         if not alive:
             where = self.readers.get(reader, reader)
-            text = self._text(out, f"Reader {where} stopped answering: check its cable.")
+            text = self._text(out, Line(f"Reader {where} stopped answering: check its cable.", "table.reader",
+                                        {"reader": where}, "table"))
             out.rows.append(("effect", Announce("table", text).to_json()))
         return out
 
@@ -237,7 +239,11 @@ class Core(Rings):
         # the shared screen and the voice hear the public reason only (game/disclosure.py); the
         # ruling row keeps the whole reason for the referee
         where = "Centre" if seat is None and ring == self.centre else None
-        text = self._text(out, public_refusal(r, lead_suit=lead_suit_of(self.match.hand), where=where))
+        lead = lead_suit_of(self.match.hand)
+        said = public_refusal(r, lead_suit=lead, where=where)
+        msg = "refusal.seat" if r.seat is not None else "refusal.centre" if where == "Centre" else "refusal.table"
+        args = {"why": public_reason(r, lead), "rule": r.rule} | ({"seat": r.seat} if r.seat is not None else {})
+        text = self._text(out, Line(said, msg, args, "refusal"))
         row["public"] = text
         target = ring if ring is not None else seat
         if target is not None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 
 from ...game import events as ev
+from ...game.effects import Line
 from ...game.friend import RULE as FRIEND_RULE, nth_text
 from ...game.phase import DECIDING, Phase
 from ...rules.cards import JOKER, CardCopy, parse_card, suit_word
@@ -78,8 +79,8 @@ class Entry(Core):
         cur = e.get("bid")
         e["bid"] = steps[0] if cur not in steps or cur == steps[-1] else steps[steps.index(cur) + 1]
         self._show_bid(out, seat, e["bid"])
-        self._say(out, f"Seat {seat}: bid {e['bid']}? Hold the button to bid it, tap a card to pass.",
-                  "bid", seat, e)
+        self._say(out, Line(f"Seat {seat}: bid {e['bid']}? Hold the button to bid it, tap a card to pass.",
+                            "prompt.bid", {"seat": seat, "points": e["bid"]}, "bid"), "bid", seat, e)
 
     def _bid(self, row: Row, seat: int, copy: CardCopy | None, out: Outcome) -> None:
         e = self._entry(self._hand())
@@ -98,7 +99,8 @@ class Entry(Core):
         e["suit"] = "NT" if suit is None else suit
         self._ring(out, seat, R.TRUMP, SUIT_COLOURS.get(suit, SUIT_COLOURS[None]))
         name = suit_word(suit)
-        self._say(out, f"Seat {seat}: trump {name}? Hold the button to name it.", "trump", seat, e)
+        self._say(out, Line(f"Seat {seat}: trump {name}? Hold the button to name it.", "prompt.trump",
+                            {"seat": seat, "trump": name}, "trump"), "trump", seat, e)
 
     def _trump_step(self, row: Row, seat: int, copy: CardCopy | None, out: Outcome) -> None:
         e = self._entry(self._hand())
@@ -122,8 +124,9 @@ class Entry(Core):
         e["face"] = str(copy.card)
         e["nth"] = 0
         self._ring(out, seat, R.PENDING, PENDING_COLOUR, 0, self.ruleset.decks)
-        self._say(out, f"Seat {seat} calls {copy.card.unicode()}: press once for the first copy, twice "
-                       f"for the second …; hold the button to confirm.", "friend", seat, e)
+        self._say(out, Line(f"Seat {seat} calls {copy.card.unicode()}: press once for the first copy, twice "
+                            f"for the second …; hold the button to confirm.", "prompt.friend-face",
+                            {"seat": seat, "card": copy.card.unicode()}, "friend"), "friend", seat, e)
 
     def _next_copy(self, row: Row, seat: int, copy: CardCopy | None, out: Outcome) -> None:
         e = self._entry(self._hand())
@@ -133,8 +136,10 @@ class Entry(Core):
             return
         e["nth"] = e["nth"] % self.ruleset.decks + 1          # the count goes round
         self._ring(out, seat, R.PENDING, PENDING_COLOUR, e["nth"], self.ruleset.decks)
-        self._say(out, f"Seat {seat} calls the {nth_text(e['nth'])} "
-                       f"{parse_card(e['face']).unicode()}? Hold the button to confirm.", "friend", seat, e)
+        card = parse_card(e["face"]).unicode()
+        self._say(out, Line(f"Seat {seat} calls the {nth_text(e['nth'])} {card}? Hold the button to confirm.",
+                            "prompt.friend-copy", {"seat": seat, "nth": nth_text(e["nth"]), "card": card}, "friend"),
+                  "friend", seat, e)
 
     def _call(self, row: Row, seat: int, copy: CardCopy | None, out: Outcome) -> None:
         self._note_call(seat, self._entry(self._hand()), out)
@@ -155,8 +160,10 @@ class Entry(Core):
         e["face"], e["nth"] = None, 0
         if len(e["calls"]) < self.ruleset.friend_calls:
             self._ring(out, seat, R.TURN, TURN_COLOUR)
-            self._say(out, f"Seat {seat}: call {len(e['calls'])} of {self.ruleset.friend_calls} "
-                           f"noted; tap the card of the next call.", "friend", seat, e)
+            self._say(out, Line(f"Seat {seat}: call {len(e['calls'])} of {self.ruleset.friend_calls} "
+                                f"noted; tap the card of the next call.", "prompt.friend-noted",
+                                {"seat": seat, "count": len(e["calls"]), "of": self.ruleset.friend_calls}, "friend"),
+                      "friend", seat, e)
             return
         calls = tuple((parse_card(f), n) for f, n in e["calls"])
         if self._game(ev.CallFriend(seat, calls), out):

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ... import firmware_src
-from ...game.effects import Announce, Ring
+from ...game.effects import Announce, Line, Ring
 from ...game.match import Match
 from ...game.names import with_names
 from ...game.phase import Phase
@@ -64,11 +64,15 @@ class Rings:
     ring_sizes: dict
     names: tuple = ()         # the players' names, seat by seat (game/names.py); () = none given
 
-    def _text(self, out, text: str) -> str:
-        """Show ``text`` on the screen and through the voice, seats named; the text shown."""
-        text = with_names(text, self.names)
-        out.texts.append(text)
-        return text
+    def _text(self, out, text: str, said: Announce | None = None) -> str:
+        """Show ``text`` on the screen and through the voice, seats named; the text shown (a
+        :class:`Line` carrying the message of ``said``, or of ``text`` when it is a Line)."""
+        named = with_names(text, self.names)
+        line = Line.of(said, named) if said is not None else Line(named, getattr(text, "msg", None),
+                                                                   getattr(text, "args", None),
+                                                                   getattr(text, "kind", None))
+        out.texts.append(line)
+        return line
 
     def _ring(self, out, ring: int, pattern: int, rgb=(0, 0, 0), count: int = 0, arg: int = 0) -> None:
         rc = RingCommand(ring, pattern, rgb[0], rgb[1], rgb[2], min(count, 255), min(arg, 0xFFFF))
@@ -122,7 +126,7 @@ class Rings:
 
     def _show_announce(self, eff: Announce, out) -> None:
         view = self.match.public_view()
-        self._text(out, eff.text)
+        self._text(out, eff.text, eff)
         if eff.kind == "settle" and view is not None and view.result is not None:
             pts = max(0, view.result.settlement.attackers_points)
             self._ring(out, self.centre, R.POINTS, POINTS_COLOUR, 5, pts)
