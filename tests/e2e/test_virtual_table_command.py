@@ -347,11 +347,9 @@ def test_selftest_measure_on_the_virtual_table_says_what_to_type_there(vt, tmp_p
 
 def test_selftest_prints_a_line_said_twice_in_a_row_once():
     from shengji_table.cli.selftest import _printer
-    import contextlib
     import io
     out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        say = _printer()
-        for line in ("measurement finished", "measurement finished", "report", "measurement finished"):
-            say(line)
+    say = _printer(out)
+    for line in ("measurement finished", "measurement finished", "report", "measurement finished"):
+        say(line)
     assert out.getvalue().splitlines() == ["measurement finished", "report", "measurement finished"]

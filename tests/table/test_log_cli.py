@@ -323,11 +323,11 @@ def test_log_cli_show_full_prints_whole_payloads_and_json_one_object_a_row(tmp_p
     assert short.returncode == 0 and long not in short.stdout and "…" in short.stdout
     full = shengji("log", "show", path, "--full")
     assert full.returncode == 0, full.stderr
-    assert long in full.stdout and len(full.stdout.splitlines()) == 1
+    assert long in full.stdout and len(full.stdout.splitlines()) == 2       # the log's format row, the row
     js = shengji("log", "show", path, "--json")
     assert js.returncode == 0, js.stderr
     rows = [json.loads(line) for line in js.stdout.splitlines()]
-    assert [(r["id"], r["match"], r["kind"]) for r in rows] == [(1, "m1", "meta")]
-    assert rows[0]["payload"] == {"referee": {"action": "pause", "reason": long}}
+    assert [(r["id"], r["match"], r["kind"]) for r in rows] == [(1, "(log)", "meta"), (2, "m1", "meta")]
+    assert rows[1]["payload"] == {"referee": {"action": "pause", "reason": long}}
     both = shengji("log", "show", path, "--full", "--json")
     assert both.returncode == 2 and "not allowed with" in both.stderr
