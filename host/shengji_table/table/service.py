@@ -239,7 +239,6 @@ class TableService:
             return
         rows.append(("meta", {"controller": self.controller.state_json()}, None, None))
         self.log.append_many(rows, match=self.match)
-        self._note_head()
         self.stats.physical += 1 if head and e is not None else 0
         self.stats.game += len(out.game_events)
         self.stats.refusals += len(out.refusals)
@@ -250,6 +249,7 @@ class TableService:
         if self.on_text is not None:
             for text in out.texts:
                 self.on_text(text)
+        self._note_head()                    # after the hand's last words: the settlement, the levels
         if self.on_outcome is not None and e is not None:
             self.on_outcome(e, out)
         for fn in self._listeners:
