@@ -135,12 +135,12 @@ def follow_rule(lead, order, units: tuple | None = None) -> FollowRule:
         raise ValueError("a lead has at least one card")
     if units is not None:
         # what a lead demands depends on its suit and shape alone: one rule for every such lead
-        key = ("follow rule of", order._suit[lead[0].index], shape_of(units))
-        rule = order._memo.get(key)
+        key = ("follow rule of", order.face_suit[lead[0].index], shape_of(units))
+        rule = order.derived.get(key)
         return rule if rule is not None else order.memo(key, lambda: _follow_rule(lead, order, units))
     if len(lead) == 1:          # a single demands only its suit: one rule a suit (the commonest lead)
-        single = ("single's follow rule", order._suit[lead[0].index])
-        rule = order._memo.get(single)
+        single = ("single's follow rule", order.face_suit[lead[0].index])
+        rule = order.derived.get(single)
         return rule if rule is not None else order.memo(single, lambda: _follow_rule(lead, order))
     return order.memo(("follow_rule", multiset_key(lead)), lambda: _follow_rule(lead, order))
 
@@ -148,7 +148,7 @@ def follow_rule(lead, order, units: tuple | None = None) -> FollowRule:
 def _follow_rule(lead, order, units: tuple | None = None) -> FollowRule:
     if units is None:
         units = decompose(lead, order)
-    suit = order._suit[lead[0].index]
+    suit = order.face_suit[lead[0].index]
     shape = shape_of(units)
     ladder, rule = _rule_for(order.decks, shape)
     policy = order.ruleset.follow_protection
@@ -204,7 +204,7 @@ def missing_from_hand(play, hand) -> list:
 
 def _held_groups(counts: list, suit: str, order) -> tuple:
     """``(cards held in suit, {group: count})`` from a hand's face counts (its suit's faces only)."""
-    pick = order._pick.get(suit)
+    pick = order.suit_pick.get(suit)
     if pick is None:
         return 0, {}
     n = 0
@@ -216,7 +216,7 @@ def _held_groups(counts: list, suit: str, order) -> tuple:
                 groups[i] = k
                 n += k
         return n, groups
-    group = order._group
+    group = order.face_group
     for i in pick[0]:
         k = counts[i]
         if k:
@@ -255,7 +255,7 @@ def follow_verdict(play: tuple, counts: list, order, rule: FollowRule) -> Verdic
     """:func:`check_follow` for a play already known to have the lead's count and to be in the
     hand whose :func:`face_counts` are ``counts``: suit (R-4.4) and shape (R-4.5 – R-4.8)."""
     n = rule.count
-    suit_of = order._suit
+    suit_of = order.face_suit
     s = rule.suit
     held = suit_count(counts, s, order)     # the groups are only worked out when a shape is owed
     in_suit = 0
@@ -275,7 +275,7 @@ def follow_verdict(play: tuple, counts: list, order, rule: FollowRule) -> Verdic
     if rule.widths is not None and not order.ruleset.two_colour:
         # a ladder of single groups, each face its own group: the widest group of the hand and of
         # the play decide (rung_index's counting), read without building the groups
-        indices, get = order._pick[s]
+        indices, get = order.suit_pick[s]
         hand_top = get(counts) if len(indices) == 1 else max(get(counts))
         hand_rung = _width_rung(rule.widths, hand_top)
         play_rung = _width_rung(rule.widths, max(map(play.count, play)), stop=hand_rung)
@@ -325,7 +325,7 @@ _NO_SHAPE = (((),),)            # the ladder of a lead that owes no shape (one c
 
 def suit_count(counts: list, suit: str, order) -> int:
     """How many cards of effective suit ``suit`` a hand with these face ``counts`` holds."""
-    pick = order._pick.get(suit)
+    pick = order.suit_pick.get(suit)
     if pick is None:
         return 0
     indices, get = pick
@@ -343,14 +343,14 @@ def one_card_follow_is_legal(card: Card, rule: FollowRule, counts: list, order) 
     follow to a one-card lead that owes no shape (R-4.4): it is of the led suit, or the hand holds
     none of it.  False is no verdict: :func:`check_follow` then says whether and why."""
     suit = counted_suit(rule)
-    return suit is not None and (order._suit[card.index] == suit or not suit_count(counts, suit, order))
+    return suit is not None and (order.face_suit[card.index] == suit or not suit_count(counts, suit, order))
 
 
 def _check_one(c: Card, s: str, hand, counts: list | None, order) -> Verdict:
     """:func:`check_follow` of a one-card follow to a one-card lead of suit ``s``, by counting
     (the commonest check of a hand; same verdicts): the card is held, and of the led suit unless
     the hand holds none of it (R-4.4)."""
-    suit_of = order._suit
+    suit_of = order.face_suit
     if counts is None:
         faces = [x.index for x in hand]
         has = c.index in faces
@@ -400,7 +400,7 @@ def legal_follows(lead, hand, order, rule: FollowRule | None = None) -> Iterator
     if rule is None:
         rule = follow_rule(lead, order)
     n = rule.count
-    suit_of = order._suit
+    suit_of = order.face_suit
     held = [c for c in hand if suit_of[c.index] == rule.suit]
     if len(held) <= n:
         base = tuple(order.sorted(held))
@@ -419,7 +419,7 @@ def legal_follows(lead, hand, order, rule: FollowRule | None = None) -> Iterator
         for play in _multisets(faces, counts, n):
             yield tuple(play)
         return
-    group, sort = order._group, order._sort
+    group, sort = order.face_group, order.face_sort
     # the cards of each group, high → low, to turn "k cards of group g" into faces
     cards_of: dict = {}
     for c in order.sorted(held):

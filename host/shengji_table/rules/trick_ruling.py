@@ -64,7 +64,7 @@ def _lead_facts(cards: tuple, order) -> tuple:
     """``(units, lead verdict, follow rule, trick shape)`` of a lead (or of what stands of it):
     worked out once per order and multiset of cards, since every follow and the winner use them."""
     key = ("lead facts", multiset_key(cards))
-    facts = order._memo.get(key)
+    facts = order.derived.get(key)
     if facts is None:
         units = decompose(cards, order)
         facts = (units, check_lead(cards, order, units),
@@ -112,11 +112,11 @@ def _throw_check(lead: Play, others: dict, order, units: tuple):
     """``check_throw`` of a lead of one suit, remembered per order for the same lead and the same
     cards of its suit in the other hands (all it depends on): a referee asks about a trick again
     as it grows, play by play, against the same hands."""
-    suit, suit_of = units[0].suit, order._suit
+    suit, suit_of = units[0].suit, order.face_suit
     held = {s: tuple([c for c in cards if suit_of[c.index] == suit]) for s, cards in others.items()}
     key = ("throw", lead.seat, tuple([c.index for c in lead.cards]),
            tuple([(s, tuple([c.index for c in cards])) for s, cards in held.items()]))
-    tc = order._memo.get(key)
+    tc = order.derived.get(key)
     if tc is None:
         tc = order.memo(key, lambda: check_throw(lead.cards, held, order, leader=lead.seat, units=units))
     return tc

@@ -205,7 +205,7 @@ def random_follow(lead: Sequence[Card], hand: Sequence[Card], order, rng: random
     n = len(lead)
     if n == 1:      # the commonest follow
         return (random_single(lead[0], hand, order, rng),)
-    suit_at = order._suit                       # the effective suit by face index (no call per card)
+    suit_at = order.face_suit                       # the effective suit by face index (no call per card)
     suit = suit_at[lead[0].index]
     suit_cards = [c for c in hand if suit_at[c.index] == suit]
     held = len(suit_cards)
@@ -235,7 +235,7 @@ def random_single(face: Card, hand: Sequence[Card], order, rng: random.Random) -
     whole hand when the seat has none (the other cards are the whole hand).  The same draw as
     ``rng.choice`` (and a one-card ``rng.sample``) without their frames: ``_randbelow``, which for a
     plain :class:`random.Random` is ``getrandbits(n.bit_length())`` until below ``n``, inline."""
-    suit_at = order._suit                       # the effective suit by face index (no call per card)
+    suit_at = order.face_suit                       # the effective suit by face index (no call per card)
     suit = suit_at[face.index]
     cards: Sequence[Card] = [c for c in hand if suit_at[c.index] == suit]
     n = len(cards)
@@ -272,7 +272,7 @@ def random_lead(hand: Sequence[Card], order, rng: random.Random, throw_rate: flo
     legal attempt that the game rules on."""
     if throw_rate and rng.random() < throw_rate:
         by_suit: dict = {}
-        suit_at = order._suit
+        suit_at = order.face_suit
         for c in hand:
             by_suit.setdefault(suit_at[c.index], []).append(c)
         suit = rng.choice(list(by_suit))
@@ -331,15 +331,15 @@ def _lead_places(hand: Sequence[Card], order) -> list | tuple:
     the :class:`_Units` that stands for it."""
     if order.ruleset.two_colour:
         return lead_candidates(hand, order)
-    display = order._display
+    display = order.face_display
     pos = sorted([display[c.index] for c in hand])
     # each extra copy of a face is one equal neighbour in pos: counted by a set (in C) rather than the
     # pass below, which only a hand with two pairs or a triple needs
     if len(pos) - len(set(pos)) < 2:
-        return pos, order._faces_in_display
+        return pos, order.faces_in_display
     held2 = [p for p, q in zip(pos, pos[1:]) if p == q]     # display places held twice or more
     # two pairs: maybe a tractor (R-3.3), at adjacent ranks of a suit
-    faces, suit_at, rank_at = order._faces_in_display, order._suit, order._rank
+    faces, suit_at, rank_at = order.faces_in_display, order.face_suit, order.face_rank
     keys = {(suit_at[i], rank_at[i]) for i in [faces[p].index for p in held2]}
     if any((s, r + 1) in keys for s, r in keys):
         return lead_candidates(hand, order)

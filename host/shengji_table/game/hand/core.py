@@ -258,10 +258,10 @@ class Hand:
             if len(lead) == 1:                  # a single's rule is its suit's: one per suit a hand
                 face, order = lead[0].card, self.order
                 assert order is not None, "trump is fixed before the play"
-                kept = self._single_rules.get(order._suit[face.index])
+                kept = self._single_rules.get(order.face_suit[face.index])
                 if kept is None:
                     rule = follow_rule((face,), order)
-                    kept = self._single_rules[order._suit[face.index]] = (rule, counted_suit(rule))
+                    kept = self._single_rules[order.face_suit[face.index]] = (rule, counted_suit(rule))
                 rule = kept[0]
                 self._lead_rule = (lead, rule, kept[1])
             else:

@@ -66,7 +66,7 @@ def tap(hand: Hand, e: ev.Tap) -> list:
                 # of the led suit, or the hand holds none of it;
                 # rules.follow.one_card_follow_is_legal); otherwise _commit_follow gives the verdict
                 order = hand.order
-                if order._suit[c.card.index] == suit or not suit_count(held._counts or held.counts(),  # type: ignore[union-attr]
+                if order.face_suit[c.card.index] == suit or not suit_count(held._counts or held.counts(),  # type: ignore[union-attr]
                                                                        suit, order):
                     return _lay_one(hand, seat, c, held)
                 pending.append(c)
@@ -185,7 +185,7 @@ def confirm(hand: Hand, e: ev.Confirm) -> list:
 def _commit_lead(hand: Hand, e: ev.Confirm) -> list:
     order = hand.trump_order()
     faces = list(map(_FACE, hand.pending))
-    if len(faces) > 1 and len({order._suit[f.index] for f in faces}) != 1:
+    if len(faces) > 1 and len({order.face_suit[f.index] for f in faces}) != 1:
         return hand.refuse(e.seat, e, "R-4.1", "a lead is one unit or a throw of one effective suit")
     out: list = []
     cards = tuple(hand.pending)
@@ -329,7 +329,7 @@ def _finish_trick(hand: Hand) -> list:
         # leader; its winner is the first of the highest strengths (rules.trick.single_winner)
         idx = list(map(_INDEX, map(_FIRST, map(_CARDS, plays))))   # each play's face index, in C
         get = itemgetter(*idx)                  # three or more plays: a tuple
-        ranks = get(single_strengths(order, order._suit[idx[0]]))
+        ranks = get(single_strengths(order, order.face_suit[idx[0]]))
         winner = plays[ranks.index(max(ranks))].seat
         pts = sum(get(_POINTS))
         shown = " · ".join(map(getitem, _ROWS[hand.players][plays[0].seat], idx))
