@@ -155,7 +155,7 @@ def check_throw(lead, others: dict, order, leader: int | None = None, units: tup
         _key, u, seat, hit = forced
         cards = _cards_of(held[seat], hit[1], u.width, order)
         return _fail(units, u, lead, (seat, cards), "R-4.3",
-                     f"the throw fails: seat {seat} can beat {u} with {' '.join([c._text for c in cards])}, "
+                     f"the throw fails: seat {seat} can beat {u} with {' '.join([c.text for c in cards])}, "
                      f"so {u} is played and the rest goes back to the hand")
     if order.decks == 4 and others and all(not cards for cards in held.values()):
         # 四副牌 (seed 000): 當其他三方沒有自己所拿花色情況下，不能進行甩牌.

@@ -219,7 +219,8 @@ def single_strengths(order, suit: str) -> tuple:
     table = order.derived.get(key)
     if table is None:
         offset = {suit: 0, "T": _RUFF} if suit != "T" else {suit: 0}
-        table = order.memo(key, lambda: tuple(map(add, order.face_rank, map(offset.get, order.face_suit, repeat(-_RUFF)))))
+        table = order.memo(key, lambda: tuple(map(add, order.face_rank,
+                                                  map(offset.get, order.face_suit, repeat(-_RUFF)))))
     return table
 
 

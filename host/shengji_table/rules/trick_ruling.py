@@ -91,9 +91,9 @@ def _rule_lead(out: dict, throw_out: dict, ruleset, order, lead: Play, units, ve
             out["reason"] = f"a throw of {len(units)} units; without the other hands it cannot be checked"
         return lead.cards
     tc = _throw_check(lead, others, order, units)
-    throw_out.update(ok=tc.ok, forced=[c._text for c in tc.forced],
+    throw_out.update(ok=tc.ok, forced=[c.text for c in tc.forced],
                      beaten_by=None if tc.beaten_by is None else
-                     {"seat": tc.beaten_by[0], "cards": [c._text for c in tc.beaten_by[1]]})
+                     {"seat": tc.beaten_by[0], "cards": [c.text for c in tc.beaten_by[1]]})
     if not tc.ok:
         if out["legal"]:
             _illegal(out, tc.rule, tc.reason)

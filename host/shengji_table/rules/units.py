@@ -47,11 +47,11 @@ class Unit(NamedTuple):
         """The judge's form: ``{"kind", "width", "length", "cards"}``."""
         texts = []
         for c in self.cards:
-            texts.append(c._text)
+            texts.append(c.text)
         return {"kind": self.kind, "width": self.width, "length": self.length, "cards": texts}
 
     def __str__(self) -> str:
-        return " ".join([c._text for c in self.cards])
+        return " ".join([c.text for c in self.cards])
 
 
 # Builds a Unit from its field tuple in C (Unit(...) goes through a Python-level __new__).

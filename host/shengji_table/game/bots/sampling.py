@@ -243,16 +243,22 @@ def random_single(face: Card, hand: Sequence[Card], order, rng: random.Random) -
         return cards[0]
     if not n:
         cards, n = hand, len(hand)
-    if type(rng) is not _Random:                # a subclass may draw otherwise
-        return cards[rng._randbelow(n)]         # type: ignore[attr-defined]  # what choice calls
+    return cards[_below(rng, n)]
+
+
+_Random = random.Random
+
+
+def _below(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for ``n >= 1``, drawn exactly as it draws (what ``rng.choice`` draws
+    too): a ``random.Random`` rejection-samples ``getrandbits`` inline, a subclass draws its own way."""
+    if type(rng) is not _Random:
+        return rng.randrange(n)
     getrandbits, k = rng.getrandbits, n.bit_length()
     r = getrandbits(k)
     while r >= n:
         r = getrandbits(k)
-    return cards[r]
-
-
-_Random = random.Random
+    return r
 
 
 def _fallback_follow(lead, hand, order, rng: random.Random) -> tuple[Card, ...]:
@@ -282,11 +288,10 @@ def random_lead(hand: Sequence[Card], order, rng: random.Random, throw_rate: flo
             return tuple(c for u in rng.sample(list(parts), k) for c in u.cards)
     # rng.choice(lead_units(hand, order)) without the frames of choice and of _Units
     found = _lead_places(hand, order)
-    below = rng._randbelow                      # type: ignore[attr-defined]  # what choice calls
     if type(found) is list:
-        return tuple(found[below(len(found))])
+        return tuple(found[_below(rng, len(found))])
     pos, faces = found
-    return _unit_at(pos, faces, below(len(pos)))
+    return _unit_at(pos, faces, _below(rng, len(pos)))
 
 
 # _UNIT[i][j]: face i as a unit of j + 1 cards (a single, a pair, …)

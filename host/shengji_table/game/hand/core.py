@@ -269,6 +269,16 @@ class Hand:
                 self._lead_rule = (lead, rule, counted_suit(rule))
         return rule
 
+    def lead_counted_suit(self):
+        """The suit a one-card follow of the trick's lead is counted against
+        (``rules.follow.counted_suit``), analysed with the lead's rule."""
+        self.lead_rule()
+        return self._lead_rule[2]
+
+    def note_drawn(self, seat: int, card) -> None:
+        """An unknown stack's draw: ``card`` is the next of ``seat``'s cards (``dealt``)."""
+        self._dealt[seat].append(card)
+
     def trump_order(self) -> TrumpOrder:
         """The trump order in force; only asked for once trump is fixed."""
         assert self.order is not None, "trump is fixed before the kitty phase"
@@ -424,8 +434,7 @@ class Hand:
             if ph is _PLAYING or ph is _DRAWING:
                 self._view_bases[seat] = base
         held = self.hands[seat]
-        # Held.faces() without its call when only the tuple is missing (a seat's hand changes between its views)
-        hand = held._faces or (tuple(held._sorted) if held._sorted_ok else held.faces())
+        hand = held.faces()
         src = self._trick_src            # trick_plays() when it is current: the commonest case inline
         plays = src[2] if src[0] is self.trick and src[1] == len(src[0]) else self.trick_plays()
         if expect is None:

@@ -140,7 +140,7 @@ def _draw(hand: Hand, e: ev.Draw) -> list:
         if any(c in h for h in hand.hands):
             return hand.refuse(seat, e, "table.twice", f"{c} was already drawn")
         hand.hands[seat][c] = None
-        hand._dealt[seat].append(c)
+        hand.note_drawn(seat, c)
     else:
         expected = stack[n]
         if c is not expected and c != expected:

@@ -66,7 +66,7 @@ def tap(hand: Hand, e: ev.Tap) -> list:
                 # (R-4.4: of the led suit, or the hand holds none of it;
                 # rules.follow.one_card_follow_is_legal); otherwise _commit_follow gives the verdict
                 order = hand.order
-                if order.face_suit[c.card.index] == suit or not suit_count(held._counts or held.counts(),  # type: ignore[union-attr]
+                if order.face_suit[c.card.index] == suit or not suit_count(held.counts(),  # type: ignore[union-attr]
                                                                        suit, order):
                     return _lay_one(hand, seat, c, held)
                 pending.append(c)
@@ -283,8 +283,7 @@ _LAID: tuple = tuple({} for _ in range(6))      # by seat: copy -> (its SeatPlay
 def _led_one(hand: Hand) -> None:
     """A one-card lead is laid: its follow rule, and the suit its one-card follows are counted
     against (``Hand.counted_suit``)."""
-    hand.lead_rule()
-    hand.counted_suit = hand._lead_rule[2]
+    hand.counted_suit = hand.lead_counted_suit()
 
 
 def _after_commit(hand: Hand, seat: int, cards: tuple) -> list:
