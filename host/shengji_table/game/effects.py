@@ -63,13 +63,17 @@ def seat_rings(state: str, cards: int = 0) -> tuple:
     return tuple(ring(seat, state, cards) for seat in range(6))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Announce(Effect):
-    """A sentence everybody may hear (never hidden information)."""
+    """A sentence everybody may hear (never hidden information): ``Announce(kind, text, rule)``,
+    its fields filled in one call (one a trick at least)."""
 
     kind: str
     text: str
     rule: str | None = None
+
+    def __init__(self, kind: str, text: str, rule: str | None = None) -> None:
+        object.__setattr__(self, "__dict__", {"kind": kind, "text": text, "rule": rule})
 
 
 Announce.type = "announce"

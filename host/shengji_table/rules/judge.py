@@ -38,11 +38,11 @@ from .judge_lead import LEAD_KEYS, LEVEL_KEYS, check_lead, judge_lead, judge_lev
 from .judge_transfer import settle_levels
 from .judge_read import (MAX_CARDS, SituationError, check_copies, read_cards, read_int, read_level, read_object,
                          read_ruleset, read_seat, read_seat_cards, read_trump)
+from .trick import Play
 from .trick_ruling import rule_counted_trick
 from .ruleset import Ruleset, RulesetError
 from .penalties import throw_penalty
 from .settle import dig_drop, next_dealer, settle, share_levels
-from .trick import new_play
 from .units import decompose
 
 __all__ = ["judge", "SituationError", "QUERIES"]
@@ -196,7 +196,7 @@ def _read_plays(raw_trick: list, ruleset: Ruleset) -> list:
             cards = read_cards(raw, f"trick[{i}].cards")
         if not cards:
             raise SituationError(f"trick[{i}]: a play has at least one card")
-        plays.append(new_play(seat, cards))
+        plays.append(Play(seat, cards))
     return plays
 
 

@@ -19,34 +19,27 @@ from .cards import ALL_FACES
 from .shapes import best_top, count_groups
 from .units import decompose
 
-__all__ = ["Play", "new_play", "Trick", "winning_index", "single_winner", "single_strengths", "trick_points",
+__all__ = ["Play", "Trick", "winning_index", "single_winner", "single_strengths", "trick_points",
            "lead_candidates", "TrickShape"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Play:
-    """One seat's cards in a trick (lead first in a trick's list)."""
+    """One seat's cards in a trick (lead first in a trick's list): ``Play(seat, cards)``, the cards
+    kept as a tuple.  Built for every play (a game's, a bot's, the judge's by the thousand): the
+    constructor stores the two slots through their own setters, without a frozen dataclass's
+    ``object.__setattr__`` per field."""
 
     seat: int
     cards: tuple
 
-    def __post_init__(self):
-        if not isinstance(self.cards, tuple):
-            object.__setattr__(self, "cards", tuple(self.cards))
+    def __init__(self, seat: int, cards) -> None:
+        _SET_SEAT(self, seat)
+        _SET_CARDS(self, cards if isinstance(cards, tuple) else tuple(cards))
 
 
-_NEW = object.__new__
 # the slots' own setters: cheaper than object.__setattr__, which looks the name up first
 _SET_SEAT, _SET_CARDS = Play.__dict__["seat"].__set__, Play.__dict__["cards"].__set__
-
-
-def new_play(seat: int, cards: tuple) -> Play:
-    """``Play(seat, cards)`` for ``cards`` already a tuple, skipping the constructor's conversion
-    (the judge reads plays by the thousand)."""
-    play = _NEW(Play)
-    _SET_SEAT(play, seat)
-    _SET_CARDS(play, cards)
-    return play
 
 
 def _largest(components) -> tuple:

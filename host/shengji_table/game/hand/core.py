@@ -20,7 +20,7 @@ from ...rules.trick import Play
 from .. import events as ev
 from ..effects import Refusal, ring
 from ..friend import FriendSearch
-from ..phase import FAST, SCANNED, Phase
+from ..phase import SCANNED, Phase
 from ..view import Expect, SeatView, TrickView
 from . import bidding, draw, evidence, kitty, referee
 from .counter import Exchange, may_counter
@@ -33,7 +33,6 @@ from .trick import SeatPlay, TrickTaken
 __all__ = ["Hand"]
 
 _FACE = attrgetter("card")          # a copy's face, read in C (views are built for every decision)
-_tuple_new = tuple.__new__
 # where a view's fields a play changes sit (SeatView is a named tuple): hand … attackers_points, expect
 # the fields a play changes, by number, as Hand.view stores them into a seat's kept fields
 _PLAY_FIELDS = {8: "hand", 9: "trick", 10: "leader", 11: "tricks", 12: "points", 13: "attackers_points",
@@ -388,28 +387,12 @@ class Hand:
     def expect(self, seat: int) -> Expect:
         """What the game waits for from ``seat`` now."""
         ph = self.phase
-        if ph == FAST.PLAYING:                 # first: asked at almost every decision
+        if ph == _PLAYING:                     # first: asked at almost every decision
             if seat != self.turn:
                 return _NONE
             return _follow(self.lead_count()) if self.trick else _LEAD
-        if ph == FAST.DRAWING:
-            return Expect("declare", 0, self.declaration_options(seat))
-        if ph == FAST.BIDDING and seat == self.turn:
-            return Expect("bid", 0, self.bid_options())
-        if ph == FAST.TRUMP and seat == self.dealer:
-            return Expect("name_trump", 0, ("S", "H", "C", "D", None))
-        if ph in (FAST.KITTY, FAST.BURYING) and seat == kitty.holder(self):
-            return Expect("bury", self.ruleset.kitty_size)
-        if ph == FAST.STEAL and seat != kitty.holder(self):
-            return Expect("declare", 0, self.declaration_options(seat))
-        if ph == FAST.KITTY and may_counter(self, seat):
-            return Expect("declare", 0, self.declaration_options(seat))
-        if ph == FAST.EXCHANGE and self.exchange is not None and seat == self.exchange.seat \
-                and self.exchange.drawn is not None:
-            return Expect("bury", self.exchange.count)
-        if ph == FAST.FRIEND and seat == self.dealer:
-            return Expect("call_friend", self.ruleset.friend_calls)
-        return _NONE
+        asks = _EXPECTS.get(ph)
+        return asks(self, seat) if asks is not None else _NONE
 
     def view(self, seat: int, expect: Expect | None = None) -> SeatView:
         """The read-only view of seat ``seat`` (see ``view.py``).  Built for every decision, from
@@ -445,7 +428,7 @@ class Hand:
             else:
                 expect = self.expect(seat)
         # the seat's kept fields (checked by adopt as the base was built) with those a play changes
-        # stored in their places (literal numbers: _PLAY_FIELDS), then copied into the view in C
+        # stored in their places (literal numbers: _PLAY_FIELDS), then made the view in one call
         fields = base[3]
         fields[8] = hand
         fields[9] = plays
@@ -454,7 +437,7 @@ class Hand:
         fields[12] = points
         fields[13] = attackers_points
         fields[20] = expect
-        return _tuple_new(SeatView, fields)
+        return SeatView._make(fields)
 
     def _view_base(self, seat: int, ph: Phase, declarers: frozenset) -> dict:
         """The fields of ``seat``'s view that a play does not change."""
@@ -505,3 +488,43 @@ class Hand:
             "undone": [[s, cs(c), r] for s, c, r in self.undone],
             "result": None if self.result is None else self.result.to_json(),
         }
+
+
+# ---- what each phase but the play waits for from a seat (Hand.expect) ------------------------------
+def _declare(hand: Hand, seat: int) -> Expect:
+    return Expect("declare", 0, hand.declaration_options(seat))
+
+
+def _bid(hand: Hand, seat: int) -> Expect:
+    return Expect("bid", 0, hand.bid_options()) if seat == hand.turn else _NONE
+
+
+def _name_trump(hand: Hand, seat: int) -> Expect:
+    return Expect("name_trump", 0, ("S", "H", "C", "D", None)) if seat == hand.dealer else _NONE
+
+
+def _kitty(hand: Hand, seat: int) -> Expect:
+    if seat == kitty.holder(hand):
+        return Expect("bury", hand.ruleset.kitty_size)
+    return _declare(hand, seat) if may_counter(hand, seat) else _NONE        # 反牌 (three players)
+
+
+def _bury(hand: Hand, seat: int) -> Expect:
+    return Expect("bury", hand.ruleset.kitty_size) if seat == kitty.holder(hand) else _NONE
+
+
+def _steal(hand: Hand, seat: int) -> Expect:
+    return _declare(hand, seat) if seat != kitty.holder(hand) else _NONE
+
+
+def _exchange(hand: Hand, seat: int) -> Expect:
+    x = hand.exchange
+    return Expect("bury", x.count) if x is not None and seat == x.seat and x.drawn is not None else _NONE
+
+
+def _call_friend(hand: Hand, seat: int) -> Expect:
+    return Expect("call_friend", hand.ruleset.friend_calls) if seat == hand.dealer else _NONE
+
+
+_EXPECTS = {Phase.DRAWING: _declare, Phase.BIDDING: _bid, Phase.TRUMP: _name_trump, Phase.KITTY: _kitty,
+            Phase.BURYING: _bury, Phase.STEAL: _steal, Phase.EXCHANGE: _exchange, Phase.FRIEND: _call_friend}

@@ -29,17 +29,6 @@ _GLYPH = {f.index: f.unicode() for f in ALL_FACES}          # the trick announce
 _POINTS = tuple(f.points for f in ALL_FACES)                # by face index (R-1.4)
 _TURN, _WON = seat_rings("turn"), seat_rings("won")              # by seat: read at every play
 _PENDING_ONE, _ACCEPTED_ONE = seat_rings("pending", 1), seat_rings("accepted", 1)
-_new_tuple = tuple.__new__          # a named tuple from its fields, without its Python ``__new__``
-_new, _set = object.__new__, object.__setattr__
-
-
-def _play(seat: int, faces: tuple) -> Play:
-    """``Play(seat, faces)`` for faces already a tuple, without the dataclass's ``__init__`` and
-    ``__post_init__`` (one per play)."""
-    p = object.__new__(Play)
-    _set(p, "seat", seat)
-    _set(p, "cards", faces)
-    return p
 
 
 def start_play(hand: Hand) -> list:
@@ -120,7 +109,7 @@ def _lay_one(hand: Hand, seat: int, c, held) -> list:
     trick = hand.trick
     laid = _LAID[seat].get(c)                   # shared: immutable, and a copy is laid once a hand
     if laid is None:
-        laid = _LAID[seat][c] = (_new_tuple(SeatPlay, (seat, (c,))), _single(seat, c.card))
+        laid = _LAID[seat][c] = (SeatPlay(seat, (c,)), _single(seat, c.card))
     trick.append(laid[0])
     laid_now = len(trick)
     # the trick's faces are current: with scanned hands only this file changes the trick
@@ -237,7 +226,7 @@ def _commit(hand: Hand, seat: int, cards: tuple, faces: tuple | None = None, pla
     if plays is None:
         src = hand._trick_src                  # trick_plays() when it is current: the usual case inline
         plays = src[2] if src[0] is trick and src[1] == len(trick) else hand.trick_plays()
-    trick.append(_new_tuple(SeatPlay, (seat, cards)))
+    trick.append(SeatPlay(seat, cards))
     held = hand.hands[seat]
     if len(cards) == 1:
         c = cards[0]
@@ -249,7 +238,7 @@ def _commit(hand: Hand, seat: int, cards: tuple, faces: tuple | None = None, pla
     else:
         if faces is None:
             faces = tuple(map(_FACE, cards))
-        play = _play(seat, faces)
+        play = Play(seat, faces)
         add = hand.played.add
         for c in cards:
             add(c)
@@ -272,7 +261,7 @@ def _single(seat: int, face) -> Play:
     key = seat * 64 + face.index
     play = _SINGLES.get(key)
     if play is None:
-        play = _SINGLES[key] = _play(seat, (face,))
+        play = _SINGLES[key] = Play(seat, (face,))
     return play
 
 
@@ -334,18 +323,15 @@ def _finish_trick(hand: Hand) -> list:
         shown = " · ".join(map(getitem, _ROWS[hand.players][plays[0].seat], idx))
     else:
         winner, pts, shown = _tally(plays, order)
-    hand.tricks.append(_new_tuple(TrickTaken, (tuple(hand.trick), winner, pts)))
-    view = _new(TrickView)                      # TrickView(plays, winner, pts), without the frozen __init__
-    _set(view, "__dict__", {"plays": plays, "winner": winner, "points": pts})
-    hand.trick_views += (view,)                 # Hand.add_trick_view, without the call
+    hand.tricks.append(TrickTaken(tuple(hand.trick), winner, pts))
+    hand.trick_views += (TrickView(plays, winner, pts),)     # Hand.add_trick_view, without the call
     hand.won[winner] += pts
     trick = hand.trick = []
     hand._trick_src = (trick, 0, ())            # the next trick's plays: none yet (the views read them)
     hand.counted_suit = None
     hand.leader = hand.turn = winner
-    said = _new(Announce)                       # Announce("trick", …, "R-5") likewise
-    _set(said, "__dict__", {"kind": "trick", "text": f"Trick {len(hand.tricks)} to seat {winner}"
-                            + (f", {pts} points" if pts else "") + f": {shown}.", "rule": "R-5"})
+    said = Announce("trick", f"Trick {len(hand.tricks)} to seat {winner}" + (f", {pts} points" if pts else "")
+                    + f": {shown}.", "R-5")
     out = [_WON[winner], said]
     if not any(hand.hands) and hand.knowledge.all_played(hand):     # a card still held: not the end
         hand.phase = Phase.OVER
