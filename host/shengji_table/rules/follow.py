@@ -402,23 +402,29 @@ def legal_follows(lead, hand, order, rule: FollowRule | None = None) -> Iterator
     n = rule.count
     suit_of = order.face_suit
     held = [c for c in hand if suit_of[c.index] == rule.suit]
-    if len(held) <= n:
+    if len(held) <= n:                # all of the suit, filled with any of the other cards (R-4.4)
         base = tuple(order.sorted(held))
         others = [c for c in hand if suit_of[c.index] != rule.suit]
-        if n - len(held) > len(others):
-            return
-        faces, counts = _faces(others, order)
-        for fill in _multisets(faces, counts, n - len(held)):
-            yield base + tuple(fill)
+        if n - len(held) <= len(others):
+            faces, counts = _faces(others, order)
+            for fill in _multisets(faces, counts, n - len(held)):
+                yield base + tuple(fill)
         return
     faces, counts = _faces(held, order)
     counts_g = count_groups(held, order)
-    hand_rung = rule.rung_index(counts_g, order)
-    rung = rule.ladder[hand_rung]
-    if () in rung:
+    rung = rule.ladder[rule.rung_index(counts_g, order)]
+    if () in rung:                    # nothing to supply: any n cards of the suit
         for play in _multisets(faces, counts, n):
             yield tuple(play)
         return
+    yield from _structured_follows(rule, rung, held, faces, counts, counts_g, order)
+
+
+def _structured_follows(rule: FollowRule, rung, held: list, faces: list, counts: list, counts_g,
+                        order) -> Iterator[tuple]:
+    """``legal_follows`` when the hand must supply structure: each way to take an alternative of
+    the hand's ``rung`` (R-4.5 – R-4.7), filled with every choice of the suit's remaining cards."""
+    n = rule.count
     group, sort = order.face_group, order.face_sort
     # the cards of each group, high → low, to turn "k cards of group g" into faces
     cards_of: dict = {}

@@ -82,12 +82,7 @@ class TrumpOrder:
     _members: dict
 
     def __init__(self, ruleset, level: int, trump: str | None):
-        if not isinstance(level, int) or not 2 <= level <= 14:
-            raise OrderError(f"the level is a rank 2..14 (2-10, J=11, Q=12, K=13, A=14), not {level!r}")
-        if trump == "NT":
-            trump = None
-        if trump is not None and trump not in SUITS:
-            raise OrderError(f"trump is S, H, C, D or NT, not {trump!r}")
+        trump = _checked(level, trump)
         object.__setattr__(self, "ruleset", ruleset)
         object.__setattr__(self, "level", level)
         object.__setattr__(self, "trump", trump)
@@ -112,17 +107,7 @@ class TrumpOrder:
         # (display place of the effective suit, −rank, place of the printed suit), zipped in C
         sort = list(zip(map(_DISPLAY_SUIT.__getitem__, suit), map(neg, rank), _SUIT_PLACE))
         object.__setattr__(self, "face_sort", tuple(sort))
-        # the display order as one integer per face (the sort keys are distinct): a cheap sort key
-        by_display = sorted(_INDICES, key=sort.__getitem__)
-        display = [0] * len(ALL_FACES)
-        members: dict = {}           # effective suit -> its faces in display order (suits in order too)
-        for n, i in enumerate(by_display):
-            display[i] = n
-            s = suit[i]
-            if s in members:
-                members[s].append(i)
-            else:
-                members[s] = [i]
+        by_display, display, members = _display_tables(suit, sort)
         object.__setattr__(self, "face_display", tuple(display))
         object.__setattr__(self, "faces_in_display", tuple([ALL_FACES[i] for i in by_display]))
         object.__setattr__(self, "derived", {})
@@ -219,6 +204,34 @@ class TrumpOrder:
     def compare(self, a: Card, b: Card) -> int:
         """Within one effective suit: >0 if ``a`` ranks above ``b``, 0 if equal (R-2.4: the earlier wins)."""
         return self.face_rank[a.index] - self.face_rank[b.index]
+
+
+def _checked(level, trump) -> str | None:
+    """The trump suit (None for no-trump) of a valid ``(level, trump)``, else :class:`OrderError`."""
+    if not isinstance(level, int) or not 2 <= level <= 14:
+        raise OrderError(f"the level is a rank 2..14 (2-10, J=11, Q=12, K=13, A=14), not {level!r}")
+    if trump == "NT":
+        return None
+    if trump is not None and trump not in SUITS:
+        raise OrderError(f"trump is S, H, C, D or NT, not {trump!r}")
+    return trump
+
+
+def _display_tables(suit: list, sort: list) -> tuple:
+    """The faces' indices in display order, each face's place in it (the sort keys are distinct,
+    so one integer per face is a cheap sort key) and each effective suit's face indices in display
+    order (the suits in display order too)."""
+    by_display = sorted(_INDICES, key=sort.__getitem__)
+    display = [0] * len(ALL_FACES)
+    members: dict = {}
+    for n, i in enumerate(by_display):
+        display[i] = n
+        s = suit[i]
+        if s in members:
+            members[s].append(i)
+        else:
+            members[s] = [i]
+    return by_display, display, members
 
 
 def _trump_positions(top_plain: int, perm_twos: bool, has_trump: bool) -> dict:

@@ -318,23 +318,28 @@ def _candidates_by_face(hand, order) -> list:
             widest = max(widest, k)
             by_suit_pos.setdefault(suit_of[i], {}).setdefault(rank[i], []).append(i)
     for bypos in by_suit_pos.values():
-        if len(bypos) < 2:
-            continue              # one position holds a tuple: no tractor in this suit
-        for w in range(2, widest + 1):
-            for start in bypos:   # every run of adjacent positions from here (off-suit level cards share one)
-                if start + 1 not in bypos:
-                    continue      # no neighbour above: no run starts here
-                runs: list = [()]
-                p = start
-                while True:
-                    here = [i for i in bypos.get(p, ()) if count[i] >= w]
-                    if not here:
-                        break
-                    runs = [(ALL_FACES[i],) * w + r for r in runs for i in here]   # high → low
-                    if p > start:
-                        out.extend(runs)
-                    p += 1
+        if len(bypos) >= 2:       # one position holds a tuple: no tractor in this suit
+            _runs_by_face(bypos, count, widest, out)
     return out
+
+
+def _runs_by_face(bypos: dict, count: dict, widest: int, out: list) -> None:
+    """The tractors of one suit, appended to ``out``: for each width from 2, every run of adjacent
+    positions of ``bypos`` (rank position → the faces there held two or more times)."""
+    for w in range(2, widest + 1):
+        for start in bypos:   # every run of adjacent positions from here (off-suit level cards share one)
+            if start + 1 not in bypos:
+                continue      # no neighbour above: no run starts here
+            runs: list = [()]
+            p = start
+            while True:
+                here = [i for i in bypos.get(p, ()) if count[i] >= w]
+                if not here:
+                    break
+                runs = [(ALL_FACES[i],) * w + r for r in runs for i in here]   # high → low
+                if p > start:
+                    out.extend(runs)
+                p += 1
 
 
 def _groups_by_display(hand, order) -> dict:

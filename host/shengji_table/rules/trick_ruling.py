@@ -90,6 +90,11 @@ def _rule_lead(out: dict, throw_out: dict, ruleset, order, lead: Play, units, ve
         if out["legal"]:
             out["reason"] = f"a throw of {len(units)} units; without the other hands it cannot be checked"
         return lead.cards
+    return _rule_throw(out, throw_out, order, lead, units, others, seats_missing)
+
+
+def _rule_throw(out: dict, throw_out: dict, order, lead: Play, units, others: dict, seats_missing: list) -> tuple:
+    """A throw checked against the other hands given (R-4.2, R-4.3); returns the cards that stand."""
     tc = _throw_check(lead, others, order, units)
     throw_out.update(ok=tc.ok, forced=[c.text for c in tc.forced],
                      beaten_by=None if tc.beaten_by is None else

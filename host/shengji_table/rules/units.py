@@ -111,7 +111,7 @@ def _longest_run(positions: list):
 
 def _decompose_suit(cards, suit: str, order) -> list:
     """The units of cards of one effective suit, in the canonical order (widest/longest first)."""
-    rank, group, sort = order.face_rank, order.face_group, order.face_sort
+    rank, group = order.face_rank, order.face_group
     # high → low by display position (a C-level key: no Python call per card)
     indices = []
     for c in cards:
@@ -137,6 +137,13 @@ def _decompose_suit(cards, suit: str, order) -> list:
     plain = _without_runs(counts, cards_of, suit, order)
     if plain is not None:
         return plain
+    return _split_with_runs(counts, cards_of, suit, order)
+
+
+def _split_with_runs(counts: dict, cards_of: dict, suit: str, order) -> list:
+    """The general split, when a tractor may form: for each width, widest first, the longest runs
+    (ties: the highest), then that width's plain groups; the singles last (R-3)."""
+    rank, sort = order.face_rank, order.face_sort
     units = []
     max_w = max(counts.values())
     for w in range(max_w, 1, -1):

@@ -233,8 +233,8 @@ def random_follow(lead: Sequence[Card], hand: Sequence[Card], order, rng: random
 def random_single(face: Card, hand: Sequence[Card], order, rng: random.Random) -> Card:
     """``random_follow((face,), hand, order, rng)[0]``: a random card of the led suit, or of the
     whole hand when the seat has none (the other cards are the whole hand).  The same draw as
-    ``rng.choice`` (and a one-card ``rng.sample``) without their frames: ``_randbelow``, which for a
-    plain :class:`random.Random` is ``getrandbits(n.bit_length())`` until below ``n``, inline."""
+    ``rng.choice`` (and a one-card ``rng.sample``) without their frames: for a plain
+    :class:`random.Random` that is ``getrandbits(n.bit_length())`` until below ``n``, inline."""
     suit_at = order.face_suit                       # the effective suit by face index (no call per card)
     suit = suit_at[face.index]
     cards: Sequence[Card] = [c for c in hand if suit_at[c.index] == suit]
@@ -243,22 +243,16 @@ def random_single(face: Card, hand: Sequence[Card], order, rng: random.Random) -
         return cards[0]
     if not n:
         cards, n = hand, len(hand)
-    return cards[_below(rng, n)]
-
-
-_Random = random.Random
-
-
-def _below(rng: random.Random, n: int) -> int:
-    """``rng.randrange(n)`` for ``n >= 1``, drawn exactly as it draws (what ``rng.choice`` draws
-    too): a ``random.Random`` rejection-samples ``getrandbits`` inline, a subclass draws its own way."""
-    if type(rng) is not _Random:
-        return rng.randrange(n)
+    if type(rng) is not _Random:                # a subclass may draw otherwise
+        return cards[rng.randrange(n)]
     getrandbits, k = rng.getrandbits, n.bit_length()
     r = getrandbits(k)
     while r >= n:
         r = getrandbits(k)
-    return r
+    return cards[r]
+
+
+_Random = random.Random
 
 
 def _fallback_follow(lead, hand, order, rng: random.Random) -> tuple[Card, ...]:
@@ -288,10 +282,18 @@ def random_lead(hand: Sequence[Card], order, rng: random.Random, throw_rate: flo
             return tuple(c for u in rng.sample(list(parts), k) for c in u.cards)
     # rng.choice(lead_units(hand, order)) without the frames of choice and of _Units
     found = _lead_places(hand, order)
+    n = len(found) if type(found) is list else len(found[0])
+    if type(rng) is not _Random:                # a subclass may draw otherwise
+        k = rng.randrange(n)
+    else:                                       # rng.choice's draw, inline (as random_single)
+        getrandbits, bits = rng.getrandbits, n.bit_length()
+        k = getrandbits(bits)
+        while k >= n:
+            k = getrandbits(bits)
     if type(found) is list:
-        return tuple(found[_below(rng, len(found))])
+        return tuple(found[k])
     pos, faces = found
-    return _unit_at(pos, faces, _below(rng, len(pos)))
+    return _unit_at(pos, faces, k)
 
 
 # _UNIT[i][j]: face i as a unit of j + 1 cards (a single, a pair, …)

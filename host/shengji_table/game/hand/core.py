@@ -135,7 +135,9 @@ class Hand:
         self._deal_context = (dealer, first_seat)          # how the hand began, for fresh()
         # views are built for every decision: the parts that change less often, kept until they do
         self._trick_src: tuple = (None, 0, ())            # (trick list, its length, its face plays)
-        self._lead_rule: tuple = ((), None, None)         # (the lead's copies, their follow rule, its counted_suit)
+        # the trick lead's analysis, kept for the trick (lead_rule): (its copies, its follow rule, the suit a
+        # one-card follow is counted against)
+        self.lead_analysis: tuple = ((), None, None)
         self._single_rules: dict = {}                     # effective suit -> a single's (rule, counted suit)
         # the led suit a one-card follow is counted against (rules.follow.counted_suit) while the
         # trick's lead is one card, set as it is laid; None: the follow takes the general check
@@ -252,7 +254,7 @@ class Hand:
         """The follow rule of the trick's lead (R-4.4 – R-4.7), analysed once per trick: every
         follower's play is checked against it."""
         lead = self.trick[0].cards
-        src, rule, _ = self._lead_rule
+        src, rule, _ = self.lead_analysis
         if src is not lead:                     # each lead laid is a tuple of its own
             if len(lead) == 1:                  # a single's rule is its suit's: one per suit a hand
                 face, order = lead[0].card, self.order
@@ -262,17 +264,11 @@ class Hand:
                     rule = follow_rule((face,), order)
                     kept = self._single_rules[order.face_suit[face.index]] = (rule, counted_suit(rule))
                 rule = kept[0]
-                self._lead_rule = (lead, rule, kept[1])
+                self.lead_analysis = (lead, rule, kept[1])
             else:
                 rule = follow_rule(self.trick_plays()[0].cards, self.trump_order())
-                self._lead_rule = (lead, rule, counted_suit(rule))
+                self.lead_analysis = (lead, rule, counted_suit(rule))
         return rule
-
-    def lead_counted_suit(self):
-        """The suit a one-card follow of the trick's lead is counted against
-        (``rules.follow.counted_suit``), analysed with the lead's rule."""
-        self.lead_rule()
-        return self._lead_rule[2]
 
     def note_drawn(self, seat: int, card) -> None:
         """An unknown stack's draw: ``card`` is the next of ``seat``'s cards (``dealt``)."""
@@ -417,7 +413,7 @@ class Hand:
             if ph is _PLAYING or ph is _DRAWING:
                 self._view_bases[seat] = base
         held = self.hands[seat]
-        hand = held.faces()
+        hand = held.sorted_faces or held.faces()     # the kept tuple without the call when current
         src = self._trick_src            # trick_plays() when it is current: the commonest case inline
         plays = src[2] if src[0] is self.trick and src[1] == len(src[0]) else self.trick_plays()
         if expect is None:

@@ -272,7 +272,8 @@ _LAID: tuple = tuple({} for _ in range(6))      # by seat: copy -> (its SeatPlay
 def _led_one(hand: Hand) -> None:
     """A one-card lead is laid: its follow rule, and the suit its one-card follows are counted
     against (``Hand.counted_suit``)."""
-    hand.counted_suit = hand.lead_counted_suit()
+    hand.lead_rule()
+    hand.counted_suit = hand.lead_analysis[2]
 
 
 def _after_commit(hand: Hand, seat: int, cards: tuple) -> list:
