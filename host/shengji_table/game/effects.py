@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, ClassVar
 
 __all__ = ["Effect", "Ring", "ring", "seat_rings", "Announce", "Refusal", "effect_from_json", "RING_STATES"]
@@ -44,17 +45,11 @@ class Ring(Effect):
 
 Ring.type = "ring"
 
-_RINGS: dict = {}     # (seat, state, cards) -> its Ring
-
-
+@cache
 def ring(seat: int, state: str, cards: int = 0) -> Ring:
     """``Ring(seat, state, cards)``, one shared instance per value: a ring is immutable and every
     event makes one or two, and a frozen dataclass costs several times a look-up to build."""
-    key = (seat, state, cards)
-    r = _RINGS.get(key)
-    if r is None:
-        r = _RINGS[key] = Ring(seat, state, cards)
-    return r
+    return Ring(seat, state, cards)
 
 
 def seat_rings(state: str, cards: int = 0) -> tuple:

@@ -26,7 +26,8 @@ from .shapes import count_groups, iter_realizations, realizable
 from .units import decompose, shape_of
 from .verdict import Verdict
 
-__all__ = ["FollowRule", "check_follow", "follow_verdict", "one_card_follow_is_legal", "counted_suit", "legal_follows",
+__all__ = ["FollowRule", "check_follow", "follow_verdict", "single_follow_is_legal", "one_card_follow_is_legal",
+           "counted_suit", "legal_follows",
            "follow_rule", "missing_from_hand", "suit_count"]
 
 _TWO_COLOUR_NAMES = {"T": "trumps", "S": "black", "H": "red"}
@@ -237,7 +238,7 @@ def check_follow(lead, play, hand, order, rule: FollowRule | None = None, counts
         rule = follow_rule(lead, order)
     play = tuple(play)
     n = rule.count
-    if n == 1 and len(play) == 1 and rule.ladder == _NO_SHAPE and rule.rule != "R-4.8":
+    if len(play) == 1 and counted_suit(rule) is not None:
         return _check_one(play[0], rule.suit, hand, counts, order)
     if len(play) != n:
         return Verdict(False, "R-4.4",
@@ -338,30 +339,34 @@ def counted_suit(rule: FollowRule) -> str | None:
     return rule.suit if rule.count == 1 and rule.ladder == _NO_SHAPE and rule.rule != "R-4.8" else None
 
 
+def single_follow_is_legal(card: Card, suit: str, counts: list, order) -> bool:
+    """R-4.4 for one card the hand holds (``counts``: its face counts) following a one-card lead of
+    effective suit ``suit`` that owes no shape (:func:`counted_suit`): legal when the card is of the
+    led suit or the hand holds none of it.  The one place this is decided: the game's tap, the
+    judge's and the bots' checks (:func:`check_follow`) all ask it."""
+    return order.face_suit[card.index] == suit or not suit_count(counts, suit, order)
+
+
 def one_card_follow_is_legal(card: Card, rule: FollowRule, counts: list, order) -> bool:
-    """Whether a card the hand holds (``counts``: its face counts) is, by counting alone, a legal
-    follow to a one-card lead that owes no shape (R-4.4): it is of the led suit, or the hand holds
-    none of it.  False is no verdict: :func:`check_follow` then says whether and why."""
+    """Whether a card the hand holds is, by counting alone, a legal follow to the lead of ``rule``
+    (:func:`single_follow_is_legal` when the lead is one card owing no shape).  False is no
+    verdict: :func:`check_follow` then says whether and why."""
     suit = counted_suit(rule)
-    return suit is not None and (order.face_suit[card.index] == suit or not suit_count(counts, suit, order))
+    return suit is not None and single_follow_is_legal(card, suit, counts, order)
 
 
 def _check_one(c: Card, s: str, hand, counts: list | None, order) -> Verdict:
     """:func:`check_follow` of a one-card follow to a one-card lead of suit ``s``, by counting
-    (the commonest check of a hand; same verdicts): the card is held, and of the led suit unless
-    the hand holds none of it (R-4.4)."""
-    suit_of = order.face_suit
+    (the commonest check of a hand; same verdicts): the card is held, and
+    :func:`single_follow_is_legal` (R-4.4)."""
     if counts is None:
-        faces = [x.index for x in hand]
-        has = c.index in faces
-        held = [suit_of[i] for i in faces].count(s) if has else 0
-    else:
-        has = counts[c.index] > 0
-        held = suit_count(counts, s, order) if has else 0
-    if not has:
+        counts = face_counts(hand)
+    if not counts[c.index]:
         return Verdict(False, "hand", f"{c} is not in that hand")
     name = suit_name(s, order)
-    if held and suit_of[c.index] != s:
+    legal = single_follow_is_legal(c, s, counts, order)
+    held = suit_count(counts, s, order)
+    if not legal:
         return Verdict(False, "R-4.4", f"you hold {held} {name} and must play 1 {name}")
     if held <= 1:
         return Verdict(True, "R-4.4", f"you play all your {name}" + (" and fill with other cards" if not held else ""))

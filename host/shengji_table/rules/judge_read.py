@@ -7,6 +7,7 @@ batch reads thousands of situations.
 """
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 from collections.abc import Mapping
 
@@ -30,28 +31,20 @@ def read_ruleset(sit: Mapping) -> Ruleset:
     """The situation's ruleset: ``preset`` (default classic) and ``options``."""
     preset = sit.get("preset", "classic")
     options = sit.get("options")
-    if (options is None or (type(options) is dict and not options)) and type(preset) is str:
-        ruleset = _PRESET_RULESETS.get(preset)
-        if ruleset is not None:
-            return ruleset           # the usual case: a preset as it is, built before
-    if options is None:
-        options = {}
     if not isinstance(preset, str):
         raise SituationError(f"'preset' is a preset name (text), not {preset!r}")
-    if not isinstance(options, Mapping):
+    if options is not None and not isinstance(options, Mapping):
         raise SituationError("'options' is a JSON object of option name → value")
-    if not options and preset in _PRESET_RULESETS:
-        return _PRESET_RULESETS[preset]      # rulesets are immutable: one per preset is enough
     try:
-        ruleset = Ruleset.from_preset(preset, **options)
+        return Ruleset.from_preset(preset, **options) if options else _preset_ruleset(preset)
     except RulesetError as exc:
         raise SituationError(str(exc)) from None
-    if not options:
-        _PRESET_RULESETS[preset] = ruleset
-    return ruleset
 
 
-_PRESET_RULESETS: dict = {}
+@cache
+def _preset_ruleset(name: str) -> Ruleset:
+    """A preset as it is: rulesets are immutable, so one per preset serves every situation."""
+    return Ruleset.from_preset(name)
 
 
 def read_level(sit: Mapping, required: bool = True, default: int = 2) -> int:

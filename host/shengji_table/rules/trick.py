@@ -178,25 +178,19 @@ def _shaped_winner(plays: list, order, shape: TrickShape) -> int:
 def single_winner(plays, order) -> int:
     """``winning_index`` of a one-card lead, by rank alone: the highest card of the led suit wins,
     a trump ruffs it, a higher trump over-ruffs; on equal rank the earlier card stays (R-5.1, R-5.2).
-    ``plays``: :class:`Play`\\ s (the game's kept face plays) or card sequences."""
-    suit_of, rank = order.face_suit, order.face_rank
+    ``plays``: :class:`Play`\\ s (the game's kept face plays) or card sequences.  The first of the
+    highest :func:`single_strengths` (a play of more than one card never wins)."""
     first = plays[0]
     lead = (first.cards if type(first) is Play else first)[0].index
-    lead_suit = suit_of[lead]
-    best, best_rank, best_ruff = 0, rank[lead], False
+    suit = order.face_suit[lead]
+    strength = order.derived.get(("single strengths", suit)) or single_strengths(order, suit)
+    best, best_value = 0, strength[lead]
     for i in range(1, len(plays)):
         cards = plays[i]
         if type(cards) is Play:
             cards = cards.cards
-        if len(cards) != 1:
-            continue
-        c = cards[0].index
-        s = suit_of[c]
-        if s == lead_suit:
-            if not best_ruff and rank[c] > best_rank:
-                best, best_rank = i, rank[c]
-        elif s == "T" and (not best_ruff or rank[c] > best_rank):
-            best, best_rank, best_ruff = i, rank[c], True
+        if len(cards) == 1 and strength[cards[0].index] > best_value:
+            best, best_value = i, strength[cards[0].index]
     return best
 
 

@@ -9,6 +9,7 @@ record replays bit for bit.  Which functions handle which event in which phase i
 """
 from __future__ import annotations
 
+from functools import cache
 from operator import attrgetter
 
 from ...rules.cards import COPY_KEY, CardCopy
@@ -42,14 +43,12 @@ _OVER, _PLAYING, _DRAWING = Phase.OVER, Phase.PLAYING, Phase.DRAWING
 _HOLDS_KITTY = (Phase.BURYING, Phase.FRIEND, Phase.PLAYING, Phase.OVER)   # the dealer sees the kitty
 # what play waits for, built once (an Expect is immutable): nothing, a lead, a follow of n cards
 _NONE, _LEAD = Expect("none"), Expect("lead")
-_FOLLOWS: dict = {}
 
 
+@cache
 def _follow(count: int) -> Expect:
-    exp = _FOLLOWS.get(count)
-    if exp is None:
-        exp = _FOLLOWS[count] = Expect("follow", count)
-    return exp
+    """What the play waits for from a follower of a ``count``-card lead (one, kept: a C look-up)."""
+    return Expect("follow", count)
 
 
 class Hand:
@@ -419,8 +418,7 @@ class Hand:
         if expect is None:
             if ph is _PLAYING:                    # self.expect's first case, at almost every view
                 trick = self.trick
-                expect = _NONE if seat != self.turn else (_FOLLOWS.get(len(trick[0].cards))
-                                                          or _follow(len(trick[0].cards))) if trick else _LEAD
+                expect = _NONE if seat != self.turn else _follow(len(trick[0].cards)) if trick else _LEAD
             else:
                 expect = self.expect(seat)
         # the seat's kept fields (checked by adopt as the base was built) with those a play changes

@@ -27,7 +27,9 @@ class Held(dict):
     sorted_faces: tuple | None = None
     """``faces()`` when it is current, else None: a reader may take it without the call (kept
     current through ``add_new``, ``add_drawn`` and ``pop`` once the faces were sorted)."""
-    _counts: list | None = None      # copies held per face index (``rules.follow.face_counts``)
+    face_counts: list | None = None
+    """``counts()`` once it was asked for (kept current from then on), else None: a reader may take
+    it without the call."""
 
     def faces(self) -> tuple:
         """The faces held, sorted by face index then deck (the view's stable order)."""
@@ -43,9 +45,9 @@ class Held(dict):
     def counts(self) -> list:
         """How many copies of each face are held, indexed by face index (kept up to date; the
         caller must not change it)."""
-        counts = self._counts
+        counts = self.face_counts
         if counts is None:
-            counts = self._counts = [0] * 54
+            counts = self.face_counts = [0] * 54
             for c in self:
                 counts[c.card.index] += 1
         return counts
@@ -67,7 +69,7 @@ class Held(dict):
             self._keys.insert(i, key)
             self._sorted.insert(i, copy.card)
             self.sorted_faces = tuple(self._sorted)
-        counts = self._counts
+        counts = self.face_counts
         if counts is not None:
             counts[copy.card.index] += 1
         dict.__setitem__(self, copy, value)
@@ -81,7 +83,7 @@ class Held(dict):
                 keys.insert(i, copy.key)
                 faces.insert(i, copy.card)
             self.sorted_faces = tuple(faces)
-        counts = self._counts
+        counts = self.face_counts
         if counts is not None:
             for copy in copies:
                 counts[copy.card.index] += 1
@@ -98,13 +100,13 @@ class Held(dict):
             i = bisect_left(keys, copy.key)
             del keys[i], self._sorted[i]
             self.sorted_faces = tuple(self._sorted)
-        counts = self._counts
+        counts = self.face_counts
         if counts is not None:
             counts[copy.card.index] -= 1
         return value
 
     def _forget(self) -> None:
-        self._sorted_ok, self.sorted_faces, self._counts = False, None, None
+        self._sorted_ok, self.sorted_faces, self.face_counts = False, None, None
 
     def __delitem__(self, copy) -> None:
         self._forget()

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 from ...rules.cards import ALL_FACES, format_cards
 from ...rules.penalties import throw_penalty
 from ...rules.throw import is_throw
-from ...rules.follow import suit_count
-from ...rules.trick import Play, single_strengths, single_winner, winning_index
+from ...rules.follow import single_follow_is_legal
+from ...rules.trick import Play, single_winner, winning_index
 from .. import events as ev
 from ..effects import Announce, ring, seat_rings
 from ..phase import Phase
@@ -52,11 +52,9 @@ def tap(hand: Hand, e: ev.Tap) -> list:
             suit = hand.counted_suit
             if suit is not None:
                 # a one-card follow to a one-card lead, laid at once when counting says it is legal
-                # (R-4.4: of the led suit, or the hand holds none of it;
-                # rules.follow.one_card_follow_is_legal); otherwise _commit_follow gives the verdict
-                order = hand.order
-                if order.face_suit[c.card.index] == suit or not suit_count(held.counts(),  # type: ignore[union-attr]
-                                                                       suit, order):
+                # (R-4.4); otherwise _commit_follow gives the verdict
+                if single_follow_is_legal(c.card, suit, held.face_counts or held.counts(),  # type: ignore[union-attr]
+                                          hand.order):
                     return _lay_one(hand, seat, c, held)
                 pending.append(c)
                 return _commit_follow(hand, e)
@@ -314,13 +312,11 @@ def _finish_trick(hand: Hand) -> list:
     order = hand.order
     assert order is not None                    # trump is fixed before the play
     if _SHORT_CUTS and len(plays[0].cards) == 1:
-        # a one-card trick (most of them), from tables: every play is one card, the seats follow the
-        # leader; its winner is the first of the highest strengths (rules.trick.single_winner)
+        # a one-card trick (most of them): every play is one card, the seats follow the leader; its
+        # points and announcement from tables
         idx = list(map(_INDEX, map(_FIRST, map(_CARDS, plays))))   # each play's face index, in C
-        get = itemgetter(*idx)                  # three or more plays: a tuple
-        ranks = get(single_strengths(order, order.face_suit[idx[0]]))
-        winner = plays[ranks.index(max(ranks))].seat
-        pts = sum(get(_POINTS))
+        winner = plays[single_winner(plays, order)].seat     # winning_index of a one-card lead
+        pts = sum(itemgetter(*idx)(_POINTS))    # three or more plays: a tuple
         shown = " · ".join(map(getitem, _ROWS[hand.players][plays[0].seat], idx))
     else:
         winner, pts, shown = _tally(plays, order)
@@ -343,8 +339,7 @@ def _finish_trick(hand: Hand) -> list:
 
 def _tally(plays: tuple, order) -> tuple:
     """``(winner, points, the announcement's plays)`` of any trick (R-5)."""
-    lead = plays[0].cards
-    winner = plays[single_winner(plays, order) if len(lead) == 1 else winning_index(plays, order)].seat
+    winner = plays[winning_index(plays, order)].seat
     pts = 0
     for p in plays:
         for c in p.cards:
