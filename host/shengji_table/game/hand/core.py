@@ -23,8 +23,9 @@ from ..effects import Refusal, ring
 from ..friend import FriendSearch
 from ..phase import SCANNED, Phase
 from ..view import Expect, SeatView, TrickView
-from . import bidding, draw, evidence, kitty, referee
-from .counter import Exchange, may_counter
+from . import bidding, draw, evidence, referee
+from .counter import Exchange
+from .expects import EXPECTS, NONE as _NONE
 from .held import Held
 from .knowledge import KNOWLEDGE, MODES, Knowledge
 from .result import HandResult
@@ -42,7 +43,7 @@ assert all(SeatView._fields[i] == name for i, name in _PLAY_FIELDS.items()), "Ha
 _OVER, _PLAYING, _DRAWING = Phase.OVER, Phase.PLAYING, Phase.DRAWING
 _HOLDS_KITTY = (Phase.BURYING, Phase.FRIEND, Phase.PLAYING, Phase.OVER)   # the dealer sees the kitty
 # what play waits for, built once (an Expect is immutable): nothing, a lead, a follow of n cards
-_NONE, _LEAD = Expect("none"), Expect("lead")
+_LEAD = Expect("lead")
 
 
 @cache
@@ -386,7 +387,7 @@ class Hand:
             if seat != self.turn:
                 return _NONE
             return _follow(self.lead_count()) if self.trick else _LEAD
-        asks = _EXPECTS.get(ph)
+        asks = EXPECTS.get(ph)
         return asks(self, seat) if asks is not None else _NONE
 
     def view(self, seat: int, expect: Expect | None = None) -> SeatView:
@@ -483,42 +484,3 @@ class Hand:
             "result": None if self.result is None else self.result.to_json(),
         }
 
-
-# ---- what each phase but the play waits for from a seat (Hand.expect) ------------------------------
-def _declare(hand: Hand, seat: int) -> Expect:
-    return Expect("declare", 0, hand.declaration_options(seat))
-
-
-def _bid(hand: Hand, seat: int) -> Expect:
-    return Expect("bid", 0, hand.bid_options()) if seat == hand.turn else _NONE
-
-
-def _name_trump(hand: Hand, seat: int) -> Expect:
-    return Expect("name_trump", 0, ("S", "H", "C", "D", None)) if seat == hand.dealer else _NONE
-
-
-def _kitty(hand: Hand, seat: int) -> Expect:
-    if seat == kitty.holder(hand):
-        return Expect("bury", hand.ruleset.kitty_size)
-    return _declare(hand, seat) if may_counter(hand, seat) else _NONE        # 反牌 (three players)
-
-
-def _bury(hand: Hand, seat: int) -> Expect:
-    return Expect("bury", hand.ruleset.kitty_size) if seat == kitty.holder(hand) else _NONE
-
-
-def _steal(hand: Hand, seat: int) -> Expect:
-    return _declare(hand, seat) if seat != kitty.holder(hand) else _NONE
-
-
-def _exchange(hand: Hand, seat: int) -> Expect:
-    x = hand.exchange
-    return Expect("bury", x.count) if x is not None and seat == x.seat and x.drawn is not None else _NONE
-
-
-def _call_friend(hand: Hand, seat: int) -> Expect:
-    return Expect("call_friend", hand.ruleset.friend_calls) if seat == hand.dealer else _NONE
-
-
-_EXPECTS = {Phase.DRAWING: _declare, Phase.BIDDING: _bid, Phase.TRUMP: _name_trump, Phase.KITTY: _kitty,
-            Phase.BURYING: _bury, Phase.STEAL: _steal, Phase.EXCHANGE: _exchange, Phase.FRIEND: _call_friend}

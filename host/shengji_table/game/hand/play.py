@@ -53,7 +53,7 @@ def tap(hand: Hand, e: ev.Tap) -> list:
             if suit is not None:
                 # a one-card follow to a one-card lead, laid at once when counting says it is legal
                 # otherwise _commit_follow gives the verdict
-                if single_follow_is_legal(c.card, suit, held.face_counts or held.counts(),  # type: ignore[union-attr]
+                if single_follow_is_legal(c.card, suit, held.face_counts or held.counts(),
                                           hand.order):
                     return _lay_one(hand, seat, c, held)
                 pending.append(c)
