@@ -25,8 +25,7 @@ class Held(dict):
     _keys: list                      # sorted COPY_KEYs of the copies held
     _sorted: list                    # the faces in that order
     sorted_faces: tuple | None = None
-    """``faces()`` when it is current, else None: a reader may take it without the call (kept
-    current through ``add_new``, ``add_drawn`` and ``pop`` once the faces were sorted)."""
+    """``faces()`` when it is current, else None: a reader may take it without the call."""
     face_counts: list | None = None
     """``counts()`` once it was asked for (kept current from then on), else None: a reader may take
     it without the call."""
@@ -68,10 +67,10 @@ class Held(dict):
             i = bisect_left(self._keys, key)
             self._keys.insert(i, key)
             self._sorted.insert(i, copy.card)
-            self.sorted_faces = tuple(self._sorted)
         counts = self.face_counts
         if counts is not None:
             counts[copy.card.index] += 1
+        self.sorted_faces = None
         dict.__setitem__(self, copy, value)
 
     def add_drawn(self, copies) -> None:
@@ -82,11 +81,11 @@ class Held(dict):
                 i = bisect_left(keys, copy.key)
                 keys.insert(i, copy.key)
                 faces.insert(i, copy.card)
-            self.sorted_faces = tuple(faces)
         counts = self.face_counts
         if counts is not None:
             for copy in copies:
                 counts[copy.card.index] += 1
+        self.sorted_faces = None
         dict.update(self, dict.fromkeys(copies))
 
     def pop(self, copy, default=_ABSENT):
@@ -99,10 +98,10 @@ class Held(dict):
             keys = self._keys
             i = bisect_left(keys, copy.key)
             del keys[i], self._sorted[i]
-            self.sorted_faces = tuple(self._sorted)
         counts = self.face_counts
         if counts is not None:
             counts[copy.card.index] -= 1
+        self.sorted_faces = None
         return value
 
     def _forget(self) -> None:
