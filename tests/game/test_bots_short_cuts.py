@@ -13,7 +13,7 @@ import pytest
 
 from shengji_table.game.bots.random_legal import RandomLegalBot
 from shengji_table.game.bots.sampling import random_follow, random_lead, random_single, take_cards
-from shengji_table.game.decisions import play_cards
+from shengji_table.game.decisions import PlayCards
 from shengji_table.game.view import Expect, SeatView
 from shengji_table.rules.ruleset import PRESETS, Ruleset
 from shengji_table.rules.trick import Play, lead_candidates
@@ -110,7 +110,7 @@ def test_one_card_follow_of_another_generator_is_its_own_draw_R4_4(preset):
 @pytest.mark.parametrize("preset", ["classic", "three-players", "find-friend-5-three-decks"])
 def test_one_card_answers_are_the_plays_built_R4_4(preset):
     """The random bot answers a one-card follow or lead with the shared ``ONE_CARD_PLAYS`` entry: the
-    same decision as ``play_cards`` of the card the general draw picks (R-4.4 follow, R-3 lead)."""
+    same decision as ``PlayCards`` of the card the general draw picks (R-4.4 follow, R-3 lead)."""
     rs = Ruleset.from_preset(preset)
     seen = set()
     for order, hand in random_orders_and_hands(rs, random.Random(preset), 150):
@@ -119,11 +119,11 @@ def test_one_card_answers_are_the_plays_built_R4_4(preset):
         bot, twin = RandomLegalBot(7, throw_rate=0.0), random.Random(7)
         view = _play_view(rs, order, tuple(hand[1:]), ((1, (hand[0],)),))
         answer = bot.choose(view)
-        assert answer == play_cards(random_follow((hand[0],), hand[1:], order, twin))
+        assert answer == PlayCards(random_follow((hand[0],), hand[1:], order, twin))
         assert bot.rng.getstate() == twin.getstate()
         lead_view = view._replace(trick=(), expect=Expect("lead"))
         answer, unit = bot.choose(lead_view), random_lead(tuple(hand[1:]), order, twin)
-        assert answer == play_cards(unit) and answer.cards == unit
+        assert answer == PlayCards(unit) and answer.cards == unit
         assert bot.rng.getstate() == twin.getstate()
         seen.add(len(unit))
     assert 1 in seen

@@ -35,7 +35,7 @@ def test_deck_check_docs_show_enough_commands():
 def test_deck_check_docs_command_is_accepted_by_the_parser(command):
     argv = shlex.split(command)[1:]
     args = build_parser(only=argv[0]).parse_args(argv)   # argparse exits (SystemExit) on a bad option
-    assert args._module == argv[0]
+    assert args.command_module == argv[0]
 
 
 def test_deck_check_docs_report_example_is_what_the_check_prints():

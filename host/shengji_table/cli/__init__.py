@@ -43,7 +43,7 @@ def build_parser(only=None):
     sub.required = True
     for name, module, helptext in _available():
         p = sub.add_parser(name, help=helptext, description=helptext)
-        p.set_defaults(_module=module)
+        p.set_defaults(command_module=module)
         if only is None or name == only:
             importlib.import_module(f"{__name__}.{module}").add_arguments(p)
     return parser
@@ -53,7 +53,7 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     first = argv[0] if argv and argv[0] in COMMANDS else None
     args = build_parser(only=first).parse_args(argv)
-    module = importlib.import_module(f"{__name__}.{args._module}")
+    module = importlib.import_module(f"{__name__}.{args.command_module}")
     try:
         return module.run(args)
     except BrokenPipeError:

@@ -113,7 +113,8 @@ def boards_file_text(boards: Sequence[Board], preset: str, seed: int) -> str:
     return f'{head},\n "boards": [\n{lines}\n ]\n}}\n'
 
 
-def _board_from_json(data, rs: Ruleset, where: str) -> Board:
+def board_from_json(data, rs: Ruleset, where: str) -> Board:
+    """One board of a boards file, checked (``where`` names it in the error)."""
     if not isinstance(data, dict):
         raise BoardError(f"{where} is not an object")
     need = {"number", "dealer", "level", "trump", "order", "checksum"}
@@ -162,7 +163,7 @@ def boards_from_json(data) -> tuple:
         raise BoardError("the file has no list of boards")
     if data.get("count") != len(items):
         raise BoardError(f"the file says it holds {data.get('count')!r} boards but holds {len(items)}")
-    boards = tuple(_board_from_json(b, rs, f"board {i + 1}") for i, b in enumerate(items))
+    boards = tuple(board_from_json(b, rs, f"board {i + 1}") for i, b in enumerate(items))
     numbers = [b.number for b in boards]
     if numbers != list(range(1, len(boards) + 1)):
         raise BoardError(f"the boards are numbered {numbers[:5]}…; they must be 1..{len(boards)} in order")

@@ -21,7 +21,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .boards import Board, BoardError, _board_from_json, duplicate_ruleset
+from .boards import Board, BoardError, board_from_json, duplicate_ruleset
 from .db import ClubDB
 from .movement import MovementError, Round, Table, round_robin, swiss_round, table_card
 from .organiser import OrganiserError, apply_action
@@ -122,7 +122,7 @@ def session_boards(db: ClubDB, session_id: int) -> tuple:
     for number, spec in db.q("SELECT number, spec FROM boards WHERE session_id=? ORDER BY number", (session_id,)):
         data = json.loads(spec)
         preset = data.pop("preset")
-        out[number] = _board_from_json(data, duplicate_ruleset(preset), f"board {number}")
+        out[number] = board_from_json(data, duplicate_ruleset(preset), f"board {number}")
     return preset, out
 
 

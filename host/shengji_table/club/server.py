@@ -53,7 +53,7 @@ class ClubServer:
         self.lock = threading.RLock()
         self._listeners: list[Callable[[str], None]] = []
         self._touched: set = set()
-        self.ingest = Ingest(self.db, on_change=self._changed)
+        self.ingest = Ingest(self.db, on_change=self.changed)
         self.broker = broker
         self.queue: queue.Queue = queue.Queue()
         self.connected = threading.Event()
@@ -72,7 +72,8 @@ class ClubServer:
         """``fn(table)`` after a commit that changed what the pages show (called on the intake thread)."""
         self._listeners.append(fn)
 
-    def _changed(self, table: str) -> None:
+    def changed(self, table: str) -> None:
+        """``table``'s rows changed (``""``: the organiser's): tell the pages, once a burst commits."""
         if self.db.db.in_transaction:          # inside a burst: tell the pages once it committed
             self._touched.add(table)
             return
@@ -147,10 +148,10 @@ class ClubServer:
         except Exception:
             log.exception("the intake failed on a burst of %d messages; it is taken again when resent", len(burst))
             with self.lock:
-                self.ingest = Ingest(self.db, on_change=self._changed)
+                self.ingest = Ingest(self.db, on_change=self.changed)
             return {}
         for table in self._touched:
-            self._changed(table)
+            self.changed(table)
         self._touched.clear()
         return acks
 

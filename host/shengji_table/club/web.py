@@ -179,7 +179,7 @@ class Organiser:
             done = await asyncio.to_thread(run)
         except OrganiserError as exc:
             return _error(400, str(exc))
-        self.server._changed("")
+        self.server.changed("")
         return JSONResponse({"ok": True, "action": action, "done": done})
 
 

@@ -11,30 +11,26 @@ from dataclasses import dataclass
 
 from ..rules.cards import ALL_FACES, Card
 
-__all__ = ["Decision", "PlayCards", "play_cards", "ONE_CARD_PLAYS", "Bury", "Declare", "Pass", "Bid", "NameTrump",
+__all__ = ["Decision", "PlayCards", "ONE_CARD_PLAYS", "Bury", "Declare", "Pass", "Bid", "NameTrump",
            "CallFriend", "FriendCall"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class PlayCards:
-    """Lead or follow with these cards (faces)."""
+    """Lead or follow with these cards (faces): ``PlayCards(cards)``.  A bot answers about 90 plays a
+    hand: the constructor stores the one field in one call."""
 
     cards: tuple
 
-
-def play_cards(cards: tuple) -> PlayCards:
-    """``PlayCards(cards)`` for a tuple of faces, without the frozen dataclass's ``__init__`` (a bot
-    answers about 90 plays a hand)."""
-    d = _new(PlayCards)
-    _set(d, "cards", cards)
-    return d
+    def __init__(self, cards: tuple) -> None:
+        _set(self, "cards", cards)
 
 
-_new, _set = object.__new__, object.__setattr__
+_set = object.__setattr__
 
 # ONE_CARD_PLAYS[i]: the play of face i alone, one instance for the process (a decision is immutable,
 # and most plays are one card: an index read instead of building the answer)
-ONE_CARD_PLAYS: tuple = tuple(play_cards((f,)) for f in ALL_FACES)
+ONE_CARD_PLAYS: tuple = tuple(PlayCards((f,)) for f in ALL_FACES)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, ClassVar
 
 __all__ = ["Effect", "Ring", "ring", "seat_rings", "Announce", "Refusal", "Line", "effect_from_json", "RING_STATES"]
@@ -47,17 +48,11 @@ class Ring(Effect):
 
 Ring.type = "ring"
 
-_RINGS: dict = {}     # (seat, state, cards) -> its Ring
-
-
+@cache
 def ring(seat: int, state: str, cards: int = 0) -> Ring:
     """``Ring(seat, state, cards)``, one shared instance per value: a ring is immutable and every
     event makes one or two, and a frozen dataclass costs several times a look-up to build."""
-    key = (seat, state, cards)
-    r = _RINGS.get(key)
-    if r is None:
-        r = _RINGS[key] = Ring(seat, state, cards)
-    return r
+    return Ring(seat, state, cards)
 
 
 def seat_rings(state: str, cards: int = 0) -> tuple:
@@ -66,9 +61,10 @@ def seat_rings(state: str, cards: int = 0) -> tuple:
     return tuple(ring(seat, state, cards) for seat in range(6))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Announce(Effect):
-    """A sentence everybody may hear (never hidden information)."""
+    """A sentence everybody may hear (never hidden information): ``Announce(kind, text, rule)``,
+    its fields filled in one call (one a trick at least)."""
 
     kind: str
     text: str
@@ -83,6 +79,10 @@ class Announce(Effect):
     def message(self) -> dict:
         """``{"msg", "args"}`` (empty when the sentence has no catalog id)."""
         return {} if self.msg is None else {"msg": self.msg, "args": dict(self.args or {})}
+
+    def __init__(self, kind: str, text: str, rule: str | None = None, msg: str | None = None,
+                 args: dict | None = None) -> None:
+        object.__setattr__(self, "__dict__", {"kind": kind, "text": text, "rule": rule, "msg": msg, "args": args})
 
 
 Announce.type = "announce"

@@ -49,44 +49,53 @@ def _enc(value):
     return value
 
 
-_COPY_FIELDS = {"copy", "copies", "cards", "order"}   # physical copies
-_FACE_FIELDS = {"card"}                                # faces
+
+
+def _copies(name: str, value):
+    if value is None and name in ("order", "copies"):
+        return None
+    if not isinstance(value, list):
+        raise EventError(f"field {name!r} is a list of cards like \"SA#1\", not {value!r}")
+    return tuple(parse_copy(v) for v in value)
+
+
+def _calls(name: str, value) -> tuple:
+    if not isinstance(value, list):
+        raise EventError("field 'calls' is a list of [card, nth] pairs")
+    out = []
+    for item in value:
+        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[1], int)):
+            raise EventError(f"a friend call is [card, nth], e.g. [\"HA\", 2], not {item!r}")
+        out.append((parse_card(item[0]), item[1]))
+    return tuple(out)
+
+
+def _transfers(name: str, value) -> tuple:
+    if not isinstance(value, list) or not value:
+        raise EventError("field 'to' is a non-empty list of [seat, levels] pairs")
+    out = []
+    for item in value:
+        if not (isinstance(item, list) and len(item) == 2
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in item)):
+            raise EventError(f"a level transfer is [seat, levels], e.g. [2, 1], not {item!r}")
+        out.append((item[0], item[1]))
+    return tuple(out)
+
+
+# the fields decoded from JSON by their name: physical copies, faces, friend calls, level transfers
+_DECODERS = {"copy": lambda name, value: parse_copy(value), "copies": _copies, "cards": _copies,
+             "order": _copies, "card": lambda name, value: parse_card(value), "calls": _calls,
+             "to": _transfers}
 
 
 def _dec(name: str, value):
+    decode = _DECODERS.get(name)
+    if decode is None:
+        return value
     try:
-        if name in _COPY_FIELDS:
-            if value is None and name in ("order", "copies"):
-                return None
-            if name == "copy":
-                return parse_copy(value)
-            if not isinstance(value, list):
-                raise EventError(f"field {name!r} is a list of cards like \"SA#1\", not {value!r}")
-            return tuple(parse_copy(v) for v in value)
-        if name in _FACE_FIELDS:
-            return parse_card(value)
-        if name == "calls":
-            if not isinstance(value, list):
-                raise EventError("field 'calls' is a list of [card, nth] pairs")
-            out = []
-            for item in value:
-                if not (isinstance(item, list) and len(item) == 2 and isinstance(item[1], int)):
-                    raise EventError(f"a friend call is [card, nth], e.g. [\"HA\", 2], not {item!r}")
-                out.append((parse_card(item[0]), item[1]))
-            return tuple(out)
-        if name == "to":
-            if not isinstance(value, list) or not value:
-                raise EventError("field 'to' is a non-empty list of [seat, levels] pairs")
-            out = []
-            for item in value:
-                if not (isinstance(item, list) and len(item) == 2
-                        and all(isinstance(v, int) and not isinstance(v, bool) for v in item)):
-                    raise EventError(f"a level transfer is [seat, levels], e.g. [2, 1], not {item!r}")
-                out.append((item[0], item[1]))
-            return tuple(out)
+        return decode(name, value)
     except CardError as exc:
         raise EventError(f"field {name!r}: {exc}") from None
-    return value
 
 
 class Event:

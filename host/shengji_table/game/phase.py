@@ -11,9 +11,8 @@ snapshots keep the plain strings (``"drawing"``, ``"playing"`` …) while code n
 from __future__ import annotations
 
 import enum
-from types import SimpleNamespace
 
-__all__ = ["Phase", "FAST", "DECIDING", "Mode", "SCANNED", "OPEN"]
+__all__ = ["Phase", "DECIDING", "Mode", "SCANNED", "OPEN"]
 
 
 class Phase(enum.StrEnum):
@@ -29,10 +28,6 @@ class Phase(enum.StrEnum):
     PLAYING = "playing"      # tricks
     OVER = "over"            # settled, ended by ruling, or (open play) waiting for the kitty
 
-
-# The members again, as plain attributes: ``FAST.PLAYING is Phase.PLAYING``.  A ``Phase.X`` read goes
-# through the enum metaclass's ``__getattr__`` hook (≈ 1 k instructions on 3.11); hot paths read these.
-FAST = SimpleNamespace(**{p.name: p for p in Phase})
 
 # The phases in which one seat enters a decision with taps and presses (bid, trump, friend call).
 DECIDING = frozenset({Phase.BIDDING, Phase.TRUMP, Phase.FRIEND})

@@ -62,13 +62,17 @@ class Expect:
     options: tuple = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class TrickView:
-    """A finished trick: its plays in order (``Play(seat, cards)``), its winner and its points."""
+    """A finished trick: its plays in order (``Play(seat, cards)``), its winner and its points.
+    ``TrickView(plays, winner, points)`` fills the fields in one call (one view a trick)."""
 
     plays: tuple
     winner: int
     points: int
+
+    def __init__(self, plays: tuple, winner: int, points: int) -> None:
+        object.__setattr__(self, "__dict__", {"plays": plays, "winner": winner, "points": points})
 
 
 class SeatView(NamedTuple):

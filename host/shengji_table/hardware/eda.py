@@ -12,7 +12,7 @@ import contextlib
 import io
 import logging
 import os
-import sys
+import inspect
 import tempfile
 import types
 from types import ModuleType
@@ -55,7 +55,8 @@ def _fast_trace() -> list[tuple[str, str]]:
     import skidl.scriptinfo
     skidl_dir = os.path.dirname(skidl.scriptinfo.__file__)
     trace = []
-    frame: types.FrameType | None = sys._getframe(1)
+    here = inspect.currentframe()
+    frame: types.FrameType | None = here.f_back if here is not None else None
     while frame is not None:
         filename = frame.f_code.co_filename
         if not filename.startswith(skidl_dir):

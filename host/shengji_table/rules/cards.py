@@ -97,15 +97,16 @@ class Card:
     """A card face.  Interned: compare with ``==`` or ``is``; hashable; ordered by index only.
 
     Attributes: ``suit`` (``S H C D``, or ``J`` for jokers), ``rank`` (2..14, 15 small joker,
-    16 big joker), ``points`` (R-1.4) and ``index`` (0..53, a stable small integer).
+    16 big joker), ``points`` (R-1.4), ``index`` (0..53, a stable small integer) and ``text``.
     """
 
-    __slots__ = ("suit", "rank", "points", "index", "_text")
+    __slots__ = ("suit", "rank", "points", "index", "text")
     suit: str
     rank: int
     points: int
     index: int
-    _text: str
+    text: str
+    """The card as written: ``SA``, ``H10``, ``LJ``, ``BJ`` (what ``str(card)`` returns)."""
     _all: dict = {}
 
     def __new__(cls, suit: str, rank: int) -> Card:
@@ -124,7 +125,7 @@ class Card:
         object.__setattr__(card, "points", points_of(rank) if suit != JOKER else 0)
         object.__setattr__(card, "index", len(cls._all))
         text = ("LJ" if rank == SMALL_JOKER_RANK else "BJ") if suit == JOKER else suit + rank_text(rank)
-        object.__setattr__(card, "_text", text)
+        object.__setattr__(card, "text", text)
         cls._all[key] = card
         return card
 
@@ -139,10 +140,10 @@ class Card:
         return self.suit == JOKER
 
     def __str__(self) -> str:
-        return self._text
+        return self.text
 
     def __repr__(self) -> str:
-        return f"Card({self._text})"
+        return f"Card({self.text})"
 
     def __hash__(self) -> int:
         return self.index            # stable across processes (set order does not depend on addresses)

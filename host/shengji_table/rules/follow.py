@@ -26,7 +26,8 @@ from .shapes import count_groups, iter_realizations, realizable
 from .units import decompose, shape_of
 from .verdict import Verdict
 
-__all__ = ["FollowRule", "check_follow", "follow_verdict", "one_card_follow_is_legal", "counted_suit", "legal_follows",
+__all__ = ["FollowRule", "check_follow", "follow_verdict", "single_follow_is_legal", "one_card_follow_is_legal",
+           "counted_suit", "legal_follows",
            "follow_rule", "missing_from_hand", "suit_count"]
 
 _TWO_COLOUR_NAMES = {"T": "trumps", "S": "black", "H": "red"}
@@ -135,12 +136,12 @@ def follow_rule(lead, order, units: tuple | None = None) -> FollowRule:
         raise ValueError("a lead has at least one card")
     if units is not None:
         # what a lead demands depends on its suit and shape alone: one rule for every such lead
-        key = ("follow rule of", order._suit[lead[0].index], shape_of(units))
-        rule = order._memo.get(key)
+        key = ("follow rule of", order.face_suit[lead[0].index], shape_of(units))
+        rule = order.derived.get(key)
         return rule if rule is not None else order.memo(key, lambda: _follow_rule(lead, order, units))
     if len(lead) == 1:          # a single demands only its suit: one rule a suit (the commonest lead)
-        single = ("single's follow rule", order._suit[lead[0].index])
-        rule = order._memo.get(single)
+        single = ("single's follow rule", order.face_suit[lead[0].index])
+        rule = order.derived.get(single)
         return rule if rule is not None else order.memo(single, lambda: _follow_rule(lead, order))
     return order.memo(("follow_rule", multiset_key(lead)), lambda: _follow_rule(lead, order))
 
@@ -148,7 +149,7 @@ def follow_rule(lead, order, units: tuple | None = None) -> FollowRule:
 def _follow_rule(lead, order, units: tuple | None = None) -> FollowRule:
     if units is None:
         units = decompose(lead, order)
-    suit = order._suit[lead[0].index]
+    suit = order.face_suit[lead[0].index]
     shape = shape_of(units)
     ladder, rule = _rule_for(order.decks, shape)
     policy = order.ruleset.follow_protection
@@ -204,7 +205,7 @@ def missing_from_hand(play, hand) -> list:
 
 def _held_groups(counts: list, suit: str, order) -> tuple:
     """``(cards held in suit, {group: count})`` from a hand's face counts (its suit's faces only)."""
-    pick = order._pick.get(suit)
+    pick = order.suit_pick.get(suit)
     if pick is None:
         return 0, {}
     n = 0
@@ -216,7 +217,7 @@ def _held_groups(counts: list, suit: str, order) -> tuple:
                 groups[i] = k
                 n += k
         return n, groups
-    group = order._group
+    group = order.face_group
     for i in pick[0]:
         k = counts[i]
         if k:
@@ -237,7 +238,7 @@ def check_follow(lead, play, hand, order, rule: FollowRule | None = None, counts
         rule = follow_rule(lead, order)
     play = tuple(play)
     n = rule.count
-    if n == 1 and len(play) == 1 and rule.ladder == _NO_SHAPE and rule.rule != "R-4.8":
+    if len(play) == 1 and counted_suit(rule) is not None:
         return _check_one(play[0], rule.suit, hand, counts, order)
     if len(play) != n:
         return Verdict(False, "R-4.4",
@@ -255,7 +256,7 @@ def follow_verdict(play: tuple, counts: list, order, rule: FollowRule) -> Verdic
     """:func:`check_follow` for a play already known to have the lead's count and to be in the
     hand whose :func:`face_counts` are ``counts``: suit (R-4.4) and shape (R-4.5 – R-4.8)."""
     n = rule.count
-    suit_of = order._suit
+    suit_of = order.face_suit
     s = rule.suit
     held = suit_count(counts, s, order)     # the groups are only worked out when a shape is owed
     in_suit = 0
@@ -275,7 +276,7 @@ def follow_verdict(play: tuple, counts: list, order, rule: FollowRule) -> Verdic
     if rule.widths is not None and not order.ruleset.two_colour:
         # a ladder of single groups, each face its own group: the widest group of the hand and of
         # the play decide (rung_index's counting), read without building the groups
-        indices, get = order._pick[s]
+        indices, get = order.suit_pick[s]
         hand_top = get(counts) if len(indices) == 1 else max(get(counts))
         hand_rung = _width_rung(rule.widths, hand_top)
         play_rung = _width_rung(rule.widths, max(map(play.count, play)), stop=hand_rung)
@@ -325,7 +326,7 @@ _NO_SHAPE = (((),),)            # the ladder of a lead that owes no shape (one c
 
 def suit_count(counts: list, suit: str, order) -> int:
     """How many cards of effective suit ``suit`` a hand with these face ``counts`` holds."""
-    pick = order._pick.get(suit)
+    pick = order.suit_pick.get(suit)
     if pick is None:
         return 0
     indices, get = pick
@@ -338,30 +339,34 @@ def counted_suit(rule: FollowRule) -> str | None:
     return rule.suit if rule.count == 1 and rule.ladder == _NO_SHAPE and rule.rule != "R-4.8" else None
 
 
+def single_follow_is_legal(card: Card, suit: str, counts: list, order) -> bool:
+    """R-4.4 for one card the hand holds (``counts``: its face counts) following a one-card lead of
+    effective suit ``suit`` that owes no shape (:func:`counted_suit`): legal when the card is of the
+    led suit or the hand holds none of it.  The one place this is decided: the game's tap, the
+    judge's and the bots' checks (:func:`check_follow`) all ask it."""
+    return order.face_suit[card.index] == suit or not suit_count(counts, suit, order)
+
+
 def one_card_follow_is_legal(card: Card, rule: FollowRule, counts: list, order) -> bool:
-    """Whether a card the hand holds (``counts``: its face counts) is, by counting alone, a legal
-    follow to a one-card lead that owes no shape (R-4.4): it is of the led suit, or the hand holds
-    none of it.  False is no verdict: :func:`check_follow` then says whether and why."""
+    """Whether a card the hand holds is, by counting alone, a legal follow to the lead of ``rule``
+    (:func:`single_follow_is_legal` when the lead is one card owing no shape).  False is no
+    verdict: :func:`check_follow` then says whether and why."""
     suit = counted_suit(rule)
-    return suit is not None and (order._suit[card.index] == suit or not suit_count(counts, suit, order))
+    return suit is not None and single_follow_is_legal(card, suit, counts, order)
 
 
 def _check_one(c: Card, s: str, hand, counts: list | None, order) -> Verdict:
     """:func:`check_follow` of a one-card follow to a one-card lead of suit ``s``, by counting
-    (the commonest check of a hand; same verdicts): the card is held, and of the led suit unless
-    the hand holds none of it (R-4.4)."""
-    suit_of = order._suit
+    (the commonest check of a hand; same verdicts): the card is held, and
+    :func:`single_follow_is_legal` (R-4.4)."""
     if counts is None:
-        faces = [x.index for x in hand]
-        has = c.index in faces
-        held = [suit_of[i] for i in faces].count(s) if has else 0
-    else:
-        has = counts[c.index] > 0
-        held = suit_count(counts, s, order) if has else 0
-    if not has:
+        counts = face_counts(hand)
+    if not counts[c.index]:
         return Verdict(False, "hand", f"{c} is not in that hand")
     name = suit_name(s, order)
-    if held and suit_of[c.index] != s:
+    legal = single_follow_is_legal(c, s, counts, order)
+    held = suit_count(counts, s, order)
+    if not legal:
         return Verdict(False, "R-4.4", f"you hold {held} {name} and must play 1 {name}")
     if held <= 1:
         return Verdict(True, "R-4.4", f"you play all your {name}" + (" and fill with other cards" if not held else ""))
@@ -400,26 +405,32 @@ def legal_follows(lead, hand, order, rule: FollowRule | None = None) -> Iterator
     if rule is None:
         rule = follow_rule(lead, order)
     n = rule.count
-    suit_of = order._suit
+    suit_of = order.face_suit
     held = [c for c in hand if suit_of[c.index] == rule.suit]
-    if len(held) <= n:
+    if len(held) <= n:                # all of the suit, filled with any of the other cards (R-4.4)
         base = tuple(order.sorted(held))
         others = [c for c in hand if suit_of[c.index] != rule.suit]
-        if n - len(held) > len(others):
-            return
-        faces, counts = _faces(others, order)
-        for fill in _multisets(faces, counts, n - len(held)):
-            yield base + tuple(fill)
+        if n - len(held) <= len(others):
+            faces, counts = _faces(others, order)
+            for fill in _multisets(faces, counts, n - len(held)):
+                yield base + tuple(fill)
         return
     faces, counts = _faces(held, order)
     counts_g = count_groups(held, order)
-    hand_rung = rule.rung_index(counts_g, order)
-    rung = rule.ladder[hand_rung]
-    if () in rung:
+    rung = rule.ladder[rule.rung_index(counts_g, order)]
+    if () in rung:                    # nothing to supply: any n cards of the suit
         for play in _multisets(faces, counts, n):
             yield tuple(play)
         return
-    group, sort = order._group, order._sort
+    yield from _structured_follows(rule, rung, held, faces, counts, counts_g, order)
+
+
+def _structured_follows(rule: FollowRule, rung, held: list, faces: list, counts: list, counts_g,
+                        order) -> Iterator[tuple]:
+    """``legal_follows`` when the hand must supply structure: each way to take an alternative of
+    the hand's ``rung`` (R-4.5 – R-4.7), filled with every choice of the suit's remaining cards."""
+    n = rule.count
+    group, sort = order.face_group, order.face_sort
     # the cards of each group, high → low, to turn "k cards of group g" into faces
     cards_of: dict = {}
     for c in order.sorted(held):

@@ -36,13 +36,13 @@ from .judge_match import KEYS as _MORE_KEYS, QUERIES as _MORE_QUERIES
 from .judge_steal import judge_steals
 from .judge_lead import LEAD_KEYS, LEVEL_KEYS, check_lead, judge_lead, judge_level, level_card
 from .judge_transfer import settle_levels
-from .judge_read import (MAX_CARDS, SituationError, _cards, _check_copies, _int, _level, _object, _ruleset, _seat,
-                         _seat_cards, _trump)
+from .judge_read import (MAX_CARDS, SituationError, check_copies, read_cards, read_int, read_level, read_object,
+                         read_ruleset, read_seat, read_seat_cards, read_trump)
+from .trick import Play
 from .trick_ruling import rule_counted_trick
 from .ruleset import Ruleset, RulesetError
 from .penalties import throw_penalty
 from .settle import dig_drop, next_dealer, settle, share_levels
-from .trick import new_play
 from .units import decompose
 
 __all__ = ["judge", "SituationError", "QUERIES"]
@@ -81,12 +81,12 @@ def _check_keys(sit: Mapping, query: str) -> bool:
 
 def judge(situation: Any) -> dict:
     """Rule on one situation (a decoded JSON object).  Raises :class:`SituationError` if malformed."""
-    sit = _object(situation, "a situation")
+    sit = read_object(situation, "a situation")
     query = sit.get("query", "trick")
     if query not in QUERIES:
         raise SituationError(f"unknown query {query!r}; valid queries: {', '.join(QUERIES)}")
     more = _check_keys(sit, query)
-    ruleset = _ruleset(sit)
+    ruleset = read_ruleset(sit)
     if query == "trick":                      # the usual query first: a referee's batch is tricks
         return _judge_trick(sit, ruleset, more)
     if query == "declare":
@@ -102,8 +102,8 @@ def judge(situation: Any) -> dict:
 
 def _judge_trick(sit: Mapping, ruleset: Ruleset, asks_lead: bool = False) -> dict:
     """``asks_lead``: the situation has a lead or level key (LEAD_KEYS), found by ``_check_keys``."""
-    level = level_card(sit, ruleset) if asks_lead else _level(sit)
-    trump = _trump(sit, ruleset)
+    level = level_card(sit, ruleset) if asks_lead else read_level(sit)
+    trump = read_trump(sit, ruleset)
     if "trick" not in sit:
         raise SituationError("'trick' is missing: the plays so far, lead first, e.g. "
                              "[{\"seat\": 0, \"cards\": [\"HA\"]}]")
@@ -129,7 +129,7 @@ def _judge_trick(sit: Mapping, ruleset: Ruleset, asks_lead: bool = False) -> dic
             per_seat.append(missing_in_counts(p.cards, held))
             missing[p.seat] = per_seat[-1]
     if not _copies_fit(ruleset, counts, per_seat):
-        _check_copies(ruleset, list(hands.values()) + per_seat, "the hands and the trick")
+        check_copies(ruleset, list(hands.values()) + per_seat, "the hands and the trick")
     try:
         order = TrumpOrder.of(ruleset, level, trump)
         ruling = rule_counted_trick(ruleset, order, plays, hands, counts, missing)
@@ -163,7 +163,7 @@ def _rule_previous(sit: Mapping, ruleset: Ruleset, level: int, plays=(), *, hand
     sub.update(level=level_text(level), trick=raw)
     try:
         ruling = _judge_trick(sub, ruleset)
-        _check_copies(ruleset, [_cards(p["cards"], "previous") for p in raw] + [p.cards for p in plays],
+        check_copies(ruleset, [read_cards(p["cards"], "previous") for p in raw] + [p.cards for p in plays],
                       "the previous trick and this one")
     except SituationError as exc:
         raise SituationError(f"previous: {exc}") from None
@@ -178,10 +178,10 @@ def _read_plays(raw_trick: list, ruleset: Ruleset) -> list:
     prev = -1
     for i, p in enumerate(raw_trick):
         if type(p) is not dict or len(p) != 2 or "seat" not in p or "cards" not in p:
-            p = _seat_cards(p, f"trick[{i}]")
+            p = read_seat_cards(p, f"trick[{i}]")
         seat = p["seat"]
         if type(seat) is not int or not 0 <= seat < players:
-            seat = _seat(seat, f"trick[{i}].seat", ruleset)
+            seat = read_seat(seat, f"trick[{i}].seat", ruleset)
         # Seats play in turn, at most one play each (the trick is no longer than the table), so a
         # seat can only play twice where the turn is broken.
         if prev >= 0 and seat != (prev + 1) % players:
@@ -193,10 +193,10 @@ def _read_plays(raw_trick: list, ruleset: Ruleset) -> list:
         raw = p["cards"]
         cards = faces_of(raw) if type(raw) is list and len(raw) <= MAX_CARDS else None
         if cards is None:
-            cards = _cards(raw, f"trick[{i}].cards")
+            cards = read_cards(raw, f"trick[{i}].cards")
         if not cards:
             raise SituationError(f"trick[{i}]: a play has at least one card")
-        plays.append(new_play(seat, cards))
+        plays.append(Play(seat, cards))
     return plays
 
 
@@ -206,14 +206,14 @@ def _read_hands(sit: Mapping, ruleset: Ruleset) -> dict:
     if sit.get("hands") is None:
         return hands
     players = ruleset.players
-    for key, value in _object(sit["hands"], "'hands'").items():
+    for key, value in read_object(sit["hands"], "'hands'").items():
         seat = _SEAT_KEYS.get(key) if type(key) is str else None
         if seat is None or seat >= players:
-            seat = _seat(key, f"hands key {key!r}", ruleset)
+            seat = read_seat(key, f"hands key {key!r}", ruleset)
         if seat in hands:
             raise SituationError(f"hands: seat {seat} is given twice")
         cards = faces_of(value) if type(value) is list and len(value) <= MAX_CARDS else None
-        hands[seat] = cards if cards is not None else _cards(value, f"hands[{key!r}]")
+        hands[seat] = cards if cards is not None else read_cards(value, f"hands[{key!r}]")
     return hands
 
 
@@ -235,7 +235,7 @@ def _any_over(counts: list, decks: int) -> bool:
 
 def _copies_fit(ruleset: Ruleset, counts: dict, extra: list) -> bool:
     """Whether the hands (their face counts) and the cards in ``extra`` hold no face more often
-    than the decks do (R-1.1); when not, ``_check_copies`` names the face."""
+    than the decks do (R-1.1); when not, ``check_copies`` names the face."""
     decks = ruleset.decks
     lists = list(counts.values())
     held = lists[0] if len(lists) == 1 else list(map(sum, zip(*lists))) if lists else None
@@ -259,14 +259,14 @@ def _judge_declare(sit: Mapping, ruleset: Ruleset) -> dict:
     decls = []
     for i, d in enumerate(raw):
         where = f"declarations[{i}]"
-        d = _seat_cards(d, where)
-        seat = _seat(d["seat"], f"{where}.seat", ruleset)
-        cards = _cards(d["cards"], f"{where}.cards")
-        _check_copies(ruleset, [cards], where)
+        d = read_seat_cards(d, where)
+        seat = read_seat(d["seat"], f"{where}.seat", ruleset)
+        cards = read_cards(d["cards"], f"{where}.cards")
+        check_copies(ruleset, [cards], where)
         decls.append(Declaration(seat, cards))
-    kitty = _cards(sit["kitty"], "'kitty'") if "kitty" in sit else None
+    kitty = read_cards(sit["kitty"], "'kitty'") if "kitty" in sit else None
     if kitty is not None:
-        _check_copies(ruleset, [kitty], "the kitty")
+        check_copies(ruleset, [kitty], "the kitty")
     results, standing = run_declarations(ruleset, level, decls)
     out = {
         "results": [{"valid": r.valid, "rule": r.rule, "kind": r.kind, "reason": r.reason} for r in results],
@@ -296,14 +296,14 @@ def _judge_declare(sit: Mapping, ruleset: Ruleset) -> dict:
 def _declare_dealer(sit: Mapping, ruleset: Ruleset, standing) -> dict:
     """Who deals this hand: in the first hand the seat whose call stands (R-6.6; nobody declared:
     the seat that drew first), later the dealer the match gives (R-8.5) — a call only sets trump."""
-    number = _int(sit, "hand", required=False) or 1
+    number = read_int(sit, "hand", required=False) or 1
     if number < 1:
         raise SituationError(f"'hand' is the hand's number in the match, from 1, not {number}")
-    first = _seat(sit["first_seat"], "'first_seat'", ruleset) if "first_seat" in sit else 0
+    first = read_seat(sit["first_seat"], "'first_seat'", ruleset) if "first_seat" in sit else 0
     if number > 1:
         if "dealer" not in sit:
             raise SituationError("after the first hand the match names the dealer (R-8.5): give 'dealer'")
-        dealer = _seat(sit["dealer"], "'dealer'", ruleset)
+        dealer = read_seat(sit["dealer"], "'dealer'", ruleset)
         out = {"hand": number, "first_hand": False, "dealer": dealer, "rule": "R-8.5",
                "reason": f"hand {number}: the match names the dealer, seat {dealer}; the call only sets trump."}
     elif "dealer" in sit:
@@ -337,21 +337,21 @@ def _check_captured(ruleset: Ruleset, points: int, kitty) -> None:
 
 
 def _judge_settle(sit: Mapping, ruleset: Ruleset) -> dict:
-    dealer = _seat(sit.get("dealer"), "'dealer'", ruleset) if "dealer" in sit else None
+    dealer = read_seat(sit.get("dealer"), "'dealer'", ruleset) if "dealer" in sit else None
     if dealer is None:
         raise SituationError("'dealer' is missing: the dealer's seat")
-    points = _int(sit, "attackers_points")
-    penalty = _int(sit, "penalty", required=False) or 0
+    points = read_int(sit, "attackers_points")
+    penalty = read_int(sit, "penalty", required=False) or 0
     bid = _settle_bid(sit, ruleset)
     level = level_card(sit, ruleset, required=False, default=ruleset.start_level)
-    trump = _trump(sit, ruleset, required=False)
+    trump = read_trump(sit, ruleset, required=False)
     notes = []
     if ("level" not in sit and "levels" not in sit) or "trump" not in sit:
         notes.append(f"level {level_text(level)} and trump {trump_text(trump)} were used to find the units of "
                      "the last trick; give 'level' and 'trump' if they were otherwise")
-    kitty = _cards(sit.get("kitty", []), "'kitty'")
+    kitty = read_cards(sit.get("kitty", []), "'kitty'")
     last = _settle_last_trick(sit, ruleset)
-    _check_copies(ruleset, [kitty, last[1] if last else ()], "the kitty and the last trick")
+    check_copies(ruleset, [kitty, last[1] if last else ()], "the kitty and the last trick")
     _check_captured(ruleset, points, kitty)
 
     declarers = _settle_declarers(sit, ruleset, dealer)
@@ -392,7 +392,7 @@ def _judge_settle(sit: Mapping, ruleset: Ruleset) -> dict:
 
 
 def _settle_bid(sit: Mapping, ruleset: Ruleset):
-    bid = _int(sit, "bid", required=False)
+    bid = read_int(sit, "bid", required=False)
     if ruleset.bidding and bid is None:
         raise SituationError("a bidding hand (three players) is settled against the winning bid: give 'bid'")
     if not ruleset.bidding and bid is not None:
@@ -406,10 +406,10 @@ def _settle_last_trick(sit: Mapping, ruleset: Ruleset):
     """``(seat, cards)`` of the last trick's winning play, or None when not given."""
     if sit.get("last_trick") is None:
         return None
-    lt = _seat_cards(sit["last_trick"], "'last_trick'",
+    lt = read_seat_cards(sit["last_trick"], "'last_trick'",
                      wrong="'last_trick' is {\"seat\": n, \"cards\": [...]}: the winning play of "
                            "the last trick and its seat")
-    last = (_seat(lt["seat"], "last_trick.seat", ruleset), _cards(lt["cards"], "last_trick.cards"))
+    last = (read_seat(lt["seat"], "last_trick.seat", ruleset), read_cards(lt["cards"], "last_trick.cards"))
     if not last[1]:
         raise SituationError("last_trick.cards: the winning play has at least one card")
     return last
@@ -426,7 +426,7 @@ def _settle_declarers(sit: Mapping, ruleset: Ruleset, dealer: int) -> list:
     raw = sit.get("declarers")
     if not isinstance(raw, list) or not raw:
         raise SituationError("find a friend: give 'declarers', the dealer first, then the friends found")
-    declarers = [_seat(s, "'declarers'", ruleset) for s in raw]
+    declarers = [read_seat(s, "'declarers'", ruleset) for s in raw]
     if declarers[0] != dealer or len(set(declarers)) != len(declarers):
         raise SituationError("'declarers' lists the dealer first and each seat once")
     return declarers

@@ -13,11 +13,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .cards import level_text
-from .judge_read import SituationError, _int, _level, _seat
+from .judge_read import SituationError, read_int, read_level, read_seat
 from .ruleset import Ruleset, RulesetError, level_from_text
 from .settle import JOKER_LEVEL, top_level
 
-__all__ = ["match_level", "check_lead", "judge_lead", "judge_level", "LEAD_KEYS", "LEVEL_KEYS"]
+__all__ = ["match_level", "check_lead", "judge_lead", "judge_level", "LEAD_KEYS", "LEVEL_KEYS",
+           "read_levels"]
 
 FIRST_LEAD_RULE, NEXT_LEAD_RULE, LEVEL_RULE = "R-5.5", "R-5.4", "R-2.6"
 
@@ -42,7 +43,7 @@ def _one_level(value, where: str, ruleset: Ruleset) -> int:
         raise SituationError(f"{where}: {exc}") from None
 
 
-def _levels(sit: Mapping, ruleset: Ruleset) -> list:
+def read_levels(sit: Mapping, ruleset: Ruleset) -> list:
     """``levels``: one per seat, or with fixed sides ``{"declarers": L, "attackers": L}`` (the
     dealer's side first: only the declarers' level names the level card)."""
     raw = sit["levels"]
@@ -53,7 +54,7 @@ def _levels(sit: Mapping, ruleset: Ruleset) -> list:
                                  "otherwise a list, one level per seat)")
         dec = _one_level(raw["declarers"], "levels.declarers", ruleset)
         att = _one_level(raw["attackers"], "levels.attackers", ruleset)
-        dealer = _seat(sit["dealer"], "'dealer'", ruleset) if "dealer" in sit else 0
+        dealer = read_seat(sit["dealer"], "'dealer'", ruleset) if "dealer" in sit else 0
         return [dec if (s - dealer) % 2 == 0 else att for s in range(n)]
     if not isinstance(raw, list) or len(raw) != n:
         raise SituationError(f"'levels' is a list of {n} levels, one per seat (e.g. [\"5\", \"A\", …]), "
@@ -66,14 +67,14 @@ def match_level(sit: Mapping, ruleset: Ruleset) -> tuple | None:
     gives neither ``levels`` nor a first ``hand``.  The first hand is played at the start level
     (2 unless the house option ``start_level`` says otherwise); later, the dealer's level is the
     level card.  A ``level`` given too must be that level; every contradiction is refused."""
-    number = _int(sit, "hand", required=False) if "hand" in sit else None
+    number = read_int(sit, "hand", required=False) if "hand" in sit else None
     if number is not None and number < 1:
         raise SituationError(f"'hand' is the hand's number in the match, from 1, not {number}")
     start = ruleset.start_level
     source = "從打2開始" if start == 2 else "the house option start_level"
     first = (start, f"in the first hand every seat is at {level_text(start)}, where the match starts ({source})")
     if "levels" in sit:
-        levels = _levels(sit, ruleset)
+        levels = read_levels(sit, ruleset)
         if number == 1:
             off = [s for s, v in enumerate(levels) if v != start]
             if off:
@@ -83,7 +84,7 @@ def match_level(sit: Mapping, ruleset: Ruleset) -> tuple | None:
                 raise SituationError("'levels' needs 'dealer': the dealer's level is the level card (R-2.6)")
             found = first
         else:
-            dealer = _seat(sit["dealer"], "'dealer'", ruleset)
+            dealer = read_seat(sit["dealer"], "'dealer'", ruleset)
             found = (levels[dealer], f"the dealer, seat {dealer}, is at {_name(levels[dealer])}, and the dealer's "
                                      "level is the level card (當前莊家的級別就是級牌)")
     elif number == 1:
@@ -91,7 +92,7 @@ def match_level(sit: Mapping, ruleset: Ruleset) -> tuple | None:
     else:
         return None
     if "level" in sit:
-        given = _level(sit)
+        given = read_level(sit)
         if given != found[0]:
             raise SituationError(f"'level' is {level_text(given)}, but {found[1]}: the level card is "
                                  f"{_name(found[0])} ({LEVEL_RULE})")
@@ -103,7 +104,7 @@ def level_card(sit: Mapping, ruleset: Ruleset, *, required: bool = True, default
     first ``hand``, else ``level`` as before.  A jokers' level has no level card to play with."""
     found = match_level(sit, ruleset)
     if found is None:
-        return _level(sit, required=required, default=default)
+        return read_level(sit, required=required, default=default)
     if found[0] == JOKER_LEVEL:
         raise SituationError("the dealer is at the jokers' level, played without a level card; give the "
                              "situation's 'level' and 'trump' as played")
@@ -122,7 +123,7 @@ def check_lead(sit: Mapping, ruleset: Ruleset, leader: int, previous_winner) -> 
     if first:
         if "dealer" not in sit:
             raise SituationError("'first_trick' needs 'dealer': the dealer leads the first trick (R-5.5)")
-        seat = _seat(sit["dealer"], "'dealer'", ruleset)
+        seat = read_seat(sit["dealer"], "'dealer'", ruleset)
         rule, why = FIRST_LEAD_RULE, f"the dealer, seat {seat}, leads the first trick of the hand."
         wrong = f"seat {leader} leads the first trick, but the dealer, seat {seat}, leads it ({rule})"
     elif "previous" in sit:
@@ -161,7 +162,7 @@ def judge_lead(sit: Mapping, ruleset: Ruleset, rule_previous) -> dict:
     for key in ("level", "trump", "hands", "levels"):
         if key in sit:
             raise SituationError(f"'{key}' is for ruling a 'previous' trick; the first trick's leader is the dealer")
-    seat = _seat(sit["dealer"], "'dealer'", ruleset)
+    seat = read_seat(sit["dealer"], "'dealer'", ruleset)
     return {"leader": seat, "rule": FIRST_LEAD_RULE,
             "reason": f"the dealer, seat {seat}, leads the first trick of the hand (莊家具有第一輪的出牌權)."}
 
@@ -175,5 +176,5 @@ def judge_level(sit: Mapping, ruleset: Ruleset) -> dict:
     level, why = found
     out = {"level": "jokers" if level == JOKER_LEVEL else level_text(level), "rule": LEVEL_RULE, "reason": why}
     if "dealer" in sit:
-        out["dealer"] = _seat(sit["dealer"], "'dealer'", ruleset)
+        out["dealer"] = read_seat(sit["dealer"], "'dealer'", ruleset)
     return out

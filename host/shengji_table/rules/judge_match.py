@@ -13,8 +13,8 @@ from .bidding import BIDDING_RULE, COUNTER_SWAP, BidState, bid_step, deal_sizes,
 from .cards import level_text, trump_text
 from .declare import Declaration, check_declaration
 from .friend import RULE as FRIEND_RULE, FriendTracker, check_calls
-from .judge_read import (SituationError, _cards, _check_copies, _int, _level, _object, _seat, _seat_cards,
-                         _trump)
+from .judge_read import (SituationError, check_copies, read_cards, read_int, read_level, read_object, read_seat,
+                         read_seat_cards, read_trump)
 from .levels import DEAL_RULE, apply_settlement, pass_deal
 from .judge_transfer import judge_transfers
 from .ruleset import Ruleset, RulesetError, level_from_text
@@ -70,7 +70,7 @@ def _match_declarers(sit: Mapping, ruleset: Ruleset, dealer: int) -> list:
     raw = sit.get("declarers")
     if not isinstance(raw, list) or not raw:
         raise SituationError("find a friend: give 'declarers', the dealer first, then the friends found")
-    declarers = [_seat(s, "'declarers'", ruleset) for s in raw]
+    declarers = [read_seat(s, "'declarers'", ruleset) for s in raw]
     if declarers[0] != dealer or len(set(declarers)) != len(declarers) or len(declarers) == n:
         raise SituationError("'declarers' lists the dealer first, each seat once, and leaves somebody to attack")
     return declarers
@@ -83,16 +83,16 @@ def _match_settlement(sit: Mapping, ruleset: Ruleset) -> Settlement:
                              "penalties included) or 'settlement' {\"declarers_levels\", \"attackers_levels\", "
                              "\"takeover\"}")
     if "settlement" in sit:
-        raw = _object(sit["settlement"], "'settlement'")
+        raw = read_object(sit["settlement"], "'settlement'")
         if set(raw) - {"declarers_levels", "attackers_levels", "takeover"} or "takeover" not in raw:
             raise SituationError("'settlement' is {\"declarers_levels\": n, \"attackers_levels\": n, "
                                  "\"takeover\": bool}")
-        dec, att = _int(raw, "declarers_levels"), _int(raw, "attackers_levels")
+        dec, att = read_int(raw, "declarers_levels"), read_int(raw, "attackers_levels")
         if not isinstance(raw["takeover"], bool) or dec < 0 or att < 0 or (dec and att):
             raise SituationError("'settlement': levels are 0 or more, one side at most goes up, takeover is true/false")
         return Settlement(0, dec, att, raw["takeover"], "R-8", "the settlement as given.")
-    points = _int(sit, "attackers_points")
-    bid = _int(sit, "bid", required=False)
+    points = read_int(sit, "attackers_points")
+    bid = read_int(sit, "bid", required=False)
     if ruleset.bidding and (bid is None or bid <= 0):
         raise SituationError("a bidding hand (three players) is settled against the winning bid: give 'bid' (> 0)")
     if not ruleset.bidding and bid is not None:
@@ -105,13 +105,13 @@ def judge_match(sit: Mapping, ruleset: Ruleset) -> dict:
     the next dealer (R-8.4, R-8.5, §9)."""
     if "dealer" not in sit:
         raise SituationError("'dealer' is missing: the dealer's seat")
-    dealer = _seat(sit["dealer"], "'dealer'", ruleset)
+    dealer = read_seat(sit["dealer"], "'dealer'", ruleset)
     declarers = _match_declarers(sit, ruleset, dealer)
     attackers = [s for s in range(ruleset.players) if s not in declarers]
     levels = _match_levels(sit, ruleset, declarers)
     s = _match_settlement(sit, ruleset)
-    last = _seat(sit["last_trick_seat"], "'last_trick_seat'", ruleset) if "last_trick_seat" in sit else None
-    first_seat = _seat(sit["first_seat"], "'first_seat'", ruleset) if "first_seat" in sit else 0
+    last = read_seat(sit["last_trick_seat"], "'last_trick_seat'", ruleset) if "last_trick_seat" in sit else None
+    first_seat = read_seat(sit["first_seat"], "'first_seat'", ruleset) if "first_seat" in sit else 0
     try:
         step = apply_settlement(ruleset, levels, s, declarers, attackers, last_trick_seat=last)
     except ValueError as exc:
@@ -173,14 +173,14 @@ def _run_bids(sit: Mapping, ruleset: Ruleset) -> tuple:
     raw = sit.get("bids")
     if not isinstance(raw, list):
         raise SituationError("'bids' is a list of {\"seat\": n, \"bid\": points | null (a pass)}, in time order")
-    first = _seat(sit["first_seat"], "'first_seat'", ruleset) if "first_seat" in sit else 0
+    first = read_seat(sit["first_seat"], "'first_seat'", ruleset) if "first_seat" in sit else 0
     state = BidState.start(ruleset, first)
     results = []
     for i, b in enumerate(raw):
-        d = _object(b, f"bids[{i}]")
+        d = read_object(b, f"bids[{i}]")
         if set(d) != {"seat", "bid"}:
             raise SituationError(f"bids[{i}] is {{\"seat\": n, \"bid\": points | null}}")
-        seat = _seat(d["seat"], f"bids[{i}].seat", ruleset)
+        seat = read_seat(d["seat"], f"bids[{i}].seat", ruleset)
         points = _bid_value(d["bid"], f"bids[{i}].bid")
         state, refused = bid_step(ruleset, state, seat, points)
         if refused is None:
@@ -194,18 +194,18 @@ def _run_bids(sit: Mapping, ruleset: Ruleset) -> tuple:
 
 def _counters(sit: Mapping, ruleset: Ruleset, dealer: int) -> list:
     """反牌 (§9): counter-declarations against the dealer's named trump, in time order."""
-    level = _level(sit)
-    named = _trump(sit, ruleset)
+    level = read_level(sit)
+    named = read_trump(sit, ruleset)
     standing = named_standing(ruleset, level, dealer, named)
     raw = sit.get("counters")
     if not isinstance(raw, list):
         raise SituationError("'counters' is a list of {\"seat\": n, \"cards\": [...]}, in time order")
     out = []
     for i, d in enumerate(raw):
-        d = _seat_cards(d, f"counters[{i}]")
-        seat = _seat(d["seat"], f"counters[{i}].seat", ruleset)
-        cards = _cards(d["cards"], f"counters[{i}].cards")
-        _check_copies(ruleset, [cards], f"counters[{i}]")
+        d = read_seat_cards(d, f"counters[{i}]")
+        seat = read_seat(d["seat"], f"counters[{i}].seat", ruleset)
+        cards = read_cards(d["cards"], f"counters[{i}].cards")
+        check_copies(ruleset, [cards], f"counters[{i}]")
         if seat == dealer and standing.seat == dealer:
             out.append({"seat": seat, "valid": False, "rule": "§9 反牌", "kind": None,
                         "reason": "the dealer named trump; the dealer may only answer another seat's counter"})
@@ -248,11 +248,11 @@ def _friend_calls(sit: Mapping, ruleset: Ruleset) -> tuple:
         raise SituationError("'calls' is a list of {\"card\": \"HA\", \"copy\": 2} (the second ♥A)")
     calls = []
     for i, c in enumerate(raw):
-        d = _object(c, f"calls[{i}]")
+        d = read_object(c, f"calls[{i}]")
         if set(d) != {"card", "copy"}:
             raise SituationError(f"calls[{i}] is {{\"card\": \"HA\", \"copy\": n}}")
-        card = _cards([d["card"]], f"calls[{i}].card")[0]
-        calls.append((card, _int(d, "copy")))
+        card = read_cards([d["card"]], f"calls[{i}].card")[0]
+        calls.append((card, read_int(d, "copy")))
     why = check_calls(ruleset, calls)
     if why is not None:
         raise SituationError(f"'calls': {why}")
@@ -269,13 +269,13 @@ def _friend_tricks(sit: Mapping, ruleset: Ruleset) -> list:
             raise SituationError(f"tricks[{t}] is a non-empty list of at most {ruleset.players} plays")
         plays = []
         for i, p in enumerate(trick):
-            d = _seat_cards(p, f"tricks[{t}][{i}]")
-            plays.append((_seat(d["seat"], f"tricks[{t}][{i}].seat", ruleset),
-                          _cards(d["cards"], f"tricks[{t}][{i}].cards")))
+            d = read_seat_cards(p, f"tricks[{t}][{i}]")
+            plays.append((read_seat(d["seat"], f"tricks[{t}][{i}].seat", ruleset),
+                          read_cards(d["cards"], f"tricks[{t}][{i}].cards")))
         if len({seat for seat, _ in plays}) != len(plays):
             raise SituationError(f"tricks[{t}]: a seat plays once in a trick")
         tricks.append(plays)
-    _check_copies(ruleset, [cards for trick in tricks for _, cards in trick], "the tricks")
+    check_copies(ruleset, [cards for trick in tricks for _, cards in trick], "the tricks")
     return tricks
 
 
@@ -286,7 +286,7 @@ def judge_friend(sit: Mapping, ruleset: Ruleset) -> dict:
         raise SituationError(f"preset {ruleset.preset!r} does not find a friend (try find-friend-4)")
     if "dealer" not in sit:
         raise SituationError("'dealer' is missing: the dealer's seat")
-    dealer = _seat(sit["dealer"], "'dealer'", ruleset)
+    dealer = read_seat(sit["dealer"], "'dealer'", ruleset)
     calls = _friend_calls(sit, ruleset)
     tracker = FriendTracker(calls, dealer)
     answers = []

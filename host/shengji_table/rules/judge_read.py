@@ -7,13 +7,15 @@ batch reads thousands of situations.
 """
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 from collections.abc import Mapping
 
 from .cards import ALL_FACES, CardError, faces_of, parse_card
 from .ruleset import Ruleset, RulesetError, level_from_text
 
-__all__ = ["SituationError", "MAX_CARDS"]
+__all__ = ["SituationError", "MAX_CARDS", "read_ruleset", "read_level", "read_trump", "read_cards", "read_seat",
+           "read_int", "check_copies", "read_object", "read_seat_cards"]
 
 _TRUMPS = ("S", "H", "C", "D", "NT")
 _TRUMPS_AS_WRITTEN = frozenset(_TRUMPS)     # the usual spelling: no stripping and upper-casing
@@ -25,34 +27,28 @@ class SituationError(ValueError):
 
 # ---- reading the situation ---------------------------------------------------------------------
 
-def _ruleset(sit: Mapping) -> Ruleset:
+def read_ruleset(sit: Mapping) -> Ruleset:
+    """The situation's ruleset: ``preset`` (default classic) and ``options``."""
     preset = sit.get("preset", "classic")
     options = sit.get("options")
-    if (options is None or (type(options) is dict and not options)) and type(preset) is str:
-        ruleset = _PRESET_RULESETS.get(preset)
-        if ruleset is not None:
-            return ruleset           # the usual case: a preset as it is, built before
-    if options is None:
-        options = {}
     if not isinstance(preset, str):
         raise SituationError(f"'preset' is a preset name (text), not {preset!r}")
-    if not isinstance(options, Mapping):
+    if options is not None and not isinstance(options, Mapping):
         raise SituationError("'options' is a JSON object of option name → value")
-    if not options and preset in _PRESET_RULESETS:
-        return _PRESET_RULESETS[preset]      # rulesets are immutable: one per preset is enough
     try:
-        ruleset = Ruleset.from_preset(preset, **options)
+        return Ruleset.from_preset(preset, **options) if options else _preset_ruleset(preset)
     except RulesetError as exc:
         raise SituationError(str(exc)) from None
-    if not options:
-        _PRESET_RULESETS[preset] = ruleset
-    return ruleset
 
 
-_PRESET_RULESETS: dict = {}
+@cache
+def _preset_ruleset(name: str) -> Ruleset:
+    """A preset as it is: rulesets are immutable, so one per preset serves every situation."""
+    return Ruleset.from_preset(name)
 
 
-def _level(sit: Mapping, required: bool = True, default: int = 2) -> int:
+def read_level(sit: Mapping, required: bool = True, default: int = 2) -> int:
+    """The situation's ``level``: a level rank 2..14 (``default`` when absent and not ``required``)."""
     if "level" not in sit:
         if required:
             raise SituationError("'level' is missing: the level rank being played, e.g. \"10\" or \"J\"")
@@ -73,7 +69,8 @@ def _level(sit: Mapping, required: bool = True, default: int = 2) -> int:
 _LEVEL_TEXT = {t: level_from_text(t) for t in [str(n) for n in range(2, 15)] + list("JQKAjqkaTt")}
 
 
-def _trump(sit: Mapping, ruleset: Ruleset, required: bool = True):
+def read_trump(sit: Mapping, ruleset: Ruleset, required: bool = True):
+    """The situation's ``trump``: ``S H C D`` or ``NT`` (None), one the ruleset allows."""
     if "trump" not in sit:
         if required:
             raise SituationError("'trump' is missing: one of S, H, C, D or NT")
@@ -95,7 +92,8 @@ def _trump(sit: Mapping, ruleset: Ruleset, required: bool = True):
 MAX_CARDS = 216
 
 
-def _cards(value: Any, where: str) -> tuple:
+def read_cards(value: Any, where: str) -> tuple:
+    """A JSON list of card texts as faces (``where`` names it in the error)."""
     if not isinstance(value, list):
         raise SituationError(f"{where} is a list of cards such as [\"SA\", \"H10\"], not {value!r}")
     if len(value) > MAX_CARDS:
@@ -114,7 +112,8 @@ def _cards(value: Any, where: str) -> tuple:
     return tuple(out)
 
 
-def _seat(value: Any, where: str, ruleset: Ruleset) -> int:
+def read_seat(value: Any, where: str, ruleset: Ruleset) -> int:
+    """A seat number ``0 .. players - 1`` (``where`` names it in the error)."""
     if type(value) is int and 0 <= value < ruleset.players:
         return value
     if isinstance(value, str) and value.strip().isdigit():
@@ -127,7 +126,8 @@ def _seat(value: Any, where: str, ruleset: Ruleset) -> int:
     return value
 
 
-def _int(sit: Mapping, key: str, required: bool = True):
+def read_int(sit: Mapping, key: str, required: bool = True):
+    """The whole number under ``key`` (None when absent and not ``required``)."""
     if key not in sit:
         if required:
             raise SituationError(f"'{key}' is missing")
@@ -138,7 +138,7 @@ def _int(sit: Mapping, key: str, required: bool = True):
     return value
 
 
-def _check_copies(ruleset: Ruleset, groups, what: str) -> None:
+def check_copies(ruleset: Ruleset, groups, what: str) -> None:
     """No face may appear more often than the decks hold (R-1.1).  ``groups`` are card lists that
     are physically distinct (e.g. one per seat)."""
     total = [0] * len(ALL_FACES)
@@ -155,16 +155,17 @@ def _check_copies(ruleset: Ruleset, groups, what: str) -> None:
                                      f"only {ruleset.decks} of it")
 
 
-def _object(value: Any, where: str) -> Mapping:
+def read_object(value: Any, where: str) -> Mapping:
+    """A JSON object (``where`` names it in the error)."""
     if type(value) is not dict and not isinstance(value, Mapping):   # a dict: skip the ABC check
         raise SituationError(f"{where} is a JSON object, not {value!r}")
     return value
 
 
-def _seat_cards(value: Any, where: str, wrong: str | None = None) -> Mapping:
+def read_seat_cards(value: Any, where: str, wrong: str | None = None) -> Mapping:
     """A play or a declaration: ``{"seat": n, "cards": [...]}`` and nothing else (``wrong``: the
     message when it is not, instead of the generic one)."""
-    d = _object(value, where)
+    d = read_object(value, where)
     if len(d) == 2 and "seat" in d and "cards" in d:
         return d
     extra = [k for k in d if k not in ("seat", "cards")]

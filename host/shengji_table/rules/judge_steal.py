@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from .cards import trump_text
 from .declare import Declaration, Standing, run_steals
-from .judge_read import SituationError, _cards, _check_copies, _seat, _seat_cards
+from .judge_read import SituationError, read_cards, check_copies, read_seat, read_seat_cards
 from .ruleset import Ruleset
 
 __all__ = ["judge_steals"]
@@ -21,7 +21,7 @@ def judge_steals(sit: Mapping, ruleset: Ruleset, level: int, standing: Standing 
     if not ruleset.kitty_stealing:
         raise SituationError("'steals' needs the option kitty_stealing (炒地皮, R-7.4)")
     if "dealer" in sit:
-        dealer = _seat(sit["dealer"], "'dealer'", ruleset)
+        dealer = read_seat(sit["dealer"], "'dealer'", ruleset)
     elif standing is not None:
         dealer = standing.seat
     else:
@@ -29,10 +29,10 @@ def judge_steals(sit: Mapping, ruleset: Ruleset, level: int, standing: Standing 
     decls = []
     for i, d in enumerate(raw):
         where = f"steals[{i}]"
-        d = _seat_cards(d, where)
-        cards = _cards(d["cards"], f"{where}.cards")
-        _check_copies(ruleset, [cards], where)
-        decls.append(Declaration(_seat(d["seat"], f"{where}.seat", ruleset), cards))
+        d = read_seat_cards(d, where)
+        cards = read_cards(d["cards"], f"{where}.cards")
+        check_copies(ruleset, [cards], where)
+        decls.append(Declaration(read_seat(d["seat"], f"{where}.seat", ruleset), cards))
     results, end, holder = run_steals(ruleset, level, standing, dealer, decls)
     return {
         "results": [{"valid": r.valid, "rule": r.rule, "kind": r.kind, "reason": r.reason} for r in results],

@@ -14,8 +14,8 @@ from dataclasses import replace
 from collections.abc import Mapping
 
 from .cards import level_text
-from .judge_lead import _levels
-from .judge_read import SituationError, _int, _object, _seat
+from .judge_lead import read_levels
+from .judge_read import SituationError, read_int, read_object, read_seat
 from .levels import LevelStep, apply_settlement
 from .ruleset import Ruleset
 from .settle import JOKER_LEVEL, dig_drop
@@ -37,10 +37,10 @@ def _targets(raw, where: str, ruleset: Ruleset) -> tuple:
         raise SituationError(f"{where} is a non-empty list of {{\"seat\": n, \"levels\": k}}")
     out = []
     for i, t in enumerate(raw):
-        d = _object(t, f"{where}[{i}]")
+        d = read_object(t, f"{where}[{i}]")
         if set(d) != {"seat", "levels"}:
             raise SituationError(f"{where}[{i}] is {{\"seat\": n, \"levels\": k}}")
-        out.append((_seat(d["seat"], f"{where}[{i}].seat", ruleset), _int(d, "levels")))
+        out.append((read_seat(d["seat"], f"{where}[{i}].seat", ruleset), read_int(d, "levels")))
     return tuple(out)
 
 
@@ -72,11 +72,11 @@ def judge_transfers(sit: Mapping, ruleset: Ruleset, step: LevelStep, declarers, 
     leftovers = dict(step.leftovers)
     results = []
     for i, act in enumerate(raw):
-        d = _object(act, f"transfers[{i}]")
+        d = read_object(act, f"transfers[{i}]")
         if set(d) not in ({"seat", "to"}, {"seat", "refuses"}):
             raise SituationError(f"transfers[{i}] is {{\"seat\": s, \"to\": [{{\"seat\": t, \"levels\": k}}]}} "
                                  "or {\"seat\": s, \"refuses\": g}")
-        seat = _seat(d["seat"], f"transfers[{i}].seat", ruleset)
+        seat = read_seat(d["seat"], f"transfers[{i}].seat", ruleset)
         if "to" in d:
             to = _targets(d["to"], f"transfers[{i}].to", ruleset)
             verdict = check_transfer(ruleset, window, seat, to, leftovers=leftovers)
@@ -88,7 +88,7 @@ def judge_transfers(sit: Mapping, ruleset: Ruleset, step: LevelStep, declarers, 
                 entry["levels"] = _moved(before, window, [t for t, _ in to])
             results.append(entry)
             continue
-        giver = _seat(d["refuses"], f"transfers[{i}].refuses", ruleset)
+        giver = read_seat(d["refuses"], f"transfers[{i}].refuses", ruleset)
         verdict = check_refusal(window, seat, giver)
         entry = {**_verdict(seat, verdict), "kind": "refuse"}
         if verdict:
@@ -109,7 +109,7 @@ def settle_levels(sit: Mapping, ruleset: Ruleset, s, declarers, attackers, last,
     (R-8.4), then after a dug kitty's drop (陪降) and the ``drop_to`` naming."""
     if "levels" not in sit:
         raise SituationError("'drop_to' goes with 'levels': each seat's level before the hand")
-    levels = _levels(sit, ruleset)
+    levels = read_levels(sit, ruleset)
     try:
         step = apply_settlement(ruleset, levels, s, declarers, attackers,
                                 last_trick_seat=last[0] if last else None)

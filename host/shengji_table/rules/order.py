@@ -45,35 +45,44 @@ class TrumpOrder:
     ``'S' 'H' 'C' 'D'`` or ``None`` (or ``'NT'``) for no-trump.
     """
 
-    __slots__ = ("ruleset", "level", "trump", "decks", "_suit", "_rank", "_group", "_trump",
-                 "_sort", "_display", "_faces_in_display", "_top_rank", "_members", "_suits", "_memo",
-                 "_singles", "_pick")
+    __slots__ = ("ruleset", "level", "trump", "decks", "face_suit", "face_rank", "face_group",
+                 "face_trump", "face_sort", "face_display", "faces_in_display", "_top_rank", "_members",
+                 "effective_suits", "derived", "singles", "suit_pick")
     ruleset: Any
     level: int
     trump: str | None
     decks: int
-    # tables indexed by Card.index (read directly by the follow/throw/trick code for speed)
-    _suit: tuple
-    _rank: tuple
-    _group: tuple
-    _trump: tuple
-    _sort: tuple
-    _display: tuple
-    _faces_in_display: tuple     # the faces in display order (``_display`` inverted)
+    # The public per-face tables: tuples indexed by ``Card.index``, read directly by the follow,
+    # throw, trick and bot code (a table look-up is the fast form; the methods below wrap them).
+    face_suit: tuple
+    """The effective suit of each face: ``'T'`` for every trump, else its (colour's) suit letter."""
+    face_rank: tuple
+    """The position of each face within its effective suit, 0 for the lowest (R-2.2, R-3.2)."""
+    face_group: tuple
+    """The identity group of each face: equal groups pair (the face, or (colour, rank), R-2.5)."""
+    face_trump: tuple
+    """Whether each face is a trump (R-2.1)."""
+    face_sort: tuple
+    """Each face's display sort key (effective suit's place, −rank, printed suit's place)."""
+    face_display: tuple
+    """Each face's place in display order as one int, 0 the first shown (a cheap sort key)."""
+    faces_in_display: tuple
+    """Every face in display order (``face_display`` inverted)."""
+    effective_suits: tuple
+    """The effective suits of this hand in display order (``'T'`` first)."""
+    suit_pick: dict
+    """Effective suit → (its face indices in display order, an ``itemgetter`` of them): a hand's
+    counts of one suit's faces in one C call."""
+    singles: tuple | None
+    """Every face as a single :class:`~.units.Unit`, filled by ``rules.units`` on first use."""
+    derived: dict
+    """Values derived only from this order and a key (a lead's analysis, a follow rule): read with
+    ``derived.get(key)``, filled through :meth:`memo`, which bounds it."""
     _top_rank: dict
     _members: dict
-    _suits: tuple
-    _memo: dict
-    _singles: tuple | None       # every face as a single unit, filled by rules.units on first use
-    _pick: dict                  # effective suit → (its face indices, an itemgetter of them)
 
     def __init__(self, ruleset, level: int, trump: str | None):
-        if not isinstance(level, int) or not 2 <= level <= 14:
-            raise OrderError(f"the level is a rank 2..14 (2-10, J=11, Q=12, K=13, A=14), not {level!r}")
-        if trump == "NT":
-            trump = None
-        if trump is not None and trump not in SUITS:
-            raise OrderError(f"trump is S, H, C, D or NT, not {trump!r}")
+        trump = _checked(level, trump)
         object.__setattr__(self, "ruleset", ruleset)
         object.__setattr__(self, "level", level)
         object.__setattr__(self, "trump", trump)
@@ -90,33 +99,23 @@ class TrumpOrder:
         pos = _trump_positions(top_plain, perm_twos, t is not None)
         pos_bj = pos["big_joker"]
         suit, rank, group, is_trump = _face_tables(level, t, perm_twos, two_colour, eff, plain_pos, pos)
-        object.__setattr__(self, "_suit", tuple(suit))
-        object.__setattr__(self, "_rank", tuple(rank))
-        object.__setattr__(self, "_group", tuple(group))
-        object.__setattr__(self, "_trump", tuple(is_trump))
+        object.__setattr__(self, "face_suit", tuple(suit))
+        object.__setattr__(self, "face_rank", tuple(rank))
+        object.__setattr__(self, "face_group", tuple(group))
+        object.__setattr__(self, "face_trump", tuple(is_trump))
         object.__setattr__(self, "_top_rank", {TRUMP: pos_bj, **{eff(s): top_plain - 1 for s in SUITS}})
         # (display place of the effective suit, −rank, place of the printed suit), zipped in C
         sort = list(zip(map(_DISPLAY_SUIT.__getitem__, suit), map(neg, rank), _SUIT_PLACE))
-        object.__setattr__(self, "_sort", tuple(sort))
-        # the display order as one integer per face (the sort keys are distinct): a cheap sort key
-        by_display = sorted(_INDICES, key=sort.__getitem__)
-        display = [0] * len(ALL_FACES)
-        members: dict = {}           # effective suit -> its faces in display order (suits in order too)
-        for n, i in enumerate(by_display):
-            display[i] = n
-            s = suit[i]
-            if s in members:
-                members[s].append(i)
-            else:
-                members[s] = [i]
-        object.__setattr__(self, "_display", tuple(display))
-        object.__setattr__(self, "_faces_in_display", tuple([ALL_FACES[i] for i in by_display]))
-        object.__setattr__(self, "_memo", {})
-        object.__setattr__(self, "_singles", None)
+        object.__setattr__(self, "face_sort", tuple(sort))
+        by_display, display, members = _display_tables(suit, sort)
+        object.__setattr__(self, "face_display", tuple(display))
+        object.__setattr__(self, "faces_in_display", tuple([ALL_FACES[i] for i in by_display]))
+        object.__setattr__(self, "derived", {})
+        object.__setattr__(self, "singles", None)
         object.__setattr__(self, "_members", {k: tuple([ALL_FACES[i] for i in m]) for k, m in members.items()})
-        object.__setattr__(self, "_suits", tuple(members))
+        object.__setattr__(self, "effective_suits", tuple(members))
         # A hand's counts of one suit's faces in one C call (rules.follow reads a suit per check).
-        object.__setattr__(self, "_pick", {k: (tuple(m), itemgetter(*m)) for k, m in members.items()})
+        object.__setattr__(self, "suit_pick", {k: (tuple(m), itemgetter(*m)) for k, m in members.items()})
 
     _CACHE: ClassVar[dict] = {}
     _CACHE_LIMIT: ClassVar[int] = 1024
@@ -146,7 +145,7 @@ class TrumpOrder:
     def __repr__(self) -> str:
         return f"TrumpOrder(level={self.level}, trump={self.trump or 'NT'}, decks={self.decks})"
 
-    _MEMO_LIMIT = 50_000
+    MEMO_LIMIT = 50_000
 
     def memo(self, key, compute):
         """A value derived only from this order and ``key`` (e.g. a lead's analysis), computed once.
@@ -154,11 +153,11 @@ class TrumpOrder:
         The order stays immutable to its users; this cache is invisible apart from speed (a game
         asks about the same plays many times).  Bounded: cleared when it grows past a limit.
         """
-        memo = self._memo
+        memo = self.derived
         value = memo.get(key, _MISSING)
         if value is not _MISSING:
             return value
-        if len(memo) >= self._MEMO_LIMIT:
+        if len(memo) >= self.MEMO_LIMIT:
             memo.clear()
         value = memo[key] = compute()
         return value
@@ -166,29 +165,29 @@ class TrumpOrder:
     # ---- per-card questions (table look-ups) ------------------------------------------------
     def is_trump(self, card: Card) -> bool:
         """R-2.1: jokers, level cards, the trump suit (and every 2 with permanent twos)."""
-        return self._trump[card.index]
+        return self.face_trump[card.index]
 
     def suit_of(self, card: Card) -> str:
         """Effective suit: ``'T'`` for trumps, else ``S H C D`` (two colours: ``S`` black, ``H`` red)."""
-        return self._suit[card.index]
+        return self.face_suit[card.index]
 
     def rank_of(self, card: Card) -> int:
         """Position within the effective suit, 0 = lowest; equal ranks share, adjacent differ by 1."""
-        return self._rank[card.index]
+        return self.face_rank[card.index]
 
     def group_of(self, card: Card) -> int:
         """Cards with the same group are identical for pairs/triples/quads (R-3.1, R-2.5)."""
-        return self._group[card.index]
+        return self.face_group[card.index]
 
     def sort_key(self, card: Card) -> tuple:
         """Display order, high → low: trumps first (BJ LJ …), then ♠ ♥ ♣ ♦, each high → low."""
-        return self._sort[card.index]
+        return self.face_sort[card.index]
 
     def sorted(self, cards) -> list:
         """``cards`` sorted for display, high → low."""
         # one int per face, looked up in C (identical faces are the same object, so order among
         # them does not matter)
-        return [ALL_FACES[i] for i in sorted([c.index for c in cards], key=self._display.__getitem__)]
+        return [ALL_FACES[i] for i in sorted([c.index for c in cards], key=self.face_display.__getitem__)]
 
     def top_rank(self, suit: str) -> int:
         """The highest position in an effective suit."""
@@ -200,11 +199,39 @@ class TrumpOrder:
 
     def suits(self) -> tuple:
         """The effective suits of this hand (``'T'`` first)."""
-        return self._suits
+        return self.effective_suits
 
     def compare(self, a: Card, b: Card) -> int:
         """Within one effective suit: >0 if ``a`` ranks above ``b``, 0 if equal (R-2.4: the earlier wins)."""
-        return self._rank[a.index] - self._rank[b.index]
+        return self.face_rank[a.index] - self.face_rank[b.index]
+
+
+def _checked(level, trump) -> str | None:
+    """The trump suit (None for no-trump) of a valid ``(level, trump)``, else :class:`OrderError`."""
+    if not isinstance(level, int) or not 2 <= level <= 14:
+        raise OrderError(f"the level is a rank 2..14 (2-10, J=11, Q=12, K=13, A=14), not {level!r}")
+    if trump == "NT":
+        return None
+    if trump is not None and trump not in SUITS:
+        raise OrderError(f"trump is S, H, C, D or NT, not {trump!r}")
+    return trump
+
+
+def _display_tables(suit: list, sort: list) -> tuple:
+    """The faces' indices in display order, each face's place in it (the sort keys are distinct,
+    so one integer per face is a cheap sort key) and each effective suit's face indices in display
+    order (the suits in display order too)."""
+    by_display = sorted(_INDICES, key=sort.__getitem__)
+    display = [0] * len(ALL_FACES)
+    members: dict = {}
+    for n, i in enumerate(by_display):
+        display[i] = n
+        s = suit[i]
+        if s in members:
+            members[s].append(i)
+        else:
+            members[s] = [i]
+    return by_display, display, members
 
 
 def _trump_positions(top_plain: int, perm_twos: bool, has_trump: bool) -> dict:

@@ -311,32 +311,39 @@ def share_levels(settlement: Settlement, declarers: Sequence[int], attackers: Se
     levels = {seat: 0 for seat in (*declarers, *attackers)}
     booty, owner = 0, None
     k = settlement.declarers_levels
-    if k:
-        head = last_trick_seat if last_trick_seat is not None and last_trick_seat in declarers[1:] else declarers[0]
-        if split == "hard":
-            order = [head] + [s for s in declarers if s != head]
-            for seat, r in zip(order, dec_r):
-                levels[seat] = r * k
-            why = f"declarers go up {_lv(k)} per level right; seat {head} holds {dec_r[0]} right(s)."
-        else:
-            for seat in declarers:
-                levels[seat] = k
-            booty = (sum(dec_r) - len(declarers)) * k
-            owner = last_trick_seat if last_trick_seat is not None and last_trick_seat in declarers else declarers[0]
-            why = f"each declarer goes up {_lv(k)}; {_lv(booty)} of booty for seat {owner} to hand out."
-    else:
-        k = settlement.attackers_levels
-        head = last_trick_seat if last_trick_seat is not None and last_trick_seat in attackers else attackers[0]
-        order = [head] + [s for s in attackers if s != head]
-        for seat, r in zip(order, att_r):
+    if not k:
+        return _attackers_share(settlement, attackers, att_r, levels, last_trick_seat)
+    head = last_trick_seat if last_trick_seat is not None and last_trick_seat in declarers[1:] else declarers[0]
+    if split == "hard":
+        order = [head] + [s for s in declarers if s != head]
+        for seat, r in zip(order, dec_r):
             levels[seat] = r * k
-        if settlement.takeover and k:
-            why = f"attackers take over (each may declare next hand) and go up {_lv(k)} per level right."
-        elif settlement.takeover:
-            why = "attackers take over (each may declare next hand); nobody goes up."
-        else:
-            why = "nobody goes up."
+        why = f"declarers go up {_lv(k)} per level right; seat {head} holds {dec_r[0]} right(s)."
+    else:
+        for seat in declarers:
+            levels[seat] = k
+        booty = (sum(dec_r) - len(declarers)) * k
+        owner = last_trick_seat if last_trick_seat is not None and last_trick_seat in declarers else declarers[0]
+        why = f"each declarer goes up {_lv(k)}; {_lv(booty)} of booty for seat {owner} to hand out."
     return Shares(levels, booty, owner, "§9 find-a-friend", why)
+
+
+def _attackers_share(settlement: Settlement, attackers: Sequence[int], att_r, levels: dict,
+                     last_trick_seat: int | None) -> Shares:
+    """``share_levels`` when the declarers do not go up: the attackers' rights, the larger share
+    to the attacker who won the last trick, else the first listed."""
+    k = settlement.attackers_levels
+    head = last_trick_seat if last_trick_seat is not None and last_trick_seat in attackers else attackers[0]
+    order = [head] + [s for s in attackers if s != head]
+    for seat, r in zip(order, att_r):
+        levels[seat] = r * k
+    if settlement.takeover and k:
+        why = f"attackers take over (each may declare next hand) and go up {_lv(k)} per level right."
+    elif settlement.takeover:
+        why = "attackers take over (each may declare next hand); nobody goes up."
+    else:
+        why = "nobody goes up."
+    return Shares(levels, 0, None, "§9 find-a-friend", why)
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ __all__ = ["count_groups", "realizable", "best_top", "lowest_beating"]
 
 def count_groups(cards, order) -> dict:
     """``{group: count}`` of ``cards`` (one effective suit expected, not checked)."""
-    g = order._group
+    g = order.face_group
     out: dict = {}
     for c in cards:
         k = g[c.index]
@@ -31,7 +31,7 @@ def count_groups(cards, order) -> dict:
 
 
 def _by_pos(counts: dict, order) -> dict:
-    rank = order._rank
+    rank = order.face_rank
     bypos: dict = {}
     for g, n in counts.items():
         if n:
@@ -119,7 +119,7 @@ def _cheap_bounds_fail(counts: dict, components, order) -> bool:
     if need2 > have2 or need3 > have3 or need4 > have4:
         return True
     # every run needs that many adjacent positions holding a wide enough group
-    rank = order._rank
+    rank = order.face_rank
     for w, n in components:
         if n < 2:
             continue
@@ -195,7 +195,7 @@ def _best_top_beside_singles(counts: dict, w: int, length: int, rest, order) -> 
     if length == 1:
         if w == 1 and sum(counts.values()) - 1 < len(rest):
             return None
-        rank = order._rank
+        rank = order.face_rank
         best = None
         for g, n in counts.items():
             if n >= w:
@@ -219,7 +219,7 @@ def lowest_beating(counts: dict, component, above: int, order):
     """
     w, length = component
     if length == 1:                  # a group: the lowest position above, by counting
-        rank = order._rank
+        rank = order.face_rank
         best = None
         for g, n in counts.items():
             if n >= w:

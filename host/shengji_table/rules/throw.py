@@ -41,7 +41,7 @@ class ThrowCheck(NamedTuple):
 
 
 def _mixed(cards, order) -> bool:
-    suit = order._suit
+    suit = order.face_suit
     return len({suit[c.index] for c in cards}) > 1
 
 
@@ -65,7 +65,7 @@ def check_lead(cards, order, units: tuple | None = None) -> Verdict:
     if not cards:
         return Verdict(False, "R-4.1", "a lead has at least one card")
     if _mixed(cards, order):
-        suits = sorted({suit_name(order._suit[c.index], order) for c in cards})
+        suits = sorted({suit_name(order.face_suit[c.index], order) for c in cards})
         return Verdict(False, "R-4.1", f"a lead is of one suit, but this mixes {' and '.join(suits)}")
     if units is None:
         units = decompose(cards, order)
@@ -85,7 +85,7 @@ def _default_forced(units):
 
 
 def _cards_of(hand, groups, width, order) -> tuple:
-    group = order._group
+    group = order.face_group
     out = []
     for g in groups:
         taken = 0
@@ -131,7 +131,7 @@ def check_throw(lead, others: dict, order, leader: int | None = None, units: tup
         return _fail(units, forced, lead, None, "R-4.1",
                      f"throws are not allowed in this variant: play {forced} and take back the rest")
     suit = units[0].suit
-    suit_of = order._suit
+    suit_of = order.face_suit
     seats = list(others) if len(others) == 1 else _playing_order(others, leader, order.ruleset.players)
     held = {}
     counts = {}
@@ -155,7 +155,7 @@ def check_throw(lead, others: dict, order, leader: int | None = None, units: tup
         _key, u, seat, hit = forced
         cards = _cards_of(held[seat], hit[1], u.width, order)
         return _fail(units, u, lead, (seat, cards), "R-4.3",
-                     f"the throw fails: seat {seat} can beat {u} with {' '.join([c._text for c in cards])}, "
+                     f"the throw fails: seat {seat} can beat {u} with {' '.join([c.text for c in cards])}, "
                      f"so {u} is played and the rest goes back to the hand")
     if order.decks == 4 and others and all(not cards for cards in held.values()):
         # 四副牌 (seed 000): 當其他三方沒有自己所拿花色情況下，不能進行甩牌.

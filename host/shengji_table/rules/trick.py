@@ -19,34 +19,27 @@ from .cards import ALL_FACES
 from .shapes import best_top, count_groups
 from .units import decompose
 
-__all__ = ["Play", "new_play", "Trick", "winning_index", "single_winner", "single_strengths", "trick_points",
+__all__ = ["Play", "Trick", "winning_index", "single_winner", "single_strengths", "trick_points",
            "lead_candidates", "TrickShape"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Play:
-    """One seat's cards in a trick (lead first in a trick's list)."""
+    """One seat's cards in a trick (lead first in a trick's list): ``Play(seat, cards)``, the cards
+    kept as a tuple.  Built for every play (a game's, a bot's, the judge's by the thousand): the
+    constructor stores the two slots through their own setters, without a frozen dataclass's
+    ``object.__setattr__`` per field."""
 
     seat: int
     cards: tuple
 
-    def __post_init__(self):
-        if not isinstance(self.cards, tuple):
-            object.__setattr__(self, "cards", tuple(self.cards))
+    def __init__(self, seat: int, cards) -> None:
+        _SET_SEAT(self, seat)
+        _SET_CARDS(self, cards if isinstance(cards, tuple) else tuple(cards))
 
 
-_NEW = object.__new__
 # the slots' own setters: cheaper than object.__setattr__, which looks the name up first
 _SET_SEAT, _SET_CARDS = Play.__dict__["seat"].__set__, Play.__dict__["cards"].__set__
-
-
-def new_play(seat: int, cards: tuple) -> Play:
-    """``Play(seat, cards)`` for ``cards`` already a tuple, skipping the constructor's conversion
-    (the judge reads plays by the thousand)."""
-    play = _NEW(Play)
-    _SET_SEAT(play, seat)
-    _SET_CARDS(play, cards)
-    return play
 
 
 def _largest(components) -> tuple:
@@ -72,7 +65,7 @@ class TrickShape:
         self.lead = lead
         self._lead_key: tuple | None = None     # the lead's own key, () when it has none
         self.count = len(lead)
-        self.suit = order._suit[lead[0].index] if lead else None
+        self.suit = order.face_suit[lead[0].index] if lead else None
         self.units = units = decompose(lead, order) if units is None else units
         if len(units) == 1:          # one unit (the commonest lead): it is the largest kind
             u = self.single = units[0]
@@ -95,16 +88,16 @@ class TrickShape:
         order = self.order
         u = self.single
         if u is not None and u.width == 1:
-            return (1, order._rank[cards[0].index])
+            return (1, order.face_rank[cards[0].index])
         if u is not None and u.length == 1:
             # a pair, triple or quad lead: a play meets it exactly when it is one group (of
             # the lead's count, so of its width), by counting — what _key finds by splitting it
-            group = order._group
+            group = order.face_group
             g = group[cards[0].index]
             for c in cards:
                 if group[c.index] != g:
                     return None
-            return (u.width, order._rank[g])
+            return (u.width, order.face_rank[g])
         if cards == self.lead:          # the lead itself: worked out once (a throw's costs a search)
             if self._lead_key is None:
                 self._lead_key = self._key(cards) or ()
@@ -149,7 +142,7 @@ def winning_index(plays, order, shape: TrickShape | None = None) -> int:
 
 def _shaped_winner(plays: list, order, shape: TrickShape) -> int:
     """:func:`winning_index` by the lead's shape (``plays``: card tuples)."""
-    suit_of = order._suit
+    suit_of = order.face_suit
     lead_suit = shape.suit
     best, best_key, best_ruff = 0, shape.key(plays[0]) or (0, -1), False
     for i in range(1, len(plays)):
@@ -185,25 +178,19 @@ def _shaped_winner(plays: list, order, shape: TrickShape) -> int:
 def single_winner(plays, order) -> int:
     """``winning_index`` of a one-card lead, by rank alone: the highest card of the led suit wins,
     a trump ruffs it, a higher trump over-ruffs; on equal rank the earlier card stays (R-5.1, R-5.2).
-    ``plays``: :class:`Play`\\ s (the game's kept face plays) or card sequences."""
-    suit_of, rank = order._suit, order._rank
+    ``plays``: :class:`Play`\\ s (the game's kept face plays) or card sequences.  The first of the
+    highest :func:`single_strengths` (a play of more than one card never wins)."""
     first = plays[0]
     lead = (first.cards if type(first) is Play else first)[0].index
-    lead_suit = suit_of[lead]
-    best, best_rank, best_ruff = 0, rank[lead], False
+    suit = order.face_suit[lead]
+    strength = order.derived.get(("single strengths", suit)) or single_strengths(order, suit)
+    best, best_value = 0, strength[lead]
     for i in range(1, len(plays)):
         cards = plays[i]
         if type(cards) is Play:
             cards = cards.cards
-        if len(cards) != 1:
-            continue
-        c = cards[0].index
-        s = suit_of[c]
-        if s == lead_suit:
-            if not best_ruff and rank[c] > best_rank:
-                best, best_rank = i, rank[c]
-        elif s == "T" and (not best_ruff or rank[c] > best_rank):
-            best, best_rank, best_ruff = i, rank[c], True
+        if len(cards) == 1 and strength[cards[0].index] > best_value:
+            best, best_value = i, strength[cards[0].index]
     return best
 
 
@@ -216,10 +203,11 @@ def single_strengths(order, suit: str) -> tuple:
     a discard.  The first of the highest wins — :func:`single_winner` in one ``max`` (R-5.1, R-2.4).
     Kept in the order's memo (built in C: a rank plus its suit's offset)."""
     key = ("single strengths", suit)
-    table = order._memo.get(key)
+    table = order.derived.get(key)
     if table is None:
         offset = {suit: 0, "T": _RUFF} if suit != "T" else {suit: 0}
-        table = order.memo(key, lambda: tuple(map(add, order._rank, map(offset.get, order._suit, repeat(-_RUFF)))))
+        table = order.memo(key, lambda: tuple(map(add, order.face_rank,
+                                                  map(offset.get, order.face_suit, repeat(-_RUFF)))))
     return table
 
 
@@ -271,7 +259,7 @@ def lead_candidates(hand, order) -> list:
 
 def _candidates_by_group(hand, order) -> list:
     """:func:`lead_candidates` for any order: by identity groups (two colours: ♥K♦K is a pair)."""
-    rank, suit_of = order._rank, order._suit
+    rank, suit_of = order.face_rank, order.face_suit
     out: list = []
     by_group: dict = {}                  # the groups of two or more cards: where tractors come from
     by_suit_pos: dict = {}
@@ -304,14 +292,14 @@ def _candidates_by_face(hand, order) -> list:
     """:func:`lead_candidates` where every face is its own group (no two colours), the same list in
     the same order from the hand's face numbers: only the faces held two or more times are walked."""
     idx = sorted([c.index for c in hand])
-    distinct = sorted(set(idx), key=order._display.__getitem__)
+    distinct = sorted(set(idx), key=order.face_display.__getitem__)
     if len(distinct) == len(idx):                 # no pair at all: every card a single
         return [_SINGLE[i] for i in distinct]
     count = dict.fromkeys(distinct, 1)
     for a, b in zip(idx, idx[1:]):
         if a == b:
             count[a] += 1
-    rank, suit_of = order._rank, order._suit
+    rank, suit_of = order.face_rank, order.face_suit
     out: list = []
     by_suit_pos: dict = {}        # suit → {rank position: the faces there held two or more times}
     widest = 1
@@ -324,30 +312,35 @@ def _candidates_by_face(hand, order) -> list:
             widest = max(widest, k)
             by_suit_pos.setdefault(suit_of[i], {}).setdefault(rank[i], []).append(i)
     for bypos in by_suit_pos.values():
-        if len(bypos) < 2:
-            continue              # one position holds a tuple: no tractor in this suit
-        for w in range(2, widest + 1):
-            for start in bypos:   # every run of adjacent positions from here (off-suit level cards share one)
-                if start + 1 not in bypos:
-                    continue      # no neighbour above: no run starts here
-                runs: list = [()]
-                p = start
-                while True:
-                    here = [i for i in bypos.get(p, ()) if count[i] >= w]
-                    if not here:
-                        break
-                    runs = [(ALL_FACES[i],) * w + r for r in runs for i in here]   # high → low
-                    if p > start:
-                        out.extend(runs)
-                    p += 1
+        if len(bypos) >= 2:       # one position holds a tuple: no tractor in this suit
+            _runs_by_face(bypos, count, widest, out)
     return out
+
+
+def _runs_by_face(bypos: dict, count: dict, widest: int, out: list) -> None:
+    """The tractors of one suit, appended to ``out``: for each width from 2, every run of adjacent
+    positions of ``bypos`` (rank position → the faces there held two or more times)."""
+    for w in range(2, widest + 1):
+        for start in bypos:   # every run of adjacent positions from here (off-suit level cards share one)
+            if start + 1 not in bypos:
+                continue      # no neighbour above: no run starts here
+            runs: list = [()]
+            p = start
+            while True:
+                here = [i for i in bypos.get(p, ()) if count[i] >= w]
+                if not here:
+                    break
+                runs = [(ALL_FACES[i],) * w + r for r in runs for i in here]   # high → low
+                if p > start:
+                    out.extend(runs)
+                p += 1
 
 
 def _groups_by_display(hand, order) -> dict:
     """``{group: its cards, high → low}`` in display order of each group's first card."""
-    group = order._group
+    group = order.face_group
     by_group: dict = {}
-    for i in sorted([c.index for c in hand], key=order._display.__getitem__):
+    for i in sorted([c.index for c in hand], key=order.face_display.__getitem__):
         cards = by_group.get(group[i])
         if cards is None:
             by_group[group[i]] = [ALL_FACES[i]]

@@ -64,7 +64,7 @@ def _lead_facts(cards: tuple, order) -> tuple:
     """``(units, lead verdict, follow rule, trick shape)`` of a lead (or of what stands of it):
     worked out once per order and multiset of cards, since every follow and the winner use them."""
     key = ("lead facts", multiset_key(cards))
-    facts = order._memo.get(key)
+    facts = order.derived.get(key)
     if facts is None:
         units = decompose(cards, order)
         facts = (units, check_lead(cards, order, units),
@@ -90,10 +90,15 @@ def _rule_lead(out: dict, throw_out: dict, ruleset, order, lead: Play, units, ve
         if out["legal"]:
             out["reason"] = f"a throw of {len(units)} units; without the other hands it cannot be checked"
         return lead.cards
+    return _rule_throw(out, throw_out, order, lead, units, others, seats_missing)
+
+
+def _rule_throw(out: dict, throw_out: dict, order, lead: Play, units, others: dict, seats_missing: list) -> tuple:
+    """A throw checked against the other hands given (R-4.2, R-4.3); returns the cards that stand."""
     tc = _throw_check(lead, others, order, units)
-    throw_out.update(ok=tc.ok, forced=[c._text for c in tc.forced],
+    throw_out.update(ok=tc.ok, forced=[c.text for c in tc.forced],
                      beaten_by=None if tc.beaten_by is None else
-                     {"seat": tc.beaten_by[0], "cards": [c._text for c in tc.beaten_by[1]]})
+                     {"seat": tc.beaten_by[0], "cards": [c.text for c in tc.beaten_by[1]]})
     if not tc.ok:
         if out["legal"]:
             _illegal(out, tc.rule, tc.reason)
@@ -112,11 +117,11 @@ def _throw_check(lead: Play, others: dict, order, units: tuple):
     """``check_throw`` of a lead of one suit, remembered per order for the same lead and the same
     cards of its suit in the other hands (all it depends on): a referee asks about a trick again
     as it grows, play by play, against the same hands."""
-    suit, suit_of = units[0].suit, order._suit
+    suit, suit_of = units[0].suit, order.face_suit
     held = {s: tuple([c for c in cards if suit_of[c.index] == suit]) for s, cards in others.items()}
     key = ("throw", lead.seat, tuple([c.index for c in lead.cards]),
            tuple([(s, tuple([c.index for c in cards])) for s, cards in held.items()]))
-    tc = order._memo.get(key)
+    tc = order.derived.get(key)
     if tc is None:
         tc = order.memo(key, lambda: check_throw(lead.cards, held, order, leader=lead.seat, units=units))
     return tc

@@ -47,11 +47,11 @@ class Unit(NamedTuple):
         """The judge's form: ``{"kind", "width", "length", "cards"}``."""
         texts = []
         for c in self.cards:
-            texts.append(c._text)
+            texts.append(c.text)
         return {"kind": self.kind, "width": self.width, "length": self.length, "cards": texts}
 
     def __str__(self) -> str:
-        return " ".join([c._text for c in self.cards])
+        return " ".join([c.text for c in self.cards])
 
 
 # Builds a Unit from its field tuple in C (Unit(...) goes through a Python-level __new__).
@@ -61,11 +61,11 @@ _unit = partial(tuple.__new__, Unit)
 def _singles(order) -> tuple:
     """Every face as a single of this order, by ``Card.index`` (built once per order and kept
     beside its memo, which a cold benchmark clears)."""
-    singles = order._singles
+    singles = order.singles
     if singles is None:
-        suit, rank = order._suit, order._rank
+        suit, rank = order.face_suit, order.face_rank
         singles = tuple(_unit(("single", 1, 1, (c,), suit[c.index], rank[c.index])) for c in ALL_FACES)
-        object.__setattr__(order, "_singles", singles)
+        object.__setattr__(order, "singles", singles)
     return singles
 
 
@@ -111,12 +111,12 @@ def _longest_run(positions: list):
 
 def _decompose_suit(cards, suit: str, order) -> list:
     """The units of cards of one effective suit, in the canonical order (widest/longest first)."""
-    rank, group, sort = order._rank, order._group, order._sort
+    rank, group = order.face_rank, order.face_group
     # high → low by display position (a C-level key: no Python call per card)
     indices = []
     for c in cards:
         indices.append(c.index)
-    indices.sort(key=order._display.__getitem__)
+    indices.sort(key=order.face_display.__getitem__)
     cards_of: dict = {}
     for i in indices:
         g = group[i]
@@ -137,6 +137,13 @@ def _decompose_suit(cards, suit: str, order) -> list:
     plain = _without_runs(counts, cards_of, suit, order)
     if plain is not None:
         return plain
+    return _split_with_runs(counts, cards_of, suit, order)
+
+
+def _split_with_runs(counts: dict, cards_of: dict, suit: str, order) -> list:
+    """The general split, when a tractor may form: for each width, widest first, the longest runs
+    (ties: the highest), then that width's plain groups; the singles last (R-3)."""
+    rank, sort = order.face_rank, order.face_sort
     units = []
     max_w = max(counts.values())
     for w in range(max_w, 1, -1):
@@ -169,7 +176,7 @@ def _without_runs(counts: dict, cards_of: dict, suit: str, order) -> list | None
     adjacent positions: each such group is one unit (widest first, then highest), then the singles
     (highest first); equal keys keep the display order, as the general split does.  ``None`` when a
     run is possible (then the general split decides)."""
-    rank = order._rank
+    rank = order.face_rank
     wide = [g for g, n in counts.items() if n >= 2]
     positions = sorted({rank[g] for g in wide})
     for a, b in zip(positions, positions[1:]):
@@ -203,18 +210,18 @@ def decompose(cards, order) -> tuple:
     if len(cards) == 2:              # a pair or two singles: split at once, cheaper than the memo
         return _decompose(cards, order)
     key = ("decompose", multiset_key(cards))
-    memo = order._memo
+    memo = order.derived
     units = memo.get(key)
     if units is None:
         units = _decompose(cards, order)
-        if len(memo) >= order._MEMO_LIMIT:
+        if len(memo) >= order.MEMO_LIMIT:
             memo.clear()
         memo[key] = units
     return units
 
 
 def _decompose(cards, order) -> tuple:
-    group = order._group
+    group = order.face_group
     n = len(cards)
     g0 = group[cards[0].index]
     if n <= 4:
@@ -223,7 +230,7 @@ def _decompose(cards, order) -> tuple:
                 break
         else:                        # one group (a pair, triple or quad): one unit, by counting
             return (_unit((KINDS[n], n, 1, tuple(order.sorted(cards)) if order.ruleset.two_colour else tuple(cards),
-                           order._suit[cards[0].index], order._rank[g0])),)
+                           order.face_suit[cards[0].index], order.face_rank[g0])),)
     indices = []
     groups = set()
     for c in cards:
@@ -234,9 +241,9 @@ def _decompose(cards, order) -> tuple:
         # No two identical cards (the commonest play): singles in display order, which is trumps
         # first, then ♠ ♥ ♣ ♦, each high → low — the canonical order of singles.
         singles = _singles(order)
-        indices.sort(key=order._display.__getitem__)
+        indices.sort(key=order.face_display.__getitem__)
         return tuple([singles[i] for i in indices])
-    suit_of = order._suit
+    suit_of = order.face_suit
     by_suit: dict = {}
     for c in cards:
         s = suit_of[c.index]
@@ -248,7 +255,7 @@ def _decompose(cards, order) -> tuple:
         s, part = by_suit.popitem()
         return tuple(_decompose_suit(part, s, order))
     units = []
-    for s in order._suits:
+    for s in order.effective_suits:
         part = by_suit.get(s)
         if part is not None:
             units.extend(_decompose_suit(part, s, order))

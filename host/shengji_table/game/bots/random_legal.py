@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 from ...rules.cards import SUITS, Card
-from ..decisions import ONE_CARD_PLAYS, Bid, Bury, CallFriend, Declare, FriendCall, NameTrump, Pass, play_cards
+from ..decisions import ONE_CARD_PLAYS, Bid, Bury, CallFriend, Declare, FriendCall, NameTrump, Pass, PlayCards
 from ..view import SeatView
 from .sampling import random_follow, random_lead, random_single
 
@@ -41,11 +41,11 @@ class RandomLegalBot:
             lead = view.trick[0].cards          # view.lead without the property's call
             if len(lead) == 1:                  # the commonest decision: one shared answer per face
                 return ONE_CARD_PLAYS[random_single(lead[0], view.hand, view.order, rng).index]
-            return play_cards(random_follow(lead, view.hand, view.order, rng))
+            return PlayCards(random_follow(lead, view.hand, view.order, rng))
         if kind == "lead":
             rate = self.throw_rate if view.ruleset.throws == "allowed" else 0.0
             cards = random_lead(view.hand, view.order, rng, rate)
-            return ONE_CARD_PLAYS[cards[0].index] if len(cards) == 1 else play_cards(cards)
+            return ONE_CARD_PLAYS[cards[0].index] if len(cards) == 1 else PlayCards(cards)
         if kind in ("declare", "bid"):
             options = list(view.expect.options)
             # Passing is legal except for the last bidder when nobody has bid, which the view does

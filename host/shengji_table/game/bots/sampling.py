@@ -205,7 +205,7 @@ def random_follow(lead: Sequence[Card], hand: Sequence[Card], order, rng: random
     n = len(lead)
     if n == 1:      # the commonest follow
         return (random_single(lead[0], hand, order, rng),)
-    suit_at = order._suit                       # the effective suit by face index (no call per card)
+    suit_at = order.face_suit                       # the effective suit by face index (no call per card)
     suit = suit_at[lead[0].index]
     suit_cards = [c for c in hand if suit_at[c.index] == suit]
     held = len(suit_cards)
@@ -233,9 +233,9 @@ def random_follow(lead: Sequence[Card], hand: Sequence[Card], order, rng: random
 def random_single(face: Card, hand: Sequence[Card], order, rng: random.Random) -> Card:
     """``random_follow((face,), hand, order, rng)[0]``: a random card of the led suit, or of the
     whole hand when the seat has none (the other cards are the whole hand).  The same draw as
-    ``rng.choice`` (and a one-card ``rng.sample``) without their frames: ``_randbelow``, which for a
-    plain :class:`random.Random` is ``getrandbits(n.bit_length())`` until below ``n``, inline."""
-    suit_at = order._suit                       # the effective suit by face index (no call per card)
+    ``rng.choice`` (and a one-card ``rng.sample``) without their frames: for a plain
+    :class:`random.Random` that is ``getrandbits(n.bit_length())`` until below ``n``, inline."""
+    suit_at = order.face_suit                       # the effective suit by face index (no call per card)
     suit = suit_at[face.index]
     cards: Sequence[Card] = [c for c in hand if suit_at[c.index] == suit]
     n = len(cards)
@@ -244,7 +244,7 @@ def random_single(face: Card, hand: Sequence[Card], order, rng: random.Random) -
     if not n:
         cards, n = hand, len(hand)
     if type(rng) is not _Random:                # a subclass may draw otherwise
-        return cards[rng._randbelow(n)]         # type: ignore[attr-defined]  # what choice calls
+        return cards[rng.randrange(n)]
     getrandbits, k = rng.getrandbits, n.bit_length()
     r = getrandbits(k)
     while r >= n:
@@ -272,7 +272,7 @@ def random_lead(hand: Sequence[Card], order, rng: random.Random, throw_rate: flo
     legal attempt that the game rules on."""
     if throw_rate and rng.random() < throw_rate:
         by_suit: dict = {}
-        suit_at = order._suit
+        suit_at = order.face_suit
         for c in hand:
             by_suit.setdefault(suit_at[c.index], []).append(c)
         suit = rng.choice(list(by_suit))
@@ -282,11 +282,18 @@ def random_lead(hand: Sequence[Card], order, rng: random.Random, throw_rate: flo
             return tuple(c for u in rng.sample(list(parts), k) for c in u.cards)
     # rng.choice(lead_units(hand, order)) without the frames of choice and of _Units
     found = _lead_places(hand, order)
-    below = rng._randbelow                      # type: ignore[attr-defined]  # what choice calls
+    n = len(found) if type(found) is list else len(found[0])
+    if type(rng) is not _Random:                # a subclass may draw otherwise
+        k = rng.randrange(n)
+    else:                                       # rng.choice's draw, inline (as random_single)
+        getrandbits, bits = rng.getrandbits, n.bit_length()
+        k = getrandbits(bits)
+        while k >= n:
+            k = getrandbits(bits)
     if type(found) is list:
-        return tuple(found[below(len(found))])
+        return tuple(found[k])
     pos, faces = found
-    return _unit_at(pos, faces, below(len(pos)))
+    return _unit_at(pos, faces, k)
 
 
 # _UNIT[i][j]: face i as a unit of j + 1 cards (a single, a pair, …)
@@ -331,15 +338,15 @@ def _lead_places(hand: Sequence[Card], order) -> list | tuple:
     the :class:`_Units` that stands for it."""
     if order.ruleset.two_colour:
         return lead_candidates(hand, order)
-    display = order._display
+    display = order.face_display
     pos = sorted([display[c.index] for c in hand])
     # each extra copy of a face is one equal neighbour in pos: counted by a set (in C) rather than the
     # pass below, which only a hand with two pairs or a triple needs
     if len(pos) - len(set(pos)) < 2:
-        return pos, order._faces_in_display
+        return pos, order.faces_in_display
     held2 = [p for p, q in zip(pos, pos[1:]) if p == q]     # display places held twice or more
     # two pairs: maybe a tractor (R-3.3), at adjacent ranks of a suit
-    faces, suit_at, rank_at = order._faces_in_display, order._suit, order._rank
+    faces, suit_at, rank_at = order.faces_in_display, order.face_suit, order.face_rank
     keys = {(suit_at[i], rank_at[i]) for i in [faces[p].index for p in held2]}
     if any((s, r + 1) in keys for s, r in keys):
         return lead_candidates(hand, order)

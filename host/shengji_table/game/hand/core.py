@@ -9,6 +9,7 @@ record replays bit for bit.  Which functions handle which event in which phase i
 """
 from __future__ import annotations
 
+from functools import cache
 from operator import attrgetter
 
 from ...rules.cards import COPY_KEY, CardCopy
@@ -20,10 +21,11 @@ from ...rules.trick import Play
 from .. import events as ev
 from ..effects import Refusal, ring
 from ..friend import FriendSearch
-from ..phase import FAST, SCANNED, Phase
+from ..phase import SCANNED, Phase
 from ..view import Expect, SeatView, TrickView
-from . import bidding, draw, evidence, kitty, referee
-from .counter import Exchange, may_counter
+from . import bidding, draw, evidence, referee
+from .counter import Exchange
+from .expects import EXPECTS, NONE as _NONE
 from .held import Held
 from .knowledge import KNOWLEDGE, MODES, Knowledge
 from .result import HandResult
@@ -33,7 +35,6 @@ from .trick import SeatPlay, TrickTaken
 __all__ = ["Hand"]
 
 _FACE = attrgetter("card")          # a copy's face, read in C (views are built for every decision)
-_tuple_new = tuple.__new__
 # where a view's fields a play changes sit (SeatView is a named tuple): hand … attackers_points, expect
 # the fields a play changes, by number, as Hand.view stores them into a seat's kept fields
 _PLAY_FIELDS = {8: "hand", 9: "trick", 10: "leader", 11: "tricks", 12: "points", 13: "attackers_points",
@@ -42,15 +43,13 @@ assert all(SeatView._fields[i] == name for i, name in _PLAY_FIELDS.items()), "Ha
 _OVER, _PLAYING, _DRAWING = Phase.OVER, Phase.PLAYING, Phase.DRAWING
 _HOLDS_KITTY = (Phase.BURYING, Phase.FRIEND, Phase.PLAYING, Phase.OVER)   # the dealer sees the kitty
 # what play waits for, built once (an Expect is immutable): nothing, a lead, a follow of n cards
-_NONE, _LEAD = Expect("none"), Expect("lead")
-_FOLLOWS: dict = {}
+_LEAD = Expect("lead")
 
 
+@cache
 def _follow(count: int) -> Expect:
-    exp = _FOLLOWS.get(count)
-    if exp is None:
-        exp = _FOLLOWS[count] = Expect("follow", count)
-    return exp
+    """What the play waits for from a follower of a ``count``-card lead (one, kept: a C look-up)."""
+    return Expect("follow", count)
 
 
 class Hand:
@@ -136,7 +135,9 @@ class Hand:
         self._deal_context = (dealer, first_seat)          # how the hand began, for fresh()
         # views are built for every decision: the parts that change less often, kept until they do
         self._trick_src: tuple = (None, 0, ())            # (trick list, its length, its face plays)
-        self._lead_rule: tuple = ((), None, None)         # (the lead's copies, their follow rule, its counted_suit)
+        # the trick lead's analysis, kept for the trick (lead_rule): (its copies, its follow rule, the suit a
+        # one-card follow is counted against)
+        self.lead_analysis: tuple = ((), None, None)
         self._single_rules: dict = {}                     # effective suit -> a single's (rule, counted suit)
         # the led suit a one-card follow is counted against (rules.follow.counted_suit) while the
         # trick's lead is one card, set as it is laid; None: the follow takes the general check
@@ -253,21 +254,25 @@ class Hand:
         """The follow rule of the trick's lead (R-4.4 – R-4.7), analysed once per trick: every
         follower's play is checked against it."""
         lead = self.trick[0].cards
-        src, rule, _ = self._lead_rule
+        src, rule, _ = self.lead_analysis
         if src is not lead:                     # each lead laid is a tuple of its own
             if len(lead) == 1:                  # a single's rule is its suit's: one per suit a hand
                 face, order = lead[0].card, self.order
                 assert order is not None, "trump is fixed before the play"
-                kept = self._single_rules.get(order._suit[face.index])
+                kept = self._single_rules.get(order.face_suit[face.index])
                 if kept is None:
                     rule = follow_rule((face,), order)
-                    kept = self._single_rules[order._suit[face.index]] = (rule, counted_suit(rule))
+                    kept = self._single_rules[order.face_suit[face.index]] = (rule, counted_suit(rule))
                 rule = kept[0]
-                self._lead_rule = (lead, rule, kept[1])
+                self.lead_analysis = (lead, rule, kept[1])
             else:
                 rule = follow_rule(self.trick_plays()[0].cards, self.trump_order())
-                self._lead_rule = (lead, rule, counted_suit(rule))
+                self.lead_analysis = (lead, rule, counted_suit(rule))
         return rule
+
+    def note_drawn(self, seat: int, card) -> None:
+        """An unknown stack's draw: ``card`` is the next of ``seat``'s cards (``dealt``)."""
+        self._dealt[seat].append(card)
 
     def trump_order(self) -> TrumpOrder:
         """The trump order in force; only asked for once trump is fixed."""
@@ -378,28 +383,12 @@ class Hand:
     def expect(self, seat: int) -> Expect:
         """What the game waits for from ``seat`` now."""
         ph = self.phase
-        if ph == FAST.PLAYING:                 # first: asked at almost every decision
+        if ph == _PLAYING:                     # first: asked at almost every decision
             if seat != self.turn:
                 return _NONE
             return _follow(self.lead_count()) if self.trick else _LEAD
-        if ph == FAST.DRAWING:
-            return Expect("declare", 0, self.declaration_options(seat))
-        if ph == FAST.BIDDING and seat == self.turn:
-            return Expect("bid", 0, self.bid_options())
-        if ph == FAST.TRUMP and seat == self.dealer:
-            return Expect("name_trump", 0, ("S", "H", "C", "D", None))
-        if ph in (FAST.KITTY, FAST.BURYING) and seat == kitty.holder(self):
-            return Expect("bury", self.ruleset.kitty_size)
-        if ph == FAST.STEAL and seat != kitty.holder(self):
-            return Expect("declare", 0, self.declaration_options(seat))
-        if ph == FAST.KITTY and may_counter(self, seat):
-            return Expect("declare", 0, self.declaration_options(seat))
-        if ph == FAST.EXCHANGE and self.exchange is not None and seat == self.exchange.seat \
-                and self.exchange.drawn is not None:
-            return Expect("bury", self.exchange.count)
-        if ph == FAST.FRIEND and seat == self.dealer:
-            return Expect("call_friend", self.ruleset.friend_calls)
-        return _NONE
+        asks = EXPECTS.get(ph)
+        return asks(self, seat) if asks is not None else _NONE
 
     def view(self, seat: int, expect: Expect | None = None) -> SeatView:
         """The read-only view of seat ``seat`` (see ``view.py``).  Built for every decision, from
@@ -424,19 +413,17 @@ class Hand:
             if ph is _PLAYING or ph is _DRAWING:
                 self._view_bases[seat] = base
         held = self.hands[seat]
-        # Held.faces() without its call when only the tuple is missing (a seat's hand changes between its views)
-        hand = held._faces or (tuple(held._sorted) if held._sorted_ok else held.faces())
+        hand = held.sorted_faces or held.faces()     # the kept tuple without the call when current
         src = self._trick_src            # trick_plays() when it is current: the commonest case inline
         plays = src[2] if src[0] is self.trick and src[1] == len(src[0]) else self.trick_plays()
         if expect is None:
             if ph is _PLAYING:                    # self.expect's first case, at almost every view
                 trick = self.trick
-                expect = _NONE if seat != self.turn else (_FOLLOWS.get(len(trick[0].cards))
-                                                          or _follow(len(trick[0].cards))) if trick else _LEAD
+                expect = _NONE if seat != self.turn else _follow(len(trick[0].cards)) if trick else _LEAD
             else:
                 expect = self.expect(seat)
         # the seat's kept fields (checked by adopt as the base was built) with those a play changes
-        # stored in their places (literal numbers: _PLAY_FIELDS), then copied into the view in C
+        # stored in their places (literal numbers: _PLAY_FIELDS), then made the view in one call
         fields = base[3]
         fields[8] = hand
         fields[9] = plays
@@ -445,7 +432,7 @@ class Hand:
         fields[12] = points
         fields[13] = attackers_points
         fields[20] = expect
-        return _tuple_new(SeatView, fields)
+        return SeatView._make(fields)
 
     def _view_base(self, seat: int, ph: Phase, declarers: frozenset) -> dict:
         """The fields of ``seat``'s view that a play does not change."""
@@ -496,3 +483,4 @@ class Hand:
             "undone": [[s, cs(c), r] for s, c, r in self.undone],
             "result": None if self.result is None else self.result.to_json(),
         }
+

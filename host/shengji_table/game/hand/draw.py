@@ -141,7 +141,7 @@ def _draw(hand: Hand, e: ev.Draw) -> list:
         if any(c in h for h in hand.hands):
             return hand.refuse(seat, e, "table.twice", f"{c} was already drawn")
         hand.hands[seat][c] = None
-        hand._dealt[seat].append(c)
+        hand.note_drawn(seat, c)
     else:
         expected = stack[n]
         if c is not expected and c != expected:
@@ -348,9 +348,21 @@ _LEVEL_CALLS: dict = {}     # (ruleset id, level) -> _level_calls
 
 def _options(hand: Hand, seat: int, held) -> tuple:
     """``declaration_options`` in every phase and mode, once the seat may declare at all."""
-    ph, rs = hand.phase, hand.ruleset
-    stealing = ph == _STEAL
-    groups = _declaring_groups(hand, seat, held)
+    rs = hand.ruleset
+    out = _shown_sets(hand, rs, _declaring_groups(hand, seat, held))
+    if hand.phase == _STEAL:        # 炒地皮 (R-7.4): stronger than the standing call, not the holder's
+        return tuple(cards for cards in out if check_steal(rs, hand.level, hand.standing,
+                                                           holder(hand), Declaration(seat, cards)).valid)
+    if not rs.hidden_declarations:
+        return tuple(cards for cards in out if _valid_now(hand, seat, cards))
+    mine = [d for d, _ in hand.declarations if d.seat == seat]
+    shown = len(mine[-1].cards) if mine else 0      # hidden: a call, longer than the seat's last
+    return tuple([cards for cards in out if is_call(rs, hand.level, cards) and len(cards) > shown])
+
+
+def _shown_sets(hand: Hand, rs, groups) -> list:
+    """Every set of cards the seat's declaring ``groups`` could show: one to all copies of a face,
+    the two jokers (R-6.7), a same-colour pair of level cards (two colours)."""
     items = sorted(groups, key=lambda kv: kv[0].index) if rs.two_colour else groups
     out = [(f,) * n for f, k in items for n in range(1, k + 1)]
     if rs.mixed_joker_nt:  # R-6.7: a small and a big joker together declare no trump
@@ -362,17 +374,4 @@ def _options(hand: Hand, seat: int, held) -> tuple:
             same = [f for f, _ in groups if f.suit in colour and f.rank == hand.level]
             if len(same) >= 2:
                 out.append(tuple(same[:2]))
-    if stealing:                    # 炒地皮 (R-7.4): stronger than the standing call, not the holder's
-        return tuple(cards for cards in out if check_steal(rs, hand.level, hand.standing,
-                                                           holder(hand), Declaration(seat, cards)).valid)
-    if not rs.hidden_declarations:
-        return tuple(cards for cards in out if _valid_now(hand, seat, cards))
-    mine = [d for d, _ in hand.declarations if d.seat == seat]
-    valid = []
-    for cards in out:
-        if not is_call(rs, hand.level, cards):
-            continue
-        if mine and len(cards) <= len(mine[-1].cards):
-            continue
-        valid.append(cards)
-    return tuple(valid)
+    return out

@@ -24,26 +24,29 @@ class Held(dict):
     _sorted_ok = False               # whether _keys / _sorted describe the copies held
     _keys: list                      # sorted COPY_KEYs of the copies held
     _sorted: list                    # the faces in that order
-    _faces: tuple | None = None      # ``tuple(_sorted)``, kept until the next change
-    _counts: list | None = None      # copies held per face index (``rules.follow.face_counts``)
+    sorted_faces: tuple | None = None
+    """``faces()`` when it is current, else None: a reader may take it without the call."""
+    face_counts: list | None = None
+    """``counts()`` once it was asked for (kept current from then on), else None: a reader may take
+    it without the call."""
 
     def faces(self) -> tuple:
         """The faces held, sorted by face index then deck (the view's stable order)."""
-        faces = self._faces
+        faces = self.sorted_faces
         if faces is None:
             if not self._sorted_ok:
                 copies = sorted(self, key=COPY_KEY)
                 self._keys, self._sorted = [c.key for c in copies], list(map(_FACE, copies))
                 self._sorted_ok = True
-            faces = self._faces = tuple(self._sorted)
+            faces = self.sorted_faces = tuple(self._sorted)
         return faces
 
     def counts(self) -> list:
         """How many copies of each face are held, indexed by face index (kept up to date; the
         caller must not change it)."""
-        counts = self._counts
+        counts = self.face_counts
         if counts is None:
-            counts = self._counts = [0] * 54
+            counts = self.face_counts = [0] * 54
             for c in self:
                 counts[c.card.index] += 1
         return counts
@@ -52,7 +55,7 @@ class Held(dict):
         if copy not in self:
             self.add_new(copy, value)
             return
-        self._faces = None
+        self.sorted_faces = None
         dict.__setitem__(self, copy, value)
 
     def add_new(self, copy, value=None) -> None:
@@ -64,10 +67,10 @@ class Held(dict):
             i = bisect_left(self._keys, key)
             self._keys.insert(i, key)
             self._sorted.insert(i, copy.card)
-        counts = self._counts
+        counts = self.face_counts
         if counts is not None:
             counts[copy.card.index] += 1
-        self._faces = None
+        self.sorted_faces = None
         dict.__setitem__(self, copy, value)
 
     def add_drawn(self, copies) -> None:
@@ -78,11 +81,11 @@ class Held(dict):
                 i = bisect_left(keys, copy.key)
                 keys.insert(i, copy.key)
                 faces.insert(i, copy.card)
-        counts = self._counts
+        counts = self.face_counts
         if counts is not None:
             for copy in copies:
                 counts[copy.card.index] += 1
-        self._faces = None
+        self.sorted_faces = None
         dict.update(self, dict.fromkeys(copies))
 
     def pop(self, copy, default=_ABSENT):
@@ -95,14 +98,14 @@ class Held(dict):
             keys = self._keys
             i = bisect_left(keys, copy.key)
             del keys[i], self._sorted[i]
-        counts = self._counts
+        counts = self.face_counts
         if counts is not None:
             counts[copy.card.index] -= 1
-        self._faces = None
+        self.sorted_faces = None
         return value
 
     def _forget(self) -> None:
-        self._sorted_ok, self._faces, self._counts = False, None, None
+        self._sorted_ok, self.sorted_faces, self.face_counts = False, None, None
 
     def __delitem__(self, copy) -> None:
         self._forget()

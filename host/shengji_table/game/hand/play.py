@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 from ...rules.cards import ALL_FACES, format_cards
 from ...rules.penalties import throw_penalty
 from ...rules.throw import is_throw
-from ...rules.follow import suit_count
-from ...rules.trick import Play, single_strengths, single_winner, winning_index
+from ...rules.follow import single_follow_is_legal
+from ...rules.trick import Play, single_winner, winning_index
 from .. import events as ev
 from ..effects import Announce, ring, seat_rings
 from ..phase import Phase
@@ -29,17 +29,6 @@ _GLYPH = {f.index: f.unicode() for f in ALL_FACES}          # the trick announce
 _POINTS = tuple(f.points for f in ALL_FACES)                # by face index (R-1.4)
 _TURN, _WON = seat_rings("turn"), seat_rings("won")              # by seat: read at every play
 _PENDING_ONE, _ACCEPTED_ONE = seat_rings("pending", 1), seat_rings("accepted", 1)
-_new_tuple = tuple.__new__          # a named tuple from its fields, without its Python ``__new__``
-_new, _set = object.__new__, object.__setattr__
-
-
-def _play(seat: int, faces: tuple) -> Play:
-    """``Play(seat, faces)`` for faces already a tuple, without the dataclass's ``__init__`` and
-    ``__post_init__`` (one per play)."""
-    p = object.__new__(Play)
-    _set(p, "seat", seat)
-    _set(p, "cards", faces)
-    return p
 
 
 def start_play(hand: Hand) -> list:
@@ -63,11 +52,9 @@ def tap(hand: Hand, e: ev.Tap) -> list:
             suit = hand.counted_suit
             if suit is not None:
                 # a one-card follow to a one-card lead, laid at once when counting says it is legal
-                # (R-4.4: of the led suit, or the hand holds none of it;
-                # rules.follow.one_card_follow_is_legal); otherwise _commit_follow gives the verdict
-                order = hand.order
-                if order._suit[c.card.index] == suit or not suit_count(held._counts or held.counts(),  # type: ignore[union-attr]
-                                                                       suit, order):
+                # (R-4.4); otherwise _commit_follow gives the verdict
+                if single_follow_is_legal(c.card, suit, held.face_counts or held.counts(),
+                                          hand.order):
                     return _lay_one(hand, seat, c, held)
                 pending.append(c)
                 return _commit_follow(hand, e)
@@ -120,7 +107,7 @@ def _lay_one(hand: Hand, seat: int, c, held) -> list:
     trick = hand.trick
     laid = _LAID[seat].get(c)                   # shared: immutable, and a copy is laid once a hand
     if laid is None:
-        laid = _LAID[seat][c] = (_new_tuple(SeatPlay, (seat, (c,))), _single(seat, c.card))
+        laid = _LAID[seat][c] = (SeatPlay(seat, (c,)), _single(seat, c.card))
     trick.append(laid[0])
     laid_now = len(trick)
     # the trick's faces are current: with scanned hands only this file changes the trick
@@ -185,7 +172,7 @@ def confirm(hand: Hand, e: ev.Confirm) -> list:
 def _commit_lead(hand: Hand, e: ev.Confirm) -> list:
     order = hand.trump_order()
     faces = list(map(_FACE, hand.pending))
-    if len(faces) > 1 and len({order._suit[f.index] for f in faces}) != 1:
+    if len(faces) > 1 and len({order.face_suit[f.index] for f in faces}) != 1:
         return hand.refuse(e.seat, e, "R-4.1", "a lead is one unit or a throw of one effective suit")
     out: list = []
     cards = tuple(hand.pending)
@@ -239,7 +226,7 @@ def _commit(hand: Hand, seat: int, cards: tuple, faces: tuple | None = None, pla
     if plays is None:
         src = hand._trick_src                  # trick_plays() when it is current: the usual case inline
         plays = src[2] if src[0] is trick and src[1] == len(trick) else hand.trick_plays()
-    trick.append(_new_tuple(SeatPlay, (seat, cards)))
+    trick.append(SeatPlay(seat, cards))
     held = hand.hands[seat]
     if len(cards) == 1:
         c = cards[0]
@@ -251,7 +238,7 @@ def _commit(hand: Hand, seat: int, cards: tuple, faces: tuple | None = None, pla
     else:
         if faces is None:
             faces = tuple(map(_FACE, cards))
-        play = _play(seat, faces)
+        play = Play(seat, faces)
         add = hand.played.add
         for c in cards:
             add(c)
@@ -274,7 +261,7 @@ def _single(seat: int, face) -> Play:
     key = seat * 64 + face.index
     play = _SINGLES.get(key)
     if play is None:
-        play = _SINGLES[key] = _play(seat, (face,))
+        play = _SINGLES[key] = Play(seat, (face,))
     return play
 
 
@@ -286,7 +273,7 @@ def _led_one(hand: Hand) -> None:
     """A one-card lead is laid: its follow rule, and the suit its one-card follows are counted
     against (``Hand.counted_suit``)."""
     hand.lead_rule()
-    hand.counted_suit = hand._lead_rule[2]
+    hand.counted_suit = hand.lead_analysis[2]
 
 
 def _after_commit(hand: Hand, seat: int, cards: tuple) -> list:
@@ -327,30 +314,24 @@ def _finish_trick(hand: Hand) -> list:
     order = hand.order
     assert order is not None                    # trump is fixed before the play
     if _SHORT_CUTS and len(plays[0].cards) == 1:
-        # a one-card trick (most of them), from tables: every play is one card, the seats follow the
-        # leader; its winner is the first of the highest strengths (rules.trick.single_winner)
+        # a one-card trick (most of them): every play is one card, the seats follow the leader; its
+        # points and announcement from tables
         idx = list(map(_INDEX, map(_FIRST, map(_CARDS, plays))))   # each play's face index, in C
-        get = itemgetter(*idx)                  # three or more plays: a tuple
-        ranks = get(single_strengths(order, order._suit[idx[0]]))
-        winner = plays[ranks.index(max(ranks))].seat
-        pts = sum(get(_POINTS))
+        winner = plays[single_winner(plays, order)].seat     # winning_index of a one-card lead
+        pts = sum(itemgetter(*idx)(_POINTS))    # three or more plays: a tuple
         shown = " · ".join(map(getitem, _ROWS[hand.players][plays[0].seat], idx))
     else:
         winner, pts, shown = _tally(plays, order)
-    hand.tricks.append(_new_tuple(TrickTaken, (tuple(hand.trick), winner, pts)))
-    view = _new(TrickView)                      # TrickView(plays, winner, pts), without the frozen __init__
-    _set(view, "__dict__", {"plays": plays, "winner": winner, "points": pts})
-    hand.trick_views += (view,)                 # Hand.add_trick_view, without the call
+    hand.tricks.append(TrickTaken(tuple(hand.trick), winner, pts))
+    hand.trick_views += (TrickView(plays, winner, pts),)     # Hand.add_trick_view, without the call
     hand.won[winner] += pts
     trick = hand.trick = []
     hand._trick_src = (trick, 0, ())            # the next trick's plays: none yet (the views read them)
     hand.counted_suit = None
     hand.leader = hand.turn = winner
-    said = _new(Announce)                       # Announce("trick", …, "R-5") likewise
-    _set(said, "__dict__", {"kind": "trick", "text": f"Trick {len(hand.tricks)} to seat {winner}"
-                            + (f", {pts} points" if pts else "") + f": {shown}.", "rule": "R-5",
-                            "msg": "trick.points" if pts else "trick.won",
-                            "args": {"trick": len(hand.tricks), "seat": winner, "points": pts, "plays": shown}})
+    said = Announce("trick", f"Trick {len(hand.tricks)} to seat {winner}" + (f", {pts} points" if pts else "")
+                    + f": {shown}.", "R-5", msg="trick.points" if pts else "trick.won",
+                    args={"trick": len(hand.tricks), "seat": winner, "points": pts, "plays": shown})
     out = [_WON[winner], said]
     if not any(hand.hands) and hand.knowledge.all_played(hand):     # a card still held: not the end
         hand.phase = Phase.OVER
@@ -361,8 +342,7 @@ def _finish_trick(hand: Hand) -> list:
 
 def _tally(plays: tuple, order) -> tuple:
     """``(winner, points, the announcement's plays)`` of any trick (R-5)."""
-    lead = plays[0].cards
-    winner = plays[single_winner(plays, order) if len(lead) == 1 else winning_index(plays, order)].seat
+    winner = plays[winning_index(plays, order)].seat
     pts = 0
     for p in plays:
         for c in p.cards:

@@ -111,7 +111,7 @@ class Port:
         room = TX_FIFO - len(self.tx)
         if n > room:
             # rp2 waits for the host to make room, up to the transmit timeout, then drops the rest
-            if world._sim_ms is not None:
+            if world.sim_clock():
                 world.advance(TX_TIMEOUT_MS)
             self._drain()
             room = TX_FIFO - len(self.tx)

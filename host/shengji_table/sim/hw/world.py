@@ -108,6 +108,11 @@ def use_sim_clock(start_ms=0):
     _sim_ms = start_ms
 
 
+def sim_clock() -> bool:
+    """Whether the simulated clock (``use_sim_clock``) runs the world."""
+    return _sim_ms is not None
+
+
 def advance(ms):
     global _sim_ms
     if _sim_ms is None:
