@@ -48,7 +48,7 @@ def test_R8_6_rows_hold_from_their_mark_up_to_the_next():
     ([{"from": 0, "declarers": 1}, {"from": 0, "attackers": 0}], "must rise"),
     ([{"from": 0, "declarers": 1, "attackers": 1}], "exactly one"),
     ([{"from": 0, "dealer": 1}], "unknown key 'dealer'"),
-    ([{"from": 0, "declarers": -1}], "0 or more"),
+    ([{"from": 0, "declarers": -1}], "0 to 4 levels"),
     ([{"from": "0", "declarers": 1}], "whole number"),
     ([3], "is a table"),
     ("0:d3", "list of rows"),

@@ -176,7 +176,7 @@ def _against_club(logfile: str, clubdb: str) -> int:
     log = open_read_only(logfile, check=False)
     try:
         log_id = log.identity()[1]
-        mine = dict(log._db.execute("SELECT id, hash FROM entries ORDER BY id").fetchall())
+        mine = log.hashes()
     finally:
         log.close()
     if log_id is None:

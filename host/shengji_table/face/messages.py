@@ -25,7 +25,7 @@ import pathlib
 from collections.abc import Sequence
 
 from ..game.names import with_names
-from .words_zh import _NTH_ZH, _SUIT_WORD_ZH, cards_zh, to_zh, why_zh
+from .words_zh import NTH_ZH, SUIT_WORD_ZH, cards_zh, to_zh, why_zh
 
 __all__ = ["LANGS", "catalog", "render", "line_text", "seat_name", "LOCALE_DIR"]
 
@@ -59,19 +59,19 @@ def _param(key: str, value, lang: str, names: Sequence[str], args: dict) -> str:
         return ("、" if lang == "zh" else ", ").join(seat_name(int(s), lang, names) for s in value)
     if key == "calls":                       # [[nth, card], …]: a friend's calls
         if lang == "zh":
-            return "；".join(_NTH_ZH.get(nth, "") + cards_zh(card) for nth, card in value)
+            return "；".join(NTH_ZH.get(nth, "") + cards_zh(card) for nth, card in value)
         return "; ".join(f"the {nth} {card}" for nth, card in value)
     if lang != "zh":
         return str(value)
     if key in ("cards", "card"):
         return cards_zh(str(value))
     if key == "nth":
-        return _NTH_ZH.get(str(value), "")
+        return NTH_ZH.get(str(value), "")
     if key == "trump":
-        word = _SUIT_WORD_ZH.get(str(value), "")
+        word = SUIT_WORD_ZH.get(str(value), "")
         return "无主" if word == "无主" else f"{word}为主"
     if key == "suit":
-        return _SUIT_WORD_ZH.get(str(value), str(value))
+        return SUIT_WORD_ZH.get(str(value), str(value))
     if key == "why":
         return why_zh(str(value), str(args.get("rule", "")))
     return str(value)

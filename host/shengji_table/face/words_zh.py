@@ -26,11 +26,11 @@ KINDS = ("deal", "declare", "trump", "kitty", "throw", "trick", "friend", "revok
 
 SUIT_ZH = {"S": "黑桃", "H": "红桃", "C": "梅花", "D": "方块",
            "♠": "黑桃", "♥": "红桃", "♣": "梅花", "♦": "方块"}
-_SUIT_WORD_ZH = {"spades": "黑桃", "hearts": "红桃", "clubs": "梅花", "diamonds": "方块", "no trump": "无主",
+SUIT_WORD_ZH = {"spades": "黑桃", "hearts": "红桃", "clubs": "梅花", "diamonds": "方块", "no trump": "无主",
                  "black": "黑色", "red": "红色", "jokers": "王"}
 _NUM_ZH = {1: "一", 2: "两", 3: "三", 4: "四", 5: "五", 6: "六", 7: "七", 8: "八", 9: "九", 10: "十"}
 _WORD_NUM = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
-_NTH_ZH = {"first": "第一张", "second": "第二张", "third": "第三张", "fourth": "第四张"}
+NTH_ZH = {"first": "第一张", "second": "第二张", "third": "第三张", "fourth": "第四张"}
 _ROLE_ZH = {"dealer": "庄家", "declarer": "庄家一方", "attacker": "闲家", "friend": "朋友"}
 
 # a card in the game's notation (S10, HA, LJ, BJ, ♠10, 大王; optional copy #2)
@@ -73,7 +73,7 @@ def _seat(n: str) -> str:
 
 
 def _suit(word: str) -> str:
-    return _SUIT_WORD_ZH.get(word.strip().lower(), "")
+    return SUIT_WORD_ZH.get(word.strip().lower(), "")
 
 
 def _trump(word: str) -> str:
@@ -203,16 +203,16 @@ CATALOGUE: dict[str, list[Rule]] = {
         (r"^Seat (?P<s>\d+) calls (?P<c>\S+): press once for the first copy",
          lambda m: f"{_seat(m['s'])}叫{cards_zh(m['c'])}：按一下是第一张，按两下是第二张，长按确认。"),
         (r"^Seat (?P<s>\d+) calls the (?P<nth>\w+) (?P<c>\S+)\? Hold the button",
-         lambda m: f"{_seat(m['s'])}叫{_NTH_ZH.get(m['nth'], '')}{cards_zh(m['c'])}吗？长按按钮确认。"),
+         lambda m: f"{_seat(m['s'])}叫{NTH_ZH.get(m['nth'], '')}{cards_zh(m['c'])}吗？长按按钮确认。"),
         (r"^Seat (?P<s>\d+): call (?P<k>\d+) of (?P<n>\d+) noted",
          lambda m: f"{_seat(m['s'])}：第{m['k']}个朋友已记下（共{m['n']}个），请刷下一张要叫的牌。"),
         (r"^Seat (?P<s>\d+) calls for a friend: (?P<calls>.*)\.$",
          lambda m: f"{_seat(m['s'])}找朋友：" + "；".join(
-             _NTH_ZH.get(c.split()[1], "") + cards_zh(c) for c in m["calls"].split("; ") if len(c.split()) > 2) + "。"),
+             NTH_ZH.get(c.split()[1], "") + cards_zh(c) for c in m["calls"].split("; ") if len(c.split()) > 2) + "。"),
         (r"^Seat (?P<s>\d+) plays the (?P<nth>\w+) (?P<c>\S+) and is the dealer's friend",
-         lambda m: f"{_seat(m['s'])}出了{_NTH_ZH.get(m['nth'], '')}{cards_zh(m['c'])}，是庄家的朋友！"),
+         lambda m: f"{_seat(m['s'])}出了{NTH_ZH.get(m['nth'], '')}{cards_zh(m['c'])}，是庄家的朋友！"),
         (r"^Seat (?P<s>\d+) plays the (?P<nth>\w+) (?P<c>\S+), already on the dealer's side",
-         lambda m: f"{_seat(m['s'])}出了{_NTH_ZH.get(m['nth'], '')}{cards_zh(m['c'])}，"
+         lambda m: f"{_seat(m['s'])}出了{NTH_ZH.get(m['nth'], '')}{cards_zh(m['c'])}，"
                    "已是庄家一方，这张没找到朋友。")),
     "settle": _rules(
         (r"^Attackers captured \d+.*?: (?P<p>-?\d+) points\. (?P<reason>.*)",
