@@ -99,6 +99,8 @@ class Operator:
                 continue
             if line is None:
                 return self.seen
+            if line.lstrip().startswith("virtual table:"):
+                continue                          # the hint under a prompt: the prompt still stands
             if pending is not None:
                 self._undo(*pending[:2])
                 pending = None
