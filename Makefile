@@ -84,8 +84,12 @@ test-all: $(STAMP) browser mosquitto
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# The benchmarks (docs/benchmarks.md): `make bench BENCH="game rules"` runs some; `AGAINST=REV` measures
+# that git revision in the same run and prints its figures beside this tree's.
+BENCH ?=
+AGAINST ?=
 bench: $(STAMP)
-	$(BIN)/python bench/run.py
+	$(BIN)/python bench/run.py $(BENCH) $(if $(AGAINST),--against $(AGAINST))
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info host/*.egg-info
