@@ -33,6 +33,12 @@ import time
 HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent
 NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+SPACE = re.compile(r"\s+")
+
+
+def skeleton(line: str) -> str:
+    """A line without its figures and spacing (a figure's width moves the padding around it)."""
+    return SPACE.sub("", NUMBER.sub("#", line))
 
 
 def _benches(wanted: list) -> list:
@@ -96,7 +102,7 @@ def merge(mine: str, theirs: str, label: str) -> list:
     out = []
     for i in range(max(len(a), len(b))):
         x, y = (a[i] if i < len(a) else ""), (b[i] if i < len(b) else "")
-        if NUMBER.sub("#", x) != NUMBER.sub("#", y):
+        if skeleton(x) != skeleton(y):
             out += [f"  this tree: {x}", f"  {label}: {y}"] if x or y else [""]
             continue
         theirs_numbers = iter(NUMBER.findall(y))
