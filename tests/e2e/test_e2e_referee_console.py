@@ -8,7 +8,6 @@ import pathlib
 import socket
 import subprocess
 import sys
-import time
 import urllib.request
 
 import pytest
