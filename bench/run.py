@@ -11,11 +11,13 @@ twice as a process of its own, once with ``PYTHONPATH`` at that tree's ``host/``
 tree's.  Lines that read the same but for their figures are printed once, each figure that differs
 followed by ``{REV: figure, ×ratio}`` (ratio = this tree ÷ REV).  Lines that differ otherwise are
 printed from both sides.  Where this tree's bench file cannot run against REV's code (an API it
-uses changed), REV's own bench file is run for REV, and the output says so.  The worktree is
-removed afterwards (``docs/benchmarks.md``)::
+uses changed), REV's own bench file is run for REV, and the output says so.  ``--rounds N``
+measures both sides N times in turn, each figure the median of its N runs (CPU time on a shared
+machine moves by a third between runs).  The worktree is removed afterwards
+(``docs/benchmarks.md``)::
 
-    python bench/run.py game rules --against main
-    make bench AGAINST=a0f0b54 BENCH="game rules"
+    python bench/run.py game rules --against main --rounds 3
+    make bench AGAINST=a0f0b54 BENCH="game rules" ROUNDS=3
 """
 from __future__ import annotations
 
@@ -111,14 +113,36 @@ def merge(mine: str, theirs: str, label: str) -> list:
             old = next(numbers)
             if old == m.group():
                 return old
-            new_value, old_value = (float(s.replace(",", "")) for s in (m.group(), old))
+            new_value, old_value = _value(m.group()), _value(old)
             return f"{m.group()} {{{label}: {old}, {_ratio(new_value, old_value)}}}"
         out.append(NUMBER.sub(beside, x))
     return out
 
 
-def run_against(wanted: list, rev: str) -> int:
-    """Each bench module against ``rev`` and against this tree, side by side; the exit status."""
+def _value(text: str) -> float:
+    return float(text.replace(",", ""))
+
+
+def median_output(outputs: list) -> str:
+    """Several runs' outputs as one: each figure the median of that figure over the runs whose
+    line reads the same but for its figures (of an even number, the lower middle one: a figure
+    one run printed, as it printed it)."""
+    runs = [o.splitlines() for o in outputs]
+    out = []
+    for i, line in enumerate(runs[0]):
+        same = [r[i] for r in runs if i < len(r) and skeleton(r[i]) == skeleton(line)]
+        columns = iter(zip(*(NUMBER.findall(x) for x in same)))
+
+        def middle(_m: re.Match, columns=columns) -> str:
+            column = sorted(next(columns), key=_value)
+            return column[(len(column) - 1) // 2]
+        out.append(NUMBER.sub(middle, line))
+    return "\n".join(out)
+
+
+def run_against(wanted: list, rev: str, rounds: int = 1) -> int:
+    """Each bench module against ``rev`` and against this tree, side by side (``rounds`` times in
+    turn, each figure the median); the exit status."""
     benches = _benches(wanted)
     label = rev if len(rev) <= 12 else rev[:12]
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="shengji-bench-"))
@@ -129,19 +153,26 @@ def run_against(wanted: list, rev: str) -> int:
         print(f"this tree: {ROOT}; {label}: {_git('rev-parse', '--short', 'HEAD', cwd=where)} "
               f"({_git('log', '-1', '--format=%s', cwd=where)}); ratio = this tree ÷ {label}\n", flush=True)
         for name, path in benches:
-            print(f"== {name} ==  (measuring {label}, then this tree)", flush=True)
+            turns = f"{rounds} times in turn, each figure the median" if rounds > 1 else "then this tree"
+            print(f"== {name} ==  (measuring {label}, {turns})", flush=True)
             started = time.perf_counter()
-            theirs = _measure(path, where)
-            note = ""
-            own = where / "bench" / path.name
-            if theirs.returncode != 0 and own.is_file():
-                theirs, note = _measure(own, where), f"   ({label} measured with its own {own.name})"
-            mine = _measure(path, ROOT)
-            if mine.returncode != 0 or theirs.returncode != 0:
+            theirs_bench, note = path, ""
+            mine, theirs = [], []
+            for _ in range(rounds):
+                run = _measure(theirs_bench, where)
+                own = where / "bench" / path.name
+                if run.returncode != 0 and theirs_bench == path and own.is_file():
+                    theirs_bench, note = own, f"   ({label} measured with its own {own.name})"
+                    run = _measure(own, where)
+                theirs.append(run)
+                mine.append(_measure(path, ROOT))
+            if any(r.returncode != 0 for r in mine + theirs):
                 status = 1
-                print(f"   error: the bench failed (this tree rc {mine.returncode}, {label} rc "
-                      f"{theirs.returncode}); its output follows", flush=True)
-            print("\n".join(merge(mine.stdout.rstrip("\n"), theirs.stdout.rstrip("\n"), label)))
+                print(f"   error: the bench failed (this tree rc {[r.returncode for r in mine]}, {label} rc "
+                      f"{[r.returncode for r in theirs]}); its output follows", flush=True)
+            merged = merge(median_output([r.stdout.rstrip("\n") for r in mine]),
+                           median_output([r.stdout.rstrip("\n") for r in theirs]), label)
+            print("\n".join(merged))
             print(f"{note}\n   ({time.perf_counter() - started:.1f} s, both)\n", flush=True)
     finally:
         if where.exists():
@@ -155,9 +186,13 @@ def main(argv: list) -> int:
     parser = argparse.ArgumentParser(prog="bench/run.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("names", nargs="*", help="the benchmarks to run (bench_NAME.py); all when none")
     parser.add_argument("--against", metavar="REV", help="also measure this git revision, side by side")
+    parser.add_argument("--rounds", type=int, default=1, metavar="N",
+                        help="with --against: measure both N times in turn, each figure the median (default 1)")
     args = parser.parse_args(argv)
+    if args.rounds < 1:
+        parser.error(f"--rounds is 1 or more, not {args.rounds}")
     if args.against:
-        return run_against(args.names, args.against)
+        return run_against(args.names, args.against, args.rounds)
     run_here(args.names)
     return 0
 

@@ -65,3 +65,18 @@ def test_against_head_prints_both_sides_and_removes_its_worktree():
     assert "== timing ==  (measuring HEAD, then this tree)" in done.stdout
     assert "polls/s per seat" in done.stdout                 # the bench's own table, merged
     assert _worktrees() <= before
+
+
+def test_rounds_give_each_figure_its_median_run():
+    median_output = _run_module().median_output
+    runs = ["hands/s 510.5 [300]\nseed 7", "hands/s 490.1 [100]\nseed 7", "hands/s 530.0 [200]\nseed 7\nmore 1"]
+    assert median_output(runs) == "hands/s 510.5 [200]\nseed 7"
+    # of an even number the lower middle one, as that run printed it; a line that reads otherwise
+    # in one run is left out of that line's median
+    assert median_output(["t 1,200 ms", "t 900 ms", "x 5 ms", "t 1,000 ms"]) == "t 1,000 ms"
+
+
+def test_rounds_below_one_are_refused():
+    done = subprocess.run([sys.executable, "bench/run.py", "timing", "--against", "HEAD", "--rounds", "0"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "--rounds is 1 or more, not 0" in done.stderr
