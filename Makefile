@@ -91,8 +91,14 @@ test-all: $(STAMP) browser axe mosquitto
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# The benchmarks (docs/benchmarks.md): `make bench BENCH="game rules"` runs some; `AGAINST=REV` measures
+# that git revision in the same run and prints its figures beside this tree's (`ROUNDS=N`: both N
+# times in turn, each figure the median).
+BENCH ?=
+AGAINST ?=
+ROUNDS ?=
 bench: $(STAMP)
-	$(BIN)/python bench/run.py
+	$(BIN)/python bench/run.py $(BENCH) $(if $(AGAINST),--against $(AGAINST)) $(if $(ROUNDS),--rounds $(ROUNDS))
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info host/*.egg-info

@@ -16,7 +16,7 @@ The mix, per situation (random level and trump, a full random deal):
   them instead play trumps of the lead's count (ruffs that have the lead's shape or not, R-5.2).
 
 Also how many legal plays per second :func:`legal_follows` yields (at most 2000 per follower and
-situation).  Targets (README.md, "Figures"): p99 < 1 ms for 2-deck follow and throw checks, < 5 ms for 4-deck.
+situation).  Targets (docs/benchmarks.md): p99 < 1 ms for 2-deck follow and throw checks, < 5 ms for 4-deck.
 
 Then the throughput targets, µs per check beside the target:
 

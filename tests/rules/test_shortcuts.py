@@ -1,6 +1,6 @@
 """The engine's counting shortcuts give exactly what the general paths give (docs/rules-engine.md,
-"Speed"): each is compared with the search it stands in for, on random deals of every kind of
-order (two, three and four decks, two colours, permanent twos).
+"What is kept, and the short forms"): each is compared with the search it stands in for, on random
+deals of every kind of order (two, three and four decks, two colours, permanent twos).
 
 * a pair, triple or quad split by counting (R-3.1) is the general split's one unit;
 * R-5.3: the strength of a throw-shaped play whose other units are singles is the general search's;

@@ -5,7 +5,7 @@ ruling on one line.  With ``--lines`` every non-blank input line is a situation 
 output line.  Malformed input prints ``{"error": "…"}`` and the exit status is 2; with ``--lines``
 the run goes on after a bad line and exits 2 at the end.  An internal fault (a bug) is reported the
 same way as ``{"error": "internal error: …"}`` with exit status 3, so a batch never loses its
-other lines.  The contract is documented in docs/rules-engine.md.  ``--text`` prints the ruling
+other lines.  The contract is documented in docs/judge.md.  ``--text`` prints the ruling
 for a person instead of JSON: one fact a line, each play with its verdict, rule and reason.
 """
 from __future__ import annotations

@@ -60,12 +60,40 @@ class Printer:
                    + (f" +{pts}" if pts else "") + f"  (attackers {att})\n")
 
 
-def run(args) -> int:
+def _bots(args, players: int) -> tuple | None:
+    """``(kinds, bots)`` of ``--bots`` (one name fills every seat), or None when it was refused
+    (the error printed)."""
     from ..game.bots import make_bot
+    kinds = args.bots.split(",")
+    if len(kinds) == 1:
+        kinds = kinds * players
+    if len(kinds) != players:
+        print(f"error: --bots names 1 or {players} bots, not {len(kinds)}", file=sys.stderr)
+        return None
+    try:
+        return kinds, [make_bot(k, args.seed * 100 + i) for i, k in enumerate(kinds)]
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return None
+
+
+def _write_record(args, match, kinds: list) -> int:
+    """Write ``--record``; the exit status."""
+    from ..game.record import dumps, to_record
+    from .output_file import write_atomically
+    try:
+        write_atomically(args.record, dumps(to_record(match, seats=args.names or [f"bot:{k}" for k in kinds])))
+    except OSError as exc:
+        print(f"error: cannot write record {args.record}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    print(f"Record written to {args.record}")
+    return 0
+
+
+def run(args) -> int:
     from ..game.driver import Driver, DriverError
     from ..game.match import Match
-    from ..game.record import dumps, to_record
-    from .output_file import unwritable, write_atomically
+    from .output_file import unwritable
     ruleset = preset_ruleset(args)
     if ruleset is None:
         return 2
@@ -73,17 +101,10 @@ def run(args) -> int:
     if problem:                     # before the match: a bad path must not cost the played hands
         print(f"error: {problem}", file=sys.stderr)
         return 2
-    kinds = args.bots.split(",")
-    if len(kinds) == 1:
-        kinds = kinds * ruleset.players
-    if len(kinds) != ruleset.players:
-        print(f"error: --bots names 1 or {ruleset.players} bots, not {len(kinds)}", file=sys.stderr)
+    chosen = _bots(args, ruleset.players)
+    if chosen is None:
         return 2
-    try:
-        bots = [make_bot(k, args.seed * 100 + i) for i, k in enumerate(kinds)]
-    except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+    kinds, bots = chosen
     match = Match(ruleset)
     printer = Printer(match, quiet=args.quiet, names=args.names)
     seats = [f"{args.names[i]} ({k})" if args.names else k for i, k in enumerate(kinds)]
@@ -104,11 +125,4 @@ def run(args) -> int:
         return 0
     printer.write("\nLevels: " + ", ".join(f"seat {i} {level_text(lv) if lv <= 14 else 'jokers'}"
                                           for i, lv in enumerate(match.levels)) + "\n")
-    if args.record:
-        try:
-            write_atomically(args.record, dumps(to_record(match, seats=args.names or [f"bot:{k}" for k in kinds])))
-        except OSError as exc:
-            print(f"error: cannot write record {args.record}: {exc.strerror or exc}", file=sys.stderr)
-            return 2
-        print(f"Record written to {args.record}")
-    return 0
+    return _write_record(args, match, kinds) if args.record else 0

@@ -166,31 +166,36 @@ def _repair(pairs: list, partnerships: int, scores: Mapping[int, float], colours
         return pairs
     rest = sorted(byes, key=lambda i: (byes_had[i], scores[i], -i))[:keep]
     byes = [i for i in byes if i not in rest]
-
-    def lean(i: int) -> int:
-        return colours[i].count("white") - colours[i].count("black")
-
     field = sorted((i for i in range(1, partnerships + 1) if i not in rest), key=lambda i: (-scores[i], i))
+    kept, made = _regroup(pairs, field, byes, colours, met)
+    out = [dict(p, table=k + 1) for k, p in enumerate(kept)]
+    for a, b in made:
+        a, b = (a, b) if _lean(colours, a) <= _lean(colours, b) else (b, a)
+        out.append({"white_id": a, "black_id": b, "table": len(out) + 1})
+    return out + [{"white_id": a, "black_id": None, "table": len(out) + 1} for a in rest]
+
+
+def _lean(colours: Mapping[int, list], i: int) -> int:
+    """How many more times partnership ``i`` sat north–south (white) than east–west."""
+    return colours[i].count("white") - colours[i].count("black")
+
+
+def _regroup(pairs: list, field: list, byes: list, colours: Mapping[int, list], met: set) -> tuple:
+    """``(library pairs kept, pairs made)`` for :func:`_repair`: a repeat-free pairing of ``field``
+    (seat-balanced if one exists), else the library's pairs and the byes paired by score."""
     partner = {p["white_id"]: p["black_id"] for p in pairs if p.get("black_id") is not None}
     partner.update({b: a for a, b in partner.items()})
 
     def seatable(a: int, b: int) -> bool:       # one way round keeps both within two of balance
-        return max(abs(lean(a) + 1), abs(lean(b) - 1)) <= 2 or max(abs(lean(a) - 1), abs(lean(b) + 1)) <= 2
+        la, lb = _lean(colours, a), _lean(colours, b)
+        return max(abs(la + 1), abs(lb - 1)) <= 2 or max(abs(la - 1), abs(lb + 1)) <= 2
     fresh = _repeat_free(field, met, partner, seatable)
     if fresh is None:
         fresh = _repeat_free(field, met, partner, lambda a, b: True)
-    if fresh is not None:
-        kept = [p for p in pairs
-                if p.get("black_id") is not None and _partner_of(fresh, p["white_id"]) == p["black_id"]]
-        made = [(a, b) for a, b in fresh if partner.get(a) != b]
-    else:
-        kept = [p for p in pairs if p.get("black_id") is not None]
-        made = list(zip(byes[::2], byes[1::2]))
-    out = [dict(p, table=k + 1) for k, p in enumerate(kept)]
-    for a, b in made:
-        a, b = (a, b) if lean(a) <= lean(b) else (b, a)
-        out.append({"white_id": a, "black_id": b, "table": len(out) + 1})
-    return out + [{"white_id": a, "black_id": None, "table": len(out) + 1} for a in rest]
+    if fresh is None:
+        return [p for p in pairs if p.get("black_id") is not None], list(zip(byes[::2], byes[1::2]))
+    kept = [p for p in pairs if p.get("black_id") is not None and _partner_of(fresh, p["white_id"]) == p["black_id"]]
+    return kept, [(a, b) for a, b in fresh if partner.get(a) != b]
 
 
 def _partner_of(pairs: list, i: int) -> int | None:

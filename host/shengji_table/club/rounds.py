@@ -172,12 +172,8 @@ def _history(db: ClubDB, sid: int, number: int, ids: dict) -> list:
     return played
 
 
-# long: every check of a round before it is written, in the order the organiser would make them
-def plan_round(db: ClubDB, session: str, number: int, movement: str, *, rounds: int | None = None,
-               boards: tuple | None = None, boards_per_round: int = 2, sit_out: bool = False,
-               score: Score = level_score) -> Plan:
-    """Round ``number`` of ``session``'s ``movement`` (round-robin or swiss); ``boards`` is a board
-    file's ``(preset, boards)`` or None (the session's stored boards, or no boards at all)."""
+def _field(db: ClubDB, session: str, number: int, movement: str, sit_out: bool) -> tuple:
+    """``(session id, partnerships)``: the session's field, checked before a round of it is paired."""
     if movement not in MOVEMENTS:
         raise RoundError(f"the movement is {' or '.join(MOVEMENTS)}, not {movement!r}")
     sid = _session_id(db, session)
@@ -190,34 +186,55 @@ def plan_round(db: ClubDB, session: str, number: int, movement: str, *, rounds: 
     if n % 2 and not sit_out:
         raise RoundError(f"{session!r} has an odd field ({n} partnerships): give --sit-out to sit one "
                          f"partnership out each round, or register another partnership")
-    stored_preset, stored = session_boards(db, sid)
-    preset, given = boards if boards else (stored_preset, ())
-    per_round = boards_per_round if (given or stored) else 0
+    return sid, pairs
+
+
+def _pair_round(db: ClubDB, sid: int, pairs: tuple, number: int, movement: str, rounds: int | None,
+                per_round: int, score: Score) -> tuple:
+    """``(total rounds, Round)``: round ``number`` of the movement over the session's ``pairs``."""
+    n = len(pairs)
     try:
         if movement == "round-robin":
-            full = n - 1 if n % 2 == 0 else n
-            total = rounds or full
+            total = rounds or (n - 1 if n % 2 == 0 else n)
             if not 1 <= number <= total:
                 raise RoundError(f"a round robin of {n} partnerships over {total} round(s) has rounds 1..{total}, "
                                  f"not {number}")
-            rnd = round_robin(n, total, boards_per_round=per_round)[number - 1]
-        else:
-            total = rounds or n - 1
-            ids = {p[0]: i for i, p in enumerate(pairs, 1)}
-            played = _history(db, sid, number, ids)
-            by_label = {r["label"]: r["score"] for r in standings(db, sid, score)}
-            scores = {i: float(by_label.get(p[1], 0)) for i, p in enumerate(pairs, 1)}
-            rnd = swiss_round(n, played, scores, total_rounds=total, boards_per_round=per_round)
+            return total, round_robin(n, total, boards_per_round=per_round)[number - 1]
+        total = rounds or n - 1
+        ids = {p[0]: i for i, p in enumerate(pairs, 1)}
+        played = _history(db, sid, number, ids)
+        by_label = {r["label"]: r["score"] for r in standings(db, sid, score)}
+        scores = {i: float(by_label.get(p[1], 0)) for i, p in enumerate(pairs, 1)}
+        return total, swiss_round(n, played, scores, total_rounds=total, boards_per_round=per_round)
     except MovementError as exc:
         raise RoundError(str(exc)) from None
-    needed = sorted({b for t in rnd.tables for b in t.boards})
+
+
+def _club_tables(db: ClubDB, number: int, rnd: Round) -> tuple:
+    """The club's first tables (by id, withdrawn ones left out), as many as the round needs."""
     tables = tuple(r[0] for r in db.q("SELECT id FROM tables WHERE withdrawn = 0 ORDER BY id"))
     if len(tables) < len(rnd.tables):
         raise RoundError(f"round {number} needs {len(rnd.tables)} tables; the club has {len(tables)} "
                          f"({', '.join(tables) or 'none'}): club tables add")
+    return tables[:len(rnd.tables)]
+
+
+def plan_round(db: ClubDB, session: str, number: int, movement: str, *, rounds: int | None = None,
+               boards: tuple | None = None, boards_per_round: int = 2, sit_out: bool = False,
+               score: Score = level_score) -> Plan:
+    """Round ``number`` of ``session``'s ``movement`` (round-robin or swiss); ``boards`` is a board
+    file's ``(preset, boards)`` or None (the session's stored boards, or no boards at all).  Every
+    check is made, in the order the organiser would make them, before anything is written."""
+    sid, pairs = _field(db, session, number, movement, sit_out)
+    stored_preset, stored = session_boards(db, sid)
+    preset, given = boards if boards else (stored_preset, ())
+    per_round = boards_per_round if (given or stored) else 0
+    total, rnd = _pair_round(db, sid, pairs, number, movement, rounds, per_round, score)
+    needed = sorted({b for t in rnd.tables for b in t.boards})
+    tables = _club_tables(db, number, rnd)
     if needed:
         _check_boards(stored_preset, stored, preset, given, needed)
-    return Plan(session, movement, total, rnd, pairs, tables[:len(rnd.tables)], preset,
+    return Plan(session, movement, total, rnd, pairs, tables, preset,
                 tuple(b for b in given if b.number not in stored))
 
 

@@ -121,18 +121,58 @@ def _report(server, ids: list, boards: int, out) -> int:
     return hands_in
 
 
-# long: the evening's whole life — broker, club, pages, round, tables, play, report — with the clean-up
+def _start_club(workdir: str, ids: list, db: str | None, stack: list) -> tuple:
+    """The broker (a password per table, TLS when openssl is there) and the club server with the
+    tables registered: ``(broker, server, url)``, ``url(user)`` a :class:`BrokerURL` for that user.
+    Each part started is pushed on ``stack`` (its stop)."""
+    from ..club.broker import CLUB_USER, Mosquitto, add_user
+    from ..club.certs import make_certs, openssl_missing
+    from ..club.server import ClubServer
+    from ..club.wire import BrokerURL
+    passwd = os.path.join(workdir, "passwd")
+    passwords = {u: add_user(passwd, u) for u in (CLUB_USER, *ids)}
+    tls = None if openssl_missing() else make_certs(os.path.join(workdir, "tls"), ["127.0.0.1"])
+    broker = Mosquitto(passwd_file=passwd, tls=None if tls is None else (tls.cert, tls.key)).start()
+    stack.append(broker.stop)
+
+    def url(user: str) -> BrokerURL:
+        return BrokerURL("127.0.0.1", broker.port, user, passwords[user], tls is not None,
+                         None if tls is None else str(tls.ca))
+    server = ClubServer(db or os.path.join(workdir, "club.sqlite"), url(CLUB_USER)).start()
+    stack.append(server.stop)
+    with server.lock, server.db.tx():
+        for t in ids:
+            server.db.add_table(t)
+    for t in ids:
+        server.ingest.register(t)
+    return broker, server, url
+
+
+def _play_all(club_tables: list) -> bool:
+    """Play every table at once; whether every table's log reached the club within a minute."""
+    threads = [threading.Thread(target=ct.run, daemon=True) for ct in club_tables]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    deadline = time.monotonic() + 60
+    while not all(ct.pub.caught_up() for ct in club_tables) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    reported = all(ct.pub.caught_up() for ct in club_tables)
+    time.sleep(0.2)
+    return reported
+
+
 def run_club_demo(*, tables: int = 3, hands: int = 2, seed: int = 7, db: str | None = None,
                   host: str = "127.0.0.1", port: int = 0, out=None, boards: int = 0, on_hand=None) -> int:
     """Play one round at ``tables`` virtual tables (``boards``: a duplicate round of that many
-    boards, instead of ``hands`` hands); the exit status (0 played and all reported).
+    boards, instead of ``hands`` hands); the exit status (0 played and all reported).  The
+    evening's whole life — broker, club, pages, round, tables, play, report — and its clean-up.
     ``on_hand(table)`` is called from the tables' threads each time one of them settles a hand."""
-    from ..club.broker import CLUB_USER, BrokerError, Mosquitto, add_user, mosquitto_missing
-    from ..club.certs import CertError, make_certs, openssl_missing
+    from ..club.broker import BrokerError, mosquitto_missing
+    from ..club.certs import CertError
     from ..club.rounds import RoundError
-    from ..club.server import ClubServer
     from ..club.web import start_club_web
-    from ..club.wire import BrokerURL
     from ..micropython import MicroPythonMissing
     out = out or sys.stdout
     problem = mosquitto_missing()
@@ -141,45 +181,20 @@ def run_club_demo(*, tables: int = 3, hands: int = 2, seed: int = 7, db: str | N
         return 2
     tmp = tempfile.TemporaryDirectory(prefix="shengji-club-demo-")
     ids = [f"T{i + 1}" for i in range(tables)]
-    passwd = os.path.join(tmp.name, "passwd")
     stack: list = []
     try:
-        club_pw = add_user(passwd, CLUB_USER)
-        table_pw = {t: add_user(passwd, t) for t in ids}
-        tls = None if openssl_missing() else make_certs(os.path.join(tmp.name, "tls"), ["127.0.0.1"])
-        broker = Mosquitto(passwd_file=passwd, tls=None if tls is None else (tls.cert, tls.key)).start()
-        stack.append(broker.stop)
-
-        def url(user: str, password: str) -> BrokerURL:
-            return BrokerURL("127.0.0.1", broker.port, user, password, tls is not None,
-                             None if tls is None else str(tls.ca))
-        server = ClubServer(db or os.path.join(tmp.name, "club.sqlite"), url(CLUB_USER, club_pw)).start()
-        stack.append(server.stop)
-        with server.lock, server.db.tx():
-            for t in ids:
-                server.db.add_table(t)
-        for t in ids:
-            server.ingest.register(t)
+        broker, server, url = _start_club(tmp.name, ids, db, stack)
         seats = _start_round(server, ids, boards, seed)
         web = start_club_web(server, host, port, scoring="duplicate" if boards else "levels")
         stack.append(web.stop)
         print(f"club pages: {web.url} (standings: {web.url}standings); broker {broker.url}", file=out, flush=True)
         board_file = board_for(Ruleset.from_preset("classic"))
-        club_tables = [_Table(t, seats[t][0], seats[t][1], workdir=tmp.name, url=url(t, table_pw[t]), hands=hands,
+        club_tables = [_Table(t, seats[t][0], seats[t][1], workdir=tmp.name, url=url(t), hands=hands,
                               seed=seed + i, board_file=board_file, stack=stack,
                               # a duplicate board scores the tables against each other: let them play differently
                               bots="random" if boards and i % 2 else "heuristic", on_hand=on_hand)
                        for i, t in enumerate(ids)]
-        threads = [threading.Thread(target=ct.run, daemon=True) for ct in club_tables]
-        for th in threads:
-            th.start()
-        for th in threads:
-            th.join()
-        deadline = time.monotonic() + 60
-        while not all(ct.pub.caught_up() for ct in club_tables) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        reported = all(ct.pub.caught_up() for ct in club_tables)
-        time.sleep(0.2)
+        reported = _play_all(club_tables)
         hands_in = _report(server, ids, boards, out)
         print(f"club pages were at {web.url}standings", file=out, flush=True)
         expected = tables * (boards or hands)

@@ -135,6 +135,7 @@ def audit_log(log_path, to_host: LineWitness, to_pico: LineWitness, match: str =
 
 def _audit_boot(audit: Audit, boot: int, got: list, count: int | None, acked: int, gone: set,
                 last: bool) -> None:
+    """One boot's rows against the firmware's count and the host's acknowledgements."""
     name = f"boot {boot:08x}"
     audit.logged[boot], audit.reported_lost[boot] = len(got), len(gone)
     if count is None:
@@ -149,6 +150,17 @@ def _audit_boot(audit: Audit, boot: int, got: list, count: int | None, acked: in
     if swallowed:
         audit.problems.append(f"{name}: {len(swallowed)} events acknowledged by the host but not in the log: "
                               f"seq {swallowed[:10]}")
+    _audit_unacked(audit, name, boot, got, count, acked, have, last)
+    beyond = sorted(s for s in set(got) if s > count)
+    if beyond:
+        audit.problems.append(f"{name}: seqs {beyond[:10]} logged beyond the firmware's count {count}")
+
+
+def _audit_unacked(audit: Audit, name: str, boot: int, got: list, count: int, acked: int, have: set,
+                   last: bool) -> None:
+    """The events the firmware numbered after the host's last acknowledgement and the log lacks:
+    counted (the run ended, or the Pico restarted), unless the host logged a later one of the boot
+    still running — then they are taps lost on the way."""
     rest = [s for s in range(acked + 1, count + 1) if s not in have]
     logged_late = [s for s in got if s > acked]
     if rest and last and logged_late and min(rest) < max(logged_late):
@@ -157,6 +169,3 @@ def _audit_boot(audit: Audit, boot: int, got: list, count: int | None, acked: in
                               f"seq {rest[:10]}")
     elif rest:
         (audit.unacked_at_end if last else audit.unacked_at_restart)[boot] = len(rest)
-    beyond = sorted(s for s in set(got) if s > count)
-    if beyond:
-        audit.problems.append(f"{name}: seqs {beyond[:10]} logged beyond the firmware's count {count}")
