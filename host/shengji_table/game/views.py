@@ -92,37 +92,52 @@ def _friend_open(hand: Hand) -> bool:
     return search is None or len(search.spent) < len(search.calls)
 
 
+def _sides(hand: Hand) -> dict:
+    """The view's fields that follow the sides: who declares, who attacks (None while a friend is
+    still to be found), the points, the referee's penalties net of the attackers'."""
+    if hand.dealer is None:
+        zeros = (0,) * hand.players
+        return {"declarers": (), "attackers": None, "points": zeros, "attackers_points": 0, "penalty": 0}
+    declarers = tuple(hand.declarers())
+    unknown = hand.ruleset.teams == "find-friend" and _friend_open(hand) and hand.result is None
+    return {"declarers": declarers,
+            "attackers": None if unknown else tuple(s for s in range(hand.players) if s not in declarers),
+            "points": tuple(hand.won), "attackers_points": hand.attackers_points(),
+            "penalty": sum(p if s in declarers else -p for s, p, _ in hand.penalties)}
+
+
+def _trump(hand: Hand) -> dict:
+    """The view's trump fields: fixed from the kitty on; before, the standing call while it is public."""
+    standing = hand.standing
+    fixed = hand.order is not None
+    public_call = standing is not None and not hand.ruleset.hidden_declarations and not fixed
+    return {"trump_fixed": fixed, "trump": hand.trump if fixed else None,
+            "call": (standing.seat, standing.trump) if public_call else None}  # type: ignore[union-attr]
+
+
+def _kitty_shown(hand: Hand) -> tuple | None:
+    """The kitty's faces once the hand is over and settled (R-7.3); None before."""
+    if hand.phase is not Phase.OVER or hand.result is None:
+        return None
+    return _faces(hand.kitty_revealed if hand.kitty_revealed is not None else hand.buried)
+
+
 def public_view(match: Match) -> PublicView | None:
     """The public view of the match's hand in play (None before the first deal)."""
     hand = match.hand
     if hand is None:
         return None
-    rs, phase = hand.ruleset, hand.phase
-    known = hand.dealer is not None
-    declarers = hand.declarers() if known else ()
-    unknown = rs.teams == "find-friend" and _friend_open(hand) and hand.result is None
-    standing = hand.standing
-    call = (standing.seat, standing.trump) if standing is not None and not rs.hidden_declarations \
-        and hand.order is None else None
-    over = phase is Phase.OVER and hand.result is not None
-    kitty: tuple | None = None
-    if over:
-        kitty = _faces(hand.kitty_revealed if hand.kitty_revealed is not None else hand.buried)
+    playing = hand.phase is Phase.PLAYING
     return PublicView(
-        number=hand.number, phase=phase, players=hand.players, teams=rs.teams, dealer=hand.dealer,
+        number=hand.number, phase=hand.phase, players=hand.players, teams=hand.ruleset.teams, dealer=hand.dealer,
         level=hand.level, levels=tuple(hand.levels) if hand.result is None else tuple(match.levels),
-        trump_fixed=hand.order is not None, trump=hand.trump if hand.order is not None else None, call=call,
         turn=hand.turn, kitty_holder=hand.dealer if hand.kitty_holder is None else hand.kitty_holder,
-        leader=hand.leader if phase is Phase.PLAYING else None,
+        leader=hand.leader if playing else None,
         trick=tuple(Play(s, _faces(cards)) for s, cards in hand.trick), tricks=hand.trick_views,
-        entering=len(hand.pending) if phase is Phase.PLAYING else 0,
-        points=tuple(hand.won) if known else (0,) * hand.players,
-        attackers_points=hand.attackers_points() if known else 0,
-        declarers=tuple(declarers),
-        attackers=None if unknown or not known else tuple(s for s in range(hand.players) if s not in declarers),
+        entering=len(hand.pending) if playing else 0,
         friend_calls=tuple(hand.friend_calls), friends=tuple(s for s in hand.friends if s != hand.dealer),
-        committed=sum(hand.played_count), undos=len(hand.undone), result=hand.result, kitty=kitty,
-        penalty=sum(p if s in declarers else -p for s, p, _ in hand.penalties) if known else 0)
+        committed=sum(hand.played_count), undos=len(hand.undone), result=hand.result, kitty=_kitty_shown(hand),
+        **_trump(hand), **_sides(hand))
 
 
 def referee_view(match: Match) -> RefereeView | None:
