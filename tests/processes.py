@@ -27,3 +27,28 @@ def read_until(proc, words: str, seconds: float = 20) -> str:
         if words in line:
             return seen
     raise AssertionError(f"{words!r} never printed; got:\n{seen}")
+
+
+def run_on_a_terminal(args: list, *, timeout: float, cwd=None) -> tuple:
+    """Run ``args`` with its stderr on a pseudo-terminal (100 columns; stdout a pipe), as a person
+    at a terminal runs it with its output redirected: ``(exit status, stdout text, terminal bytes)``."""
+    import os
+    import pty
+    import subprocess
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(args, cwd=cwd, stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL,
+                            env={**os.environ, "COLUMNS": "100", "TERM": "xterm"})
+    os.close(slave)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:                           # the child closed the terminal: EIO
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(master)
+    assert proc.stdout is not None
+    out = proc.stdout.read().decode()
+    return proc.wait(timeout=timeout), out, seen

@@ -88,27 +88,13 @@ def test_a_virtual_table_plays_on_through_a_broker_kill_and_the_club_gets_every_
 def test_club_demo_shows_the_hands_played_on_a_terminal(tmp_path):
     """``club demo`` with stderr on a terminal (a real pseudo-terminal): a progress bar of the hands
     played at the tables; the round's report on stdout as without it."""
-    import os
-    import pty
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from processes import run_on_a_terminal
     need_mosquitto()
     _need_micropython()
-    master, slave = pty.openpty()
-    proc = subprocess.Popen([sys.executable, "-m", "shengji_table", "club", "demo", "--tables", "1", "--hands", "1",
-                             "--db", str(tmp_path / "club.sqlite")], stdout=subprocess.PIPE, stderr=slave,
-                            stdin=subprocess.DEVNULL, env={**os.environ, "COLUMNS": "100", "TERM": "xterm"})
-    os.close(slave)
-    seen = b""
-    while True:
-        try:
-            chunk = os.read(master, 65536)
-        except OSError:                           # the child closed the terminal: EIO
-            break
-        if not chunk:
-            break
-        seen += chunk
-    out = proc.stdout.read().decode()
-    assert proc.wait(timeout=280) == 0, out + seen.decode(errors="replace")
-    os.close(master)
+    status, out, seen = run_on_a_terminal([sys.executable, "-m", "shengji_table", "club", "demo", "--tables", "1",
+                                           "--hands", "1", "--db", str(tmp_path / "club.sqlite")], timeout=280)
+    assert status == 0, out + seen.decode(errors="replace")
     terminal = seen.decode(errors="replace")
     assert "hands played" in terminal and "1/1" in terminal, terminal
     assert "1 table(s), 1 hand(s) in the club database" in out

@@ -61,28 +61,12 @@ def test_a_count_that_is_not_a_number_is_a_usage_error(capsys):
 def _run_on_a_terminal(argv):
     """The console script with stderr on a real pseudo-terminal (as in a terminal window) and
     stdout on a pipe: (stdout, what the terminal received)."""
-    import os
-    import pty
-    import subprocess
     import sys
     from pathlib import Path
-    exe = Path(sys.executable).parent / "shengji-table"
-    master, slave = pty.openpty()
-    proc = subprocess.Popen([str(exe), *argv], stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL,
-                            env={**os.environ, "COLUMNS": "100", "TERM": "xterm"})
-    os.close(slave)
-    seen = b""
-    while True:
-        try:
-            chunk = os.read(master, 65536)
-        except OSError:                           # the child closed the terminal: EIO
-            break
-        if not chunk:
-            break
-        seen += chunk
-    out = proc.stdout.read().decode()
-    assert proc.wait(timeout=120) == 0
-    os.close(master)
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from processes import run_on_a_terminal
+    status, out, seen = run_on_a_terminal([str(Path(sys.executable).parent / "shengji-table"), *argv], timeout=120)
+    assert status == 0
     return out, seen.decode(errors="replace")
 
 

@@ -173,26 +173,12 @@ def test_enroll_cli_table_station_refuses_a_reader_the_table_lacks(tmp_path):
 def test_enroll_cli_shows_a_progress_bar_on_a_terminal_and_none_in_a_pipe(tmp_path):
     """stderr on a real pseudo-terminal: a bar of the cards enrolled; stdout on a pipe keeps the
     same lines as without it, and with both on pipes nothing is drawn."""
-    import os
-    import pty
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from processes import run_on_a_terminal
     taps = write_taps(tmp_path / "taps.txt", [uid(n) for n in range(54)])
     args = [str(EXE), "enroll", "--deck-set", "d.json", "--name", "home", "--decks", "1", "--taps", str(taps)]
-    master, slave = pty.openpty()
-    proc = subprocess.Popen(args, cwd=tmp_path, stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL,
-                            env={**os.environ, "COLUMNS": "100", "TERM": "xterm"})
-    os.close(slave)
-    seen = b""
-    while True:
-        try:
-            chunk = os.read(master, 65536)
-        except OSError:                           # the child closed the terminal: EIO
-            break
-        if not chunk:
-            break
-        seen += chunk
-    out = proc.stdout.read().decode()
-    assert proc.wait(timeout=60) == 0, out
-    os.close(master)
+    status, out, seen = run_on_a_terminal(args, timeout=60, cwd=tmp_path)
+    assert status == 0, out
     assert "cards enrolled" in seen.decode(errors="replace")
     assert "54/54 BJ#1 = tag" in out and "saved" in out
     (tmp_path / "d.json").unlink()
