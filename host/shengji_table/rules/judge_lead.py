@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .cards import level_text
-from .judge_read import SituationError, read_int, read_level, read_seat
-from .ruleset import Ruleset, RulesetError, level_from_text
-from .settle import JOKER_LEVEL, top_level
+from .judge_read import SituationError, read_int, read_level, read_match_level, read_seat
+from .ruleset import Ruleset
+from .settle import JOKER_LEVEL
 
 __all__ = ["match_level", "check_lead", "judge_lead", "judge_level", "LEAD_KEYS", "LEVEL_KEYS",
            "read_levels"]
@@ -31,18 +31,6 @@ def _name(level: int) -> str:
     return "the jokers' level" if level == JOKER_LEVEL else level_text(level)
 
 
-def _one_level(value, where: str, ruleset: Ruleset) -> int:
-    if (top_level(ruleset) == JOKER_LEVEL and isinstance(value, str)
-            and value.strip().lower() == "jokers"):
-        return JOKER_LEVEL
-    if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise SituationError(f"{where} is a level such as \"5\" or \"A\", not {value!r}")
-    try:
-        return level_from_text(value)
-    except RulesetError as exc:
-        raise SituationError(f"{where}: {exc}") from None
-
-
 def read_levels(sit: Mapping, ruleset: Ruleset) -> list:
     """``levels``: one per seat, or with fixed sides ``{"declarers": L, "attackers": L}`` (the
     dealer's side first: only the declarers' level names the level card)."""
@@ -52,14 +40,14 @@ def read_levels(sit: Mapping, ruleset: Ruleset) -> list:
         if ruleset.teams != "fixed" or set(raw) != {"declarers", "attackers"}:
             raise SituationError("'levels' by side is {\"declarers\": L, \"attackers\": L} (fixed sides only; "
                                  "otherwise a list, one level per seat)")
-        dec = _one_level(raw["declarers"], "levels.declarers", ruleset)
-        att = _one_level(raw["attackers"], "levels.attackers", ruleset)
+        dec = read_match_level(raw["declarers"], "levels.declarers", ruleset)
+        att = read_match_level(raw["attackers"], "levels.attackers", ruleset)
         dealer = read_seat(sit["dealer"], "'dealer'", ruleset) if "dealer" in sit else 0
         return [dec if (s - dealer) % 2 == 0 else att for s in range(n)]
     if not isinstance(raw, list) or len(raw) != n:
         raise SituationError(f"'levels' is a list of {n} levels, one per seat (e.g. [\"5\", \"A\", …]), "
                              "or with fixed sides {\"declarers\": L, \"attackers\": L}")
-    return [_one_level(v, f"levels[{i}]", ruleset) for i, v in enumerate(raw)]
+    return [read_match_level(v, f"levels[{i}]", ruleset) for i, v in enumerate(raw)]
 
 
 def match_level(sit: Mapping, ruleset: Ruleset) -> tuple | None:

@@ -13,30 +13,17 @@ from .bidding import BIDDING_RULE, COUNTER_SWAP, BidState, bid_step, deal_sizes,
 from .cards import level_text, trump_text
 from .declare import Declaration, check_declaration
 from .friend import RULE as FRIEND_RULE, FriendTracker, check_calls
-from .judge_read import (SituationError, check_copies, read_cards, read_int, read_level, read_object, read_seat,
-                         read_seat_cards, read_trump)
+from .judge_read import (SituationError, check_copies, read_cards, read_int, read_level, read_match_level,
+                         read_object, read_seat, read_seat_cards, read_trump)
 from .levels import DEAL_RULE, apply_settlement, pass_deal
 from .judge_transfer import judge_transfers
-from .ruleset import Ruleset, RulesetError, level_from_text
-from .settle import JOKER_LEVEL, Settlement, settle, top_level
+from .ruleset import Ruleset
+from .settle import JOKER_LEVEL, Settlement, settle
 
 __all__ = ["QUERIES", "KEYS"]
 
 
 # ---- match ------------------------------------------------------------------------------------
-
-def _level_value(value, where: str, ruleset: Ruleset) -> int:
-    top = top_level(ruleset)
-    if top == JOKER_LEVEL and (value == JOKER_LEVEL or (isinstance(value, str) and value.strip().lower() == "jokers")):
-        return JOKER_LEVEL
-    if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise SituationError(f"{where} is a level such as \"5\" or \"A\", not {value!r}")
-    try:
-        return level_from_text(value)
-    except RulesetError as exc:
-        extra = " (or \"jokers\" with match_end beyond-a)" if top == JOKER_LEVEL else ""
-        raise SituationError(f"{where}: {exc}{extra}") from None
-
 
 def _level_out(level: int) -> str:
     return "jokers" if level == JOKER_LEVEL else level_text(level)
@@ -50,13 +37,13 @@ def _match_levels(sit: Mapping, ruleset: Ruleset, declarers: list) -> list:
         if ruleset.teams == "find-friend" or set(raw) != {"declarers", "attackers"}:
             raise SituationError("'levels' by side is {\"declarers\": L, \"attackers\": L} (not for find a friend: "
                                  "give a list, one level per seat)")
-        dec = _level_value(raw["declarers"], "levels.declarers", ruleset)
-        att = _level_value(raw["attackers"], "levels.attackers", ruleset)
+        dec = read_match_level(raw["declarers"], "levels.declarers", ruleset)
+        att = read_match_level(raw["attackers"], "levels.attackers", ruleset)
         return [dec if s in declarers else att for s in range(n)]
     if not isinstance(raw, list) or len(raw) != n:
         raise SituationError(f"'levels' is a list of {n} levels, one per seat (e.g. [\"5\", \"A\", …]), "
                              "or by side {\"declarers\": L, \"attackers\": L}")
-    return [_level_value(v, f"levels[{i}]", ruleset) for i, v in enumerate(raw)]
+    return [read_match_level(v, f"levels[{i}]", ruleset) for i, v in enumerate(raw)]
 
 
 def _match_declarers(sit: Mapping, ruleset: Ruleset, dealer: int) -> list:

@@ -13,9 +13,10 @@ from collections.abc import Mapping
 
 from .cards import ALL_FACES, CardError, faces_of, parse_card
 from .ruleset import Ruleset, RulesetError, level_from_text
+from .settle import JOKER_LEVEL, top_level
 
 __all__ = ["SituationError", "MAX_CARDS", "read_ruleset", "read_level", "read_trump", "read_cards", "read_seat",
-           "read_int", "check_copies", "read_object", "read_seat_cards"]
+           "read_int", "check_copies", "read_object", "read_seat_cards", "read_match_level"]
 
 _TRUMPS = ("S", "H", "C", "D", "NT")
 _TRUMPS_AS_WRITTEN = frozenset(_TRUMPS)     # the usual spelling: no stripping and upper-casing
@@ -173,3 +174,18 @@ def read_seat_cards(value: Any, where: str, wrong: str | None = None) -> Mapping
         raise SituationError(wrong or f"{where} is {{\"seat\": n, \"cards\": [...]}}" +
                              (f"; unknown key {extra[0]!r}" if extra else ""))
     return d
+
+
+def read_match_level(value, where: str, ruleset: Ruleset) -> int:
+    """A seat's level in a match: ``"5"``, ``"A"``, 2..14; ``"jokers"`` past A when the match goes on
+    beyond it (``match_end`` beyond-a)."""
+    top = top_level(ruleset)
+    if top == JOKER_LEVEL and (value == JOKER_LEVEL or (isinstance(value, str) and value.strip().lower() == "jokers")):
+        return JOKER_LEVEL
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise SituationError(f"{where} is a level such as \"5\" or \"A\", not {value!r}")
+    try:
+        return level_from_text(value)
+    except RulesetError as exc:
+        extra = " (or \"jokers\" with match_end beyond-a)" if top == JOKER_LEVEL else ""
+        raise SituationError(f"{where}: {exc}{extra}") from None
