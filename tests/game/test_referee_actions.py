@@ -7,8 +7,9 @@ from shengji_table.game.effects import Announce, Refusal
 from shengji_table.game.record import replay, to_record
 
 
-def ready(table, **opts):
-    t = table("classic", {0: "H2 SA SK", 1: "S3 S4", 2: "S5", 3: "S6"}, **opts)
+def ready(table, hands=None, **opts):
+    """Seat 0 declares with H2, the kitty is buried, seat 0 is to lead."""
+    t = table("classic", hands or {0: "H2 SA SK", 1: "S3 S4", 2: "S5", 3: "S6"}, **opts)
     t.draw(1)
     t.declare(0, "H2")
     t.draw()
@@ -129,13 +130,7 @@ def test_referee_adjusted_result_refusals_change_nothing_r10_5(table):
 
 def long_ready(table, **opts):
     """Four tricks of spades to play: seat 0 leads SA, SK, SQ, SJ; the others follow low."""
-    t = table("classic", {0: "H2 SA SK SQ SJ", 1: "S3 S4 S5 S6", 2: "S7 S8 S9 S10", 3: "S3 S4 S5 S6"}, **opts)
-    t.draw(1)
-    t.declare(0, "H2")
-    t.draw()
-    t.close()
-    t.bury()
-    return t
+    return ready(table, {0: "H2 SA SK SQ SJ", 1: "S3 S4 S5 S6", 2: "S7 S8 S9 S10", 3: "S3 S4 S5 S6"}, **opts)
 
 
 def play(t, seat, card):

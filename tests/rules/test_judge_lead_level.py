@@ -1,7 +1,7 @@
 """The judge on who leads (R-5.4, R-5.5) and where the level card comes from (R-2.6): the lead and
 level queries, the lead checked in a trick, the level derived in trick/declare/settle/match, and
 every contradiction refused as a malformed situation."""
-import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,21 +11,11 @@ from hypothesis import strategies as st
 from shengji_table.rules.cards import ALL_FACES, level_text
 from shengji_table.rules.judge import SituationError, judge
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "judge"
+sys.path.insert(0, str(Path(__file__).parent))
+from judgekit import example, refused  # noqa: E402
+
 FACES = [str(c) for c in ALL_FACES]
 LEVEL_NAMES = [level_text(n) for n in range(2, 15)]
-
-
-def example(name):
-    return json.loads((EXAMPLES / f"{name}.json").read_text(encoding="utf-8"))
-
-
-def refused(sit, *words):
-    with pytest.raises(SituationError) as exc:
-        judge(sit)
-    for w in words:
-        assert w in str(exc.value)
-    return str(exc.value)
 
 
 PREVIOUS = [{"seat": 0, "cards": ["HA"]}, {"seat": 1, "cards": ["S3"]},

@@ -2,6 +2,7 @@
 ``match`` situation's ``transfers`` (§9 级数不浪费, ``check_transfer`` / ``check_refusal``), and each
 seat's level after a kitty dug at J or A in a ``settle`` situation (§9 find-a-friend, 陪降)."""
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,18 +14,8 @@ from shengji_table.rules.ruleset import Ruleset
 from shengji_table.rules.settle import DigDrop
 from shengji_table.rules.transfer import TransferWindow, check_transfer, knock_on
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "judge"
-
-
-def example(name):
-    return json.loads((EXAMPLES / f"{name}.json").read_text(encoding="utf-8"))
-
-
-def refused(sit, *words):
-    with pytest.raises(SituationError) as exc:
-        judge(sit)
-    for w in words:
-        assert w in str(exc.value)
+sys.path.insert(0, str(Path(__file__).parent))
+from judgekit import example, refused  # noqa: E402
 
 
 # ---- passing levels on and refusing them (§9 级数不浪费) -----------------------------------------

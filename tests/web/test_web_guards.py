@@ -12,7 +12,7 @@ pytest.importorskip("starlette")
 from starlette.testclient import TestClient  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
-from webtable import PIN, feed_until, make_table, tricks  # noqa: E402
+from webtable import PIN, Clock, feed_until, make_table, tricks  # noqa: E402
 
 from shengji_table.face.web.app import COOKIE, create_app  # noqa: E402
 from shengji_table.face.web.auth import RefereeGate, hash_pin  # noqa: E402
@@ -20,14 +20,6 @@ from shengji_table.face.web.hub import Hub  # noqa: E402
 
 BASIC = ("referee", PIN)
 PENALTY = {"at_fault": 0, "points": 100, "reason": "forged"}
-
-
-class Clock:
-    def __init__(self):
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture

@@ -12,21 +12,13 @@ pytest.importorskip("starlette")
 from starlette.testclient import TestClient  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
-from webtable import PIN, feed_until, make_table, tricks  # noqa: E402
+from webtable import PIN, Clock, feed_until, make_table, tricks  # noqa: E402
 
 from shengji_table.face.web.app import COOKIE, create_app  # noqa: E402
 from shengji_table.face.web.auth import RefereeGate, hash_pin, load_pin_file, verify_pin  # noqa: E402
 from shengji_table.face.web.hub import Hub  # noqa: E402
 
 BASIC = ("referee", PIN)
-
-
-class Clock:
-    def __init__(self):
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture

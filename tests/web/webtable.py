@@ -19,6 +19,16 @@ BOARD = json.loads(DEFAULT_BOARD.read_text())
 PIN = "2468-1357"
 
 
+class Clock:
+    """A clock the tests move by hand (``clock.now += 61``): the PIN gate's lockouts."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 class NullSession:
     position = None
 
